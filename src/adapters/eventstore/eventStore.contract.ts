@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  START,
+  WrongExpectedRevisionError,
+} from './eventStore.ts';
+
+export interface ContractTarget {
+  store: EventStore;
+  dispose(): Promise<void>;
+}
+
+const event = (type = 'Tested', data: unknown = { n: 1 }): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { commandId: randomUUID() },
+});
+
+/** One behaviour, two adapters: every EventStore implementation must pass this suite. */
+export function eventStoreContract(name: string, create: () => Promise<ContractTarget | null>): void {
+  describe(`event store contract: ${name}`, () => {
+    let target: ContractTarget | null = null;
+    let store: EventStore;
+
+    beforeAll(async () => {
+      target = await create();
+      if (target) store = target.store;
+    });
+    afterAll(async () => {
+      await target?.dispose();
+    });
+
+    const stream = (category = 'contract') => `${category}-${randomUUID()}`;
+
+    it('appends to a new stream with no_stream and refuses a second no_stream append', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      const result = await store.append(id, [event(), event()], 'no_stream');
+      expect(result.nextRevision).toBe(1);
+      const error = await store.append(id, [event()], 'no_stream').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((error as WrongExpectedRevisionError).actual).toBe(1);
+      expect((await store.readStream(id)).map((e) => e.revision)).toEqual([0, 1]);
+    });
+
+    it('appends with an exact revision only when it matches', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      await store.append(id, [event()], 'no_stream');
+      const ok = await store.append(id, [event()], { exact: 0 });
+      expect(ok.nextRevision).toBe(1);
+      const stale = await store.append(id, [event()], { exact: 0 }).catch((e: unknown) => e);
+      expect(stale).toBeInstanceOf(WrongExpectedRevisionError);
+      const missing = await store.append(stream(), [event()], { exact: 0 }).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((missing as WrongExpectedRevisionError).actual).toBe('no_stream');
+      expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    it('appends with any whether or not the stream exists', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      expect((await store.append(id, [event()], 'any')).nextRevision).toBe(0);
+      expect((await store.append(id, [event(), event()], 'any')).nextRevision).toBe(2);
+      const read = await store.readStream(id);
+      expect(read.map((e) => e.revision)).toEqual([0, 1, 2]);
+      expect(read.every((e) => e.streamId === id)).toBe(true);
+    });
+
+    it('keeps type, data and metadata as written', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      const written = event('ThingHappened', { nested: { a: [1, 2] }, text: 'é ✓' });
+      written.metadata = { actorId: 'u-1', actorRole: 'admin', commandId: randomUUID(), correlationId: 'c' };
+      await store.append(id, [written], 'no_stream');
+      const [read] = await store.readStream(id);
+      expect(read).toMatchObject({ id: written.id, type: 'ThingHappened', data: written.data, revision: 0 });
+      expect(read?.metadata).toMatchObject(written.metadata);
+      expect(read?.recordedAt).toBeInstanceOf(Date);
+    });
+
+    it('appends nothing again when the same event ids are retried', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      const events = [event(), event()];
+      const first = await store.append(id, events, 'no_stream');
+      const again = await store.append(id, events, 'any');
+      expect(again.alreadyAppended).toBe(true);
+      expect(again.position).toBe(first.position);
+      expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    it('lets exactly one of 20 concurrent appends with the same expected revision win', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      await store.append(id, [event()], 'no_stream');
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => store.append(id, [event()], { exact: 0 })),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(19);
+      for (const r of lost) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    it('lets exactly one of 20 concurrent no_stream appends create the stream', async (ctx) => {
+      if (!target) return ctx.skip();
+      const id = stream();
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => store.append(id, [event()], 'no_stream')));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(await store.readStream(id)).toHaveLength(1);
+    });
+
+    it('reads the global log in batches in append order, and counts what follows a position', async (ctx) => {
+      if (!target) return ctx.skip();
+      const head = await store.headPosition();
+      const id = stream();
+      const written = Array.from({ length: 7 }, (_, i) => event('Numbered', { i }));
+      for (const e of written) await store.append(id, [e], 'any');
+      expect(await store.countAfter(head)).toBe(7);
+      const seen: RecordedEvent[] = [];
+      let from = head;
+      for (;;) {
+        const batch = await store.readAll(from, 3);
+        if (batch.length === 0) break;
+        expect(batch.length).toBeLessThanOrEqual(3);
+        seen.push(...batch);
+        from = (batch[batch.length - 1] as RecordedEvent).position;
+      }
+      expect(seen.map((e) => e.id)).toEqual(written.map((e) => e.id));
+      expect(await store.headPosition()).toBe(from);
+      const positions = seen.map((e) => e.position);
+      expect([...positions].sort()).toEqual(positions);
+      expect(positions[0]! > head || head === START).toBe(true);
+    });
+
+    it('lists streams by category', async (ctx) => {
+      if (!target) return ctx.skip();
+      const category = `cat${randomUUID().slice(0, 8)}`;
+      const a = stream(category);
+      const b = stream(category);
+      await store.append(a, [event()], 'no_stream');
+      await store.append(b, [event(), event()], 'no_stream');
+      const listed = await store.listStreams({ category });
+      expect(listed.map((s) => s.streamId).sort()).toEqual([a, b].sort());
+      expect(listed.find((s) => s.streamId === b)?.revision).toBe(1);
+    });
+
+    it(
+      'delivers every event exactly once, in the order of a fresh read, to a live subscriber and a catch-up reader while 8 writers append 5,000 events each',
+      async (ctx) => {
+        if (!target) return ctx.skip();
+        const start = await store.headPosition();
+        const writers = 8;
+        const perWriter = 5000;
+        const total = writers * perWriter;
+        const live: string[] = [];
+        let resolveLive: () => void = () => {};
+        const liveDone = new Promise<void>((r) => {
+          resolveLive = r;
+        });
+        const subscription = store.subscribe(
+          start,
+          async (batch) => {
+            for (const e of batch) live.push(e.id);
+            if (live.length >= total) resolveLive();
+          },
+          { batchSize: 500, pollMs: 50 },
+        );
+
+        const catchUp: string[] = [];
+        let writing = true;
+        const catchUpReader = (async () => {
+          let from = start;
+          while (writing || catchUp.length < total) {
+            const batch = await store.readAll(from, 700);
+            if (batch.length === 0) {
+              await new Promise((r) => setTimeout(r, 5));
+              continue;
+            }
+            for (const e of batch) catchUp.push(e.id);
+            from = (batch[batch.length - 1] as RecordedEvent).position;
+          }
+        })();
+
+        await Promise.all(
+          Array.from({ length: writers }, async (_, w) => {
+            const id = stream(`writer${w}`);
+            for (let i = 0; i < perWriter; i++) {
+              await store.append(id, [event('Written', { w, i })], i === 0 ? 'no_stream' : { exact: i - 1 });
+            }
+          }),
+        );
+        writing = false;
+        await Promise.race([
+          Promise.all([liveDone, catchUpReader]),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: live ${live.length}, catch-up ${catchUp.length}`)), 60_000)),
+        ]);
+        await subscription.stop();
+
+        // A reader may briefly see less than was committed (a transaction such as an autovacuum
+        // ANALYZE holds the visibility horizon back); it must never see a gap, so read to the end.
+        const fresh: string[] = [];
+        let from = start;
+        const deadline = Date.now() + 30_000;
+        while (fresh.length < total && Date.now() < deadline) {
+          const batch = await store.readAll(from, 5000);
+          if (batch.length === 0) {
+            await new Promise((r) => setTimeout(r, 20));
+            continue;
+          }
+          for (const e of batch) fresh.push(e.id);
+          from = (batch[batch.length - 1] as RecordedEvent).position;
+        }
+        expect(fresh.length, `fresh read; live ${live.length}, catch-up ${catchUp.length}, unique live ${new Set(live).size}`).toBe(total);
+        expect(new Set(fresh).size).toBe(total);
+        expect(live).toEqual(fresh);
+        expect(catchUp).toEqual(fresh);
+      },
+      180_000,
+    );
+  });
+}

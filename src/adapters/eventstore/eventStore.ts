@@ -1,0 +1,185 @@
+/**
+ * The event store port. Two adapters implement it (PostgreSQL, EventStoreDB) and one contract
+ * suite (eventStore.contract.ts) proves both behave the same.
+ *
+ * A global position is an opaque string whose lexicographic order is the log order, so that
+ * checkpoints of either adapter can be stored and compared in PostgreSQL as plain text.
+ */
+export type Position = string;
+export const START: Position = '';
+
+export type ExpectedRevision = 'no_stream' | 'any' | { exact: number };
+
+export interface EventMetadata {
+  actorId?: string | null;
+  actorRole?: string | null;
+  commandId?: string;
+  correlationId?: string;
+  causationId?: string;
+  ip?: string | null;
+  userAgent?: string | null;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  streamId: string;
+  revision: number;
+  position: Position;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextRevision: number;
+  /** Position of the last appended event. */
+  position: Position;
+  /** True when every event id was already in the stream: a retried command appended nothing. */
+  alreadyAppended: boolean;
+}
+
+export interface StreamInfo {
+  streamId: string;
+  category: string;
+  revision: number;
+  updatedAt: Date;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(
+      `Wrong expected revision on ${streamId}: expected ${
+        typeof expected === 'object' ? expected.exact : expected
+      }, actual ${actual}`,
+    );
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  batchSize?: number;
+  /** Upper bound between polls when no wake-up arrives. */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'esdb';
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Events strictly after `from`, in global order, at most `limit`. */
+  readAll(from: Position, limit: number): Promise<RecordedEvent[]>;
+  /** Position of the newest event a reader may see now (START when empty). */
+  headPosition(): Promise<Position>;
+  /** Number of events strictly after `from` (for lag and rebuild progress). */
+  countAfter(from: Position): Promise<number>;
+  listStreams(options?: { category?: string; limit?: number }): Promise<StreamInfo[]>;
+  /**
+   * Live tail: calls `onBatch` with every event after `from`, in order, exactly once, and keeps
+   * following new events until stopped. A batch is not re-delivered once `onBatch` resolved.
+   */
+  subscribe(
+    from: Position,
+    onBatch: (events: RecordedEvent[]) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Subscription;
+  close(): Promise<void>;
+}
+
+export function categoryOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash === -1 ? streamId : streamId.slice(0, dash);
+}
+
+/**
+ * The catch-up-then-follow loop both adapters share: read batches until empty, then sleep until
+ * woken (NOTIFY, a subscription signal) or the poll interval passes. After a wake-up that found
+ * nothing (the event may not be visible yet), it polls again quickly with a growing delay.
+ */
+export function followLog(
+  readAll: (from: Position, limit: number) => Promise<RecordedEvent[]>,
+  onWake: (wake: () => void) => () => void,
+  from: Position,
+  onBatch: (events: RecordedEvent[]) => Promise<void>,
+  options: SubscribeOptions = {},
+): Subscription {
+  const batchSize = options.batchSize ?? 1000;
+  const pollMs = options.pollMs ?? 500;
+  let stopped = false;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  const unlisten = onWake(() => {
+    woken = true;
+    wakeUp?.();
+  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const loop = (async () => {
+    let position = from;
+    let quickPoll = 0;
+    while (!stopped) {
+      try {
+        woken = false;
+        const batch = await readAll(position, batchSize);
+        if (stopped) break;
+        if (batch.length > 0) {
+          await onBatch(batch);
+          position = (batch[batch.length - 1] as RecordedEvent).position;
+          quickPoll = 0;
+          continue;
+        }
+        if (woken) {
+          quickPoll = 2;
+          continue;
+        }
+        if (quickPoll > 0 && quickPoll < pollMs) {
+          await sleep(quickPoll);
+          quickPoll *= 2;
+        } else {
+          quickPoll = 0;
+          await sleep(pollMs);
+        }
+      } catch (error) {
+        if (stopped) break;
+        options.onError?.(error);
+        await sleep(Math.min(pollMs * 4, 2000));
+      }
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      unlisten();
+      await loop;
+    },
+  };
+}
