@@ -52,8 +52,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     user: 'postgres',
     password,
     persistent: true,
+    // TCP only: the postgres user may not write the default socket directory
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
     createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
+    onLog: (m) => { if (process.env.DEBUG_EMBEDDED_PG) log(String(m)); },
     onError: (e) => log(`embedded postgres: ${String(e)}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {

@@ -15,7 +15,7 @@ export interface EventMetadata {
   actorRole?: string | null;
   commandId?: string;
   correlationId?: string;
-  causationId?: string;
+  causationId?: string | null;
   ip?: string | null;
   userAgent?: string | null;
   [key: string]: unknown;
@@ -101,6 +101,8 @@ export interface EventStore {
     onBatch: (events: RecordedEvent[]) => Promise<void>,
     options?: SubscribeOptions,
   ): Subscription;
+  /** Calls `listener` whenever new events may have become readable; returns an unsubscribe. */
+  watch(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -198,11 +198,11 @@ export class PostgresEventStore implements EventStore {
     onBatch: (events: RecordedEvent[]) => Promise<void>,
     options?: SubscribeOptions,
   ) {
-    return followLog((f, l) => this.readAll(f, l), (wake) => this.onAppended(wake), from, onBatch, options);
+    return followLog((f, l) => this.readAll(f, l), (wake) => this.watch(wake), from, onBatch, options);
   }
 
   /** One LISTEN connection per store, shared by every subscriber. */
-  private onAppended(listener: () => void): () => void {
+  watch(listener: () => void): () => void {
     this.listeners.add(listener);
     if (!this.listening) {
       this.listening = this.sql.listen(CHANNEL, () => {

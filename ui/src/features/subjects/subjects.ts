@@ -174,8 +174,11 @@ export const subjects: readonly Subject[] = [
 ];
 
 /** How many subjects are offered at each level. */
-export function subjectCountsByLevel(list: readonly Subject[] = subjects): Array<{ level: Level; count: number }> {
+export function subjectCountsByLevel(
+  list: readonly Subject[] = subjects,
+): Array<{ levelId: (typeof gradeTiers)[number]['id']; level: Level; count: number }> {
   return gradeTiers.map((tier) => ({
+    levelId: tier.id,
     level: tier.name,
     count: list.filter((s) => s.levels.includes(tier.name)).length,
   }));

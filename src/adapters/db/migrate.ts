@@ -1,0 +1,27 @@
+import { PersonalDataVault } from '../personalData/personalDataVault.ts';
+import { OutboxMailer } from '../mail/outboxMailer.ts';
+import { migrateCheckpoints } from '../../projections/runner/checkpoints.ts';
+import { migrateEventStore } from '../eventstore/postgres/schema.ts';
+import type { Sql } from './db.ts';
+
+/** Infrastructure tables; read models are created by their projectors. Safe to run concurrently. */
+export async function migrate(sql: Sql, options: { eventStore: boolean }): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext('topmark:migrate'))`;
+    const scoped = tx as unknown as Sql;
+    if (options.eventStore) await migrateEventStore(scoped);
+    await migrateCheckpoints(scoped);
+    await PersonalDataVault.migrate(scoped);
+    await OutboxMailer.migrate(scoped);
+    await tx.unsafe(`
+      CREATE TABLE IF NOT EXISTS http_idempotency (
+        scope        text NOT NULL,
+        key          text NOT NULL,
+        request_hash text NOT NULL,
+        status_code  int,
+        body         jsonb,
+        created_at   timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (scope, key)
+      );`);
+  });
+}

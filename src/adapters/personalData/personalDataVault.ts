@@ -1,0 +1,118 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Sql } from '../db/db.ts';
+
+const PREFIX = 'pii:v1:';
+export const ERASED = '[erased]';
+
+/**
+ * One AES-256-GCM key per data subject, kept in PostgreSQL apart from the events. Deleting a
+ * subject's key ("crypto-shredding") makes every copy of their personal data in the event log
+ * unreadable, which an append-only log could not achieve by deleting events.
+ */
+export class PersonalDataVault {
+  private cache = new Map<string, { key: Buffer | null; at: number }>();
+  private static readonly cacheMs = 60_000;
+
+  constructor(private readonly sql: Sql) {}
+
+  static async migrate(sql: Sql): Promise<void> {
+    await sql.unsafe(`
+      CREATE TABLE IF NOT EXISTS personal_data_keys (
+        subject    text PRIMARY KEY,
+        key        bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );`);
+  }
+
+  static isEncrypted(value: unknown): value is string {
+    return typeof value === 'string' && value.startsWith(PREFIX);
+  }
+
+  /** Keys for the subjects, created on first use; one round trip for all of them. */
+  async keysFor(subjects: string[]): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    const missing = subjects.filter((s) => {
+      const cached = this.cache.get(s);
+      if (cached?.key && Date.now() - cached.at < PersonalDataVault.cacheMs) {
+        out.set(s, cached.key);
+        return false;
+      }
+      return true;
+    });
+    if (missing.length > 0) {
+      const unique = [...new Set(missing)];
+      const fresh = unique.map(() => randomBytes(32).toString('hex'));
+      const rows = await this.sql<{ subject: string; key: Buffer }[]>`
+        INSERT INTO personal_data_keys (subject, key)
+        SELECT s, decode(k, 'hex') FROM unnest(${unique}::text[], ${fresh}::text[]) AS t(s, k)
+        ON CONFLICT (subject) DO UPDATE SET subject = EXCLUDED.subject
+        RETURNING subject, key`;
+      for (const r of rows) {
+        out.set(r.subject, r.key);
+        this.cache.set(r.subject, { key: r.key, at: Date.now() });
+      }
+    }
+    return out;
+  }
+
+  /** Existing keys only (reading never creates one); null for a shredded subject. */
+  private async existingKeys(subjects: string[]): Promise<Map<string, Buffer | null>> {
+    const out = new Map<string, Buffer | null>();
+    const missing: string[] = [];
+    for (const s of new Set(subjects)) {
+      const cached = this.cache.get(s);
+      if (cached && Date.now() - cached.at < PersonalDataVault.cacheMs) out.set(s, cached.key);
+      else missing.push(s);
+    }
+    if (missing.length > 0) {
+      const rows = await this.sql<{ subject: string; key: Buffer }[]>`
+        SELECT subject, key FROM personal_data_keys WHERE subject = ANY(${missing}::text[])`;
+      const found = new Map(rows.map((r) => [r.subject, r.key]));
+      for (const s of missing) {
+        const key = found.get(s) ?? null;
+        out.set(s, key);
+        this.cache.set(s, { key, at: Date.now() });
+      }
+    }
+    return out;
+  }
+
+  encrypt(subject: string, key: Buffer, plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(subject));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const sealed = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
+    return `${PREFIX}${Buffer.from(subject).toString('base64url')}:${sealed}`;
+  }
+
+  subjectOf(value: string): string {
+    const rest = value.slice(PREFIX.length);
+    return Buffer.from(rest.slice(0, rest.indexOf(':')), 'base64url').toString();
+  }
+
+  /** Decrypts every sealed value; values of shredded subjects read as ERASED. */
+  async decryptAll(values: string[]): Promise<Map<string, string>> {
+    const keys = await this.existingKeys(values.map((v) => this.subjectOf(v)));
+    const out = new Map<string, string>();
+    for (const value of values) {
+      const subject = this.subjectOf(value);
+      const key = keys.get(subject);
+      if (!key) {
+        out.set(value, ERASED);
+        continue;
+      }
+      const sealed = Buffer.from(value.slice(PREFIX.length + value.slice(PREFIX.length).indexOf(':') + 1), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+      decipher.setAAD(Buffer.from(subject));
+      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+      out.set(value, Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]).toString('utf8'));
+    }
+    return out;
+  }
+
+  async shred(subject: string): Promise<void> {
+    await this.sql`DELETE FROM personal_data_keys WHERE subject = ${subject}`;
+    this.cache.set(subject, { key: null, at: Date.now() });
+  }
+}

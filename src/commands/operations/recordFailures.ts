@@ -1,0 +1,35 @@
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import { operationsDecider } from '../../domain/operations/operationsDecider.ts';
+import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { handleCommand } from '../kit/handleCommand.ts';
+
+const system = { actorRole: 'system' } as const;
+
+export function recordProjectorStopped(
+  store: EventStore,
+  data: { projector: string; eventId: string; eventType: string; error: string },
+  now = new Date(),
+) {
+  const key = `${data.projector}/${data.eventId}`;
+  return handleCommand(
+    store,
+    operationsDecider,
+    `projectorFailure-${deterministicUuid(key)}`,
+    { type: 'RecordProjectorStopped', data: { ...data, stoppedAt: now.toISOString() } },
+    commandContext({ ...system, commandId: deterministicUuid(`projector-stopped/${key}`), now }),
+  );
+}
+
+export function recordJobGaveUp(
+  store: EventStore,
+  data: { queue: string; jobId: string; error: string; attempts: number },
+  now = new Date(),
+) {
+  return handleCommand(
+    store,
+    operationsDecider,
+    `jobFailure-${data.jobId}`,
+    { type: 'RecordJobGaveUp', data: { ...data, gaveUpAt: now.toISOString() } },
+    commandContext({ ...system, commandId: deterministicUuid(`job-gave-up/${data.jobId}`), now }),
+  );
+}

@@ -1,0 +1,13 @@
+import { contactEventCatalog } from './contact/contactEvents.ts';
+import { operationsEventCatalog } from './operations/operationsEvents.ts';
+import type { EventCatalog, EventDefinition } from './eventDefinition.ts';
+
+/** Every event type the system records, by type name. */
+export const eventCatalog: EventCatalog = {
+  ...contactEventCatalog,
+  ...operationsEventCatalog,
+};
+
+export function definitionOf(type: string): EventDefinition<unknown> | undefined {
+  return eventCatalog[type];
+}

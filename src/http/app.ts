@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { System } from '../system.ts';
+import { installErrorHandling } from './kit/errors.ts';
+import { contactRoutes } from './routes/contact/contactRoutes.ts';
+import { healthRoutes } from './routes/health/healthRoutes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; every API route must say. */
+    roles?: 'public' | readonly string[];
+  }
+}
+
+export async function buildApp(system: System, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: system.config.LOG_LEVEL,
+            // method, route and status only: no IPs, query strings or bodies (personal data).
+            serializers: {
+              req: (req) => ({ method: req.method, url: req.url.split('?')[0] }),
+              res: (res) => ({ statusCode: res.statusCode }),
+            },
+          },
+    bodyLimit: 256 * 1024,
+    trustProxy: system.config.NODE_ENV === 'production',
+    disableRequestLogging: system.config.NODE_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Topmark API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.roles) {
+      throw new Error(`Route ${route.method} ${route.url} does not declare its roles`);
+    }
+  });
+
+  await app.register(healthRoutes(system));
+  await app.register(contactRoutes(system));
+
+  const uiDir = path.resolve(system.config.UI_DIR);
+  const hasUi = existsSync(path.join(uiDir, 'index.html'));
+  if (hasUi) await app.register(fastifyStatic, { root: uiDir, wildcard: false, index: false, maxAge: '1h' });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api')) return reply.status(404).send({ message: 'Not found' });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.status(404).send({ message: 'Not found' });
+    if (!hasUi) return reply.status(503).type('text/plain').send('The UI is not built: run npm run build:ui');
+    // SPA fallback: the client router shows the page, or its own "404 Page Not Found".
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+import { categoryOf } from '../../adapters/eventstore/eventStore.ts';
+import { definitionOf } from '../../domain/eventCatalog.ts';
+import type { Projector } from '../runner/projector.ts';
+
+export const REDACTED = '[personal data]';
+
+/** Every event becomes one audit row: who did what to which entity, when, from where. */
+export const auditLogProjector: Projector = {
+  name: 'audit_log',
+  handles: '*',
+  tables: ['audit_logs'],
+  async setup(tx) {
+    await tx.unsafe(`
+      CREATE TABLE IF NOT EXISTS audit_logs (
+        id          uuid PRIMARY KEY,
+        position    text COLLATE "C" NOT NULL,
+        user_id     text,
+        user_role   text,
+        action      text NOT NULL,
+        entity_type text NOT NULL,
+        entity_id   text NOT NULL,
+        old_values  jsonb,
+        new_values  jsonb,
+        description text,
+        ip_address  text,
+        user_agent  text,
+        created_at  timestamptz NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS audit_logs_entity ON audit_logs (entity_type, entity_id, position);
+      CREATE INDEX IF NOT EXISTS audit_logs_created ON audit_logs (created_at DESC);`);
+  },
+  async apply(tx, events) {
+    const rows = events.map((e) => {
+      const definition = definitionOf(e.type);
+      const data = { ...(e.data as Record<string, unknown>) };
+      for (const field of definition?.personal?.fields ?? []) if (data[field] != null) data[field] = REDACTED;
+      const category = categoryOf(e.streamId);
+      let description: string | null = null;
+      try {
+        description = definition?.describe?.(e.data) ?? null;
+      } catch {
+        description = null;
+      }
+      return {
+        id: e.id,
+        position: e.position,
+        user_id: e.metadata.actorId ?? null,
+        user_role: e.metadata.actorRole ?? null,
+        action: e.type,
+        entity_type: category,
+        entity_id: e.streamId.slice(category.length + 1) || e.streamId,
+        new_values: data,
+        description,
+        ip_address: e.metadata.ip ?? null,
+        user_agent: e.metadata.userAgent ?? null,
+        created_at: e.recordedAt.toISOString(),
+      };
+    });
+    await tx`
+      INSERT INTO audit_logs (id, position, user_id, user_role, action, entity_type, entity_id, new_values, description, ip_address, user_agent, created_at)
+      SELECT id, position, user_id, user_role, action, entity_type, entity_id, new_values, description, ip_address, user_agent, created_at
+      FROM jsonb_to_recordset(${tx.json(rows as never)}) AS x(
+        id uuid, position text, user_id text, user_role text, action text, entity_type text, entity_id text,
+        new_values jsonb, description text, ip_address text, user_agent text, created_at timestamptz)
+      ON CONFLICT (id) DO NOTHING`;
+  },
+};

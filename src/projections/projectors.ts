@@ -1,0 +1,7 @@
+import { alertsProjector } from './alerts/alertsProjector.ts';
+import { auditLogProjector } from './auditLog/auditLogProjector.ts';
+import { contactMessagesProjector } from './contact/contactMessagesProjector.ts';
+import type { Projector } from './runner/projector.ts';
+
+/** Every read model, in the order they are set up. */
+export const projectors: readonly Projector[] = [auditLogProjector, alertsProjector, contactMessagesProjector];

@@ -1,0 +1,23 @@
+import type { TransactionSql } from '../../adapters/db/db.ts';
+import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+
+/**
+ * A read model kept from the log. `setup` and `apply` use unqualified table names: the runner
+ * points `search_path` at fresh tables during a rebuild, so the same code fills either.
+ */
+export interface Projector {
+  name: string;
+  /** Event types it handles, or '*' for every event. */
+  handles: readonly string[] | '*';
+  /** The tables it owns; a rebuild replaces exactly these. */
+  tables: readonly string[];
+  setup(tx: TransactionSql): Promise<void>;
+  /** Applies a batch with set-based writes, inside the runner's transaction. */
+  apply(tx: TransactionSql, events: RecordedEvent[]): Promise<void>;
+}
+
+export function handledBy(projector: Pick<Projector, 'handles'>, events: RecordedEvent[]): RecordedEvent[] {
+  const handles = projector.handles;
+  if (handles === '*') return events;
+  return events.filter((e) => handles.includes(e.type));
+}

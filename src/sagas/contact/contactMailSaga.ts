@@ -1,0 +1,92 @@
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { recordContactMailSent } from '../../commands/contact/receiveContactMessage.ts';
+import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
+import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { type ContactEvent, contactStreamId } from '../../domain/contact/contactEvents.ts';
+import type { Reactor } from '../runner/reactor.ts';
+
+export const CONTACT_MAIL_QUEUE = 'contact-mail';
+
+type Kind = 'confirmation' | 'support';
+interface ContactMailJob {
+  contactId: string;
+  kind: Kind;
+  causationId: string;
+}
+
+/** Each contact message sends two mails: a confirmation to the sender and a notice to support. */
+export const contactMailReactor: Reactor = {
+  name: 'contact_mail_saga',
+  handles: ['ContactMessageReceived'],
+  jobsFor(event) {
+    const { contactId } = event.data as { contactId: string };
+    return (['confirmation', 'support'] as const).map((kind) => ({
+      queue: CONTACT_MAIL_QUEUE,
+      id: deterministicUuid(`${event.id}/${kind}`),
+      // ids only: the job table must not hold personal data
+      data: { contactId, kind, causationId: event.id } satisfies ContactMailJob,
+    }));
+  },
+};
+
+export interface ContactMailDeps {
+  store: EventStore;
+  mailer: Mailer;
+  supportAddress: string;
+}
+
+export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob): Promise<void> {
+  const events = (await deps.store.readStream(contactStreamId(job.contactId))).map((e) => toDomainEvent<ContactEvent>(e));
+  const received = events.find((e) => e.type === 'ContactMessageReceived');
+  if (!received || received.type !== 'ContactMessageReceived') throw new Error(`Contact message ${job.contactId} not found`);
+  const m = received.data;
+  const mailId = deterministicUuid(`contact-mail/${job.contactId}/${job.kind}`);
+  if (job.kind === 'confirmation') {
+    await deps.mailer.send({
+      id: mailId,
+      to: m.email,
+      subject: 'We received your message',
+      text: [
+        `Hi ${m.name},`,
+        '',
+        `Thank you for contacting Topmark. We received your message "${m.subject}" and will reply within 24 hours`,
+        '(support hours Mon-Fri 9 AM-6 PM EST).',
+        '',
+        'Your message:',
+        m.message,
+        '',
+        '— The Topmark team',
+      ].join('\n'),
+    });
+  } else {
+    await deps.mailer.send({
+      id: mailId,
+      to: deps.supportAddress,
+      subject: `New contact message: ${m.subject}`,
+      text: [
+        `From: ${m.name} <${m.email}>${m.phone ? `, phone ${m.phone}` : ''}`,
+        `Received: ${m.receivedAt}`,
+        `Subject: ${m.subject}`,
+        '',
+        m.message,
+      ].join('\n'),
+    });
+  }
+  await recordContactMailSent(
+    deps.store,
+    job.contactId,
+    job.kind,
+    mailId,
+    commandContext({
+      commandId: deterministicUuid(`contact-mail-recorded/${job.contactId}/${job.kind}`),
+      actorRole: 'system',
+      causationId: job.causationId,
+    }),
+  );
+}
+
+export async function workContactMail(queue: JobQueue, deps: ContactMailDeps): Promise<void> {
+  await queue.work<ContactMailJob>(CONTACT_MAIL_QUEUE, (job) => sendContactMail(deps, job));
+}

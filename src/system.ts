@@ -1,0 +1,137 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from './adapters/config/config.ts';
+import { connect, type Sql } from './adapters/db/db.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embeddedPostgres.ts';
+import { migrate } from './adapters/db/migrate.ts';
+import type { EventStore } from './adapters/eventstore/eventStore.ts';
+import { PostgresEventStore } from './adapters/eventstore/postgres/postgresEventStore.ts';
+import { deadLetterOf, JobQueue } from './adapters/jobs/jobQueue.ts';
+import type { Mailer } from './adapters/mail/mailer.ts';
+import { OutboxMailer } from './adapters/mail/outboxMailer.ts';
+import { SmtpMailer } from './adapters/mail/smtpMailer.ts';
+import { PersonalDataVault } from './adapters/personalData/personalDataVault.ts';
+import { ProtectedEventStore } from './adapters/personalData/protectedEventStore.ts';
+import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/recordFailures.ts';
+import { eventCatalog } from './domain/eventCatalog.ts';
+import { projectors } from './projections/projectors.ts';
+import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
+import { CONTACT_MAIL_QUEUE, contactMailReactor, workContactMail } from './sagas/contact/contactMailSaga.ts';
+import { reactorProjector } from './sagas/runner/reactor.ts';
+
+export type Mode = 'all' | 'api' | 'projector' | 'worker' | 'cli';
+
+export interface System {
+  config: Config;
+  log: Logger;
+  sql: Sql;
+  databaseUrl: string;
+  /** The store with personal data decrypted: what commands, projectors and sagas use. */
+  store: ProtectedEventStore;
+  rawStore: EventStore;
+  vault: PersonalDataVault;
+  mailer: Mailer;
+  jobs: JobQueue;
+  projections: ProjectionRunner;
+  reactors: ProjectionRunner;
+  close(): Promise<void>;
+}
+
+export const queues = [{ name: CONTACT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }];
+export const reactors = [contactMailReactor];
+
+/**
+ * The composition root: picks the adapters the configuration asks for (PostgreSQL or
+ * EventStoreDB, SMTP or the outbox, an external or an embedded database) and wires the runners
+ * that the process mode runs.
+ */
+export async function createSystem(config: Config, mode: Mode, options: { log?: Logger } = {}): Promise<System> {
+  const log =
+    options.log ??
+    pino({
+      level: config.LOG_LEVEL,
+      base: { mode },
+      redact: { paths: ['req.headers.cookie', 'req.headers.authorization', '*.email', '*.password'], censor: '[redacted]' },
+    });
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.DATA_DIR, (line) => log.info(line));
+    databaseUrl = embedded.url;
+  }
+  const sql = connect(databaseUrl, { max: mode === 'cli' ? 4 : 20 });
+  await migrate(sql, { eventStore: !config.EVENTSTORE_URL });
+
+  let rawStore: EventStore;
+  if (config.EVENTSTORE_URL) {
+    const { EsdbEventStore } = await import('./adapters/eventstore/esdb/esdbEventStore.ts');
+    rawStore = new EsdbEventStore(config.EVENTSTORE_URL);
+  } else {
+    rawStore = new PostgresEventStore(sql);
+  }
+  const vault = new PersonalDataVault(sql);
+  const store = new ProtectedEventStore(rawStore, vault, eventCatalog);
+
+  const mailer: Mailer = config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : new OutboxMailer(sql, (mail) => {
+        // Dev mailbox: the recipient and subject only, so a newcomer can follow the mail flow.
+        if (mode !== 'cli') log.info({ mailId: mail.id }, `mail kept in the outbox: "${mail.subject}" (npm run ops -- mail:list)`);
+      });
+
+  const jobs = new JobQueue(databaseUrl);
+  const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);
+  const projections = new ProjectionRunner(sql, store, projectors, {
+    log: runnerLog,
+    onStopped: async (projector, event, error) => {
+      await recordProjectorStopped(store, { projector, eventId: event.id, eventType: event.type, error });
+    },
+  });
+  const reactorRunner = new ProjectionRunner(
+    sql,
+    store,
+    reactors.map((r) => reactorProjector(r, jobs)),
+    { kind: 'reactor', log: runnerLog, batchSize: 200 },
+  );
+
+  const runsProjections = mode === 'all' || mode === 'projector';
+  const runsWorkers = mode === 'all' || mode === 'worker';
+  await jobs.start(queues);
+  await projections.setup();
+  await reactorRunner.setup();
+  if (runsProjections) {
+    await projections.start();
+    await reactorRunner.start();
+  }
+  if (runsWorkers) {
+    const deps = { store, mailer, supportAddress: config.SUPPORT_EMAIL };
+    await workContactMail(jobs, deps);
+    for (const q of queues) {
+      await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
+        log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');
+        await recordJobGaveUp(store, { queue: q.name, jobId: job.id, error: 'retries exhausted', attempts: (q.retryLimit ?? 5) + 1 });
+      });
+    }
+  }
+
+  return {
+    config,
+    log,
+    sql,
+    databaseUrl,
+    store,
+    rawStore,
+    vault,
+    mailer,
+    jobs,
+    projections,
+    reactors: reactorRunner,
+    async close() {
+      await projections.stop();
+      await reactorRunner.stop();
+      await jobs.stop().catch(() => {});
+      await store.close();
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
