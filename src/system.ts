@@ -44,7 +44,15 @@ export const reactors = [contactMailReactor];
  * EventStoreDB, SMTP or the outbox, an external or an embedded database) and wires the runners
  * that the process mode runs.
  */
-export async function createSystem(config: Config, mode: Mode, options: { log?: Logger } = {}): Promise<System> {
+export interface SystemOptions {
+  log?: Logger;
+  /** Replaces the configured mailer (tests: a provider that fails). */
+  mailer?: Mailer;
+  /** Retry policy for every queue (tests: fewer, faster retries). */
+  retry?: { retryLimit: number; retryDelaySeconds: number };
+}
+
+export async function createSystem(config: Config, mode: Mode, options: SystemOptions = {}): Promise<System> {
   const log =
     options.log ??
     pino({
@@ -71,7 +79,9 @@ export async function createSystem(config: Config, mode: Mode, options: { log?: 
   const vault = new PersonalDataVault(sql);
   const store = new ProtectedEventStore(rawStore, vault, eventCatalog);
 
-  const mailer: Mailer = config.SMTP_URL
+  const mailer: Mailer = options.mailer
+    ? options.mailer
+    : config.SMTP_URL
     ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : new OutboxMailer(sql, (mail) => {
         // Dev mailbox: the recipient and subject only, so a newcomer can follow the mail flow.
@@ -95,7 +105,8 @@ export async function createSystem(config: Config, mode: Mode, options: { log?: 
 
   const runsProjections = mode === 'all' || mode === 'projector';
   const runsWorkers = mode === 'all' || mode === 'worker';
-  await jobs.start(queues);
+  const queueDefinitions = queues.map((q) => ({ ...q, ...options.retry }));
+  await jobs.start(queueDefinitions);
   await projections.setup();
   await reactorRunner.setup();
   if (runsProjections) {
@@ -105,7 +116,7 @@ export async function createSystem(config: Config, mode: Mode, options: { log?: 
   if (runsWorkers) {
     const deps = { store, mailer, supportAddress: config.SUPPORT_EMAIL };
     await workContactMail(jobs, deps);
-    for (const q of queues) {
+    for (const q of queueDefinitions) {
       await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
         log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');
         await recordJobGaveUp(store, { queue: q.name, jobId: job.id, error: 'retries exhausted', attempts: (q.retryLimit ?? 5) + 1 });

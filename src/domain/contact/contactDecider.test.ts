@@ -1,0 +1,58 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import { contactDecider } from './contactDecider.ts';
+import type { ContactEvent } from './contactEvents.ts';
+
+const now = new Date('2026-11-20T15:00:00.000Z');
+const spec = deciderSpec(contactDecider);
+const received: ContactEvent = {
+  type: 'ContactMessageReceived',
+  data: {
+    contactId: 'c1',
+    name: 'Ann Lee',
+    email: 'ann@example.com',
+    phone: null,
+    subject: 'Pricing',
+    message: 'Do you tutor calculus?',
+    receivedAt: now.toISOString(),
+  },
+};
+
+describe('contact decider', () => {
+  it('receives a message, trimming fields, lower-casing the e-mail and dropping an empty phone', () => {
+    spec
+      .given([])
+      .when({
+        type: 'ReceiveContactMessage',
+        contactId: 'c1',
+        now,
+        message: { name: ' Ann Lee ', email: 'Ann@Example.com', phone: '  ', subject: 'Pricing ', message: ' Do you tutor calculus?' },
+      })
+      .then([received]);
+  });
+
+  it('refuses to receive the same message twice', () => {
+    spec
+      .given([received])
+      .when({ type: 'ReceiveContactMessage', contactId: 'c1', now, message: { name: 'A', email: 'a@b.co', subject: 's', message: 'm' } })
+      .thenThrows('This message has already been received', 409);
+  });
+
+  it('records the confirmation once, however often the mail job reports it', () => {
+    const sent: ContactEvent = { type: 'ContactConfirmationSent', data: { contactId: 'c1', mailId: 'm1', sentAt: now.toISOString() } };
+    spec.given([received]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now }).then([sent]);
+    spec.given([received, sent]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now }).thenNothing();
+  });
+
+  it('records the support notification separately from the confirmation', () => {
+    const sent: ContactEvent = { type: 'ContactConfirmationSent', data: { contactId: 'c1', mailId: 'm1', sentAt: now.toISOString() } };
+    spec
+      .given([received, sent])
+      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now })
+      .then([{ type: 'SupportNotifiedOfContact', data: { contactId: 'c1', mailId: 'm2', sentAt: now.toISOString() } }]);
+  });
+
+  it('cannot record mail for a message that does not exist', () => {
+    spec.given([]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now }).thenThrows('Contact message not found', 404);
+  });
+});

@@ -1,0 +1,20 @@
+import { loadConfig } from '../../src/adapters/config/config.ts';
+import { createSystem, type Mode, type System } from '../../src/system.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestSystem extends System {
+  dispose(): Promise<void>;
+}
+
+/** The whole system on a fresh database, as `npm start` wires it, minus the HTTP listener. */
+export async function createTestSystem(mode: Mode = 'all', env: Record<string, string> = {}): Promise<TestSystem> {
+  const db = await createTestDatabase('sys');
+  const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', UI_DIR: 'dist/ui', ...env });
+  const system = await createSystem(config, mode);
+  return Object.assign(system, {
+    async dispose() {
+      await system.close();
+      await db.drop();
+    },
+  });
+}
