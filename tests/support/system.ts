@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/adapters/config/config.ts';
-import { createSystem, type Mode, type System } from '../../src/system.ts';
+import { createSystem, type Mode, type System, type SystemOptions } from '../../src/system.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestSystem extends System {
@@ -7,10 +7,10 @@ export interface TestSystem extends System {
 }
 
 /** The whole system on a fresh database, as `npm start` wires it, minus the HTTP listener. */
-export async function createTestSystem(mode: Mode = 'all', env: Record<string, string> = {}): Promise<TestSystem> {
+export async function createTestSystem(mode: Mode = 'all', env: Record<string, string> = {}, options: SystemOptions = {}): Promise<TestSystem> {
   const db = await createTestDatabase('sys');
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', UI_DIR: 'dist/ui', ...env });
-  const system = await createSystem(config, mode);
+  const system = await createSystem(config, mode, options);
   return Object.assign(system, {
     async dispose() {
       await system.close();

@@ -64,7 +64,7 @@ export class JobQueue {
   }
 
   async work<Data>(queue: string, handler: (data: Data, job: { id: string; retryCount: number }) => Promise<void>): Promise<void> {
-    await this.boss.work<Data>(queue, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
+    await this.boss.work<Data>(queue, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
       for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount });
     });
   }

@@ -35,7 +35,7 @@ import {
 
 /**
  * EventStoreDB adapter of the event store port (needs EventStoreDB 22.6 or later: stream reads must
- * carry the $all position of each event). It passes the same contract suite as the PostgreSQL
+ * carry the $all position of each event). It is held to the same contract suite as the PostgreSQL
  * adapter; where the server cannot behave exactly the same, the difference is written down here.
  *
  * Global order. A position is `${commit}${prepare}`, each zero-padded to 20 digits, so the
@@ -46,8 +46,9 @@ import {
  *
  * Append. Each append costs three round trips: read the stream's tail (its head revision and the
  * last events, where a retried append's ids would be), append, and read back the last appended
- * event to learn its exact $all position (the position an append reports is not the position a
- * $all read gives each event of a multi-event append). Differences from PostgreSQL:
+ * event to learn its exact $all position (the position an append reports is not documented to be
+ * the $all position of its last event, and is absent for a recognised retry on older servers).
+ * Differences from PostgreSQL:
  * - PostgreSQL refuses an event id used anywhere before; EventStoreDB only recognises a retry when
  *   the ids are the events right after the expected revision, or (with 'any') still in the
  *   server's idempotency cache, and this adapter also checks the stream's last `events.length`
@@ -195,6 +196,11 @@ export class EsdbEventStore implements EventStore {
     const head: number | 'no_stream' = tail[0] ? Number(tail[0].revision) : 'no_stream';
     const expectedHolds =
       expected === 'any' || (expected === 'no_stream' ? head === 'no_stream' : head === expected.exact);
+    // A stream's revision only grows: past the expected one, the server could only refuse or
+    // recognise a retry, and both end in this error, as with PostgreSQL.
+    if (head !== 'no_stream' && (expected === 'no_stream' || (expected !== 'any' && head > expected.exact))) {
+      throw new WrongExpectedRevisionError(streamId, expected, head);
+    }
 
     if (expectedHolds && tail.length > 0) {
       const byId = new Map(tail.map((e) => [e.id.toLowerCase(), e]));
@@ -207,6 +213,7 @@ export class EsdbEventStore implements EventStore {
     }
 
     let nextRevision: number;
+    this.assertOpen();
     try {
       const result = await this.withDeadline('append', () =>
         this.client.appendToStream(streamId, events.map(toEventData), {
@@ -227,10 +234,11 @@ export class EsdbEventStore implements EventStore {
     // reports is then one the stream already had before this call.
     const alreadyAppended = head !== 'no_stream' && nextRevision <= head;
     if (alreadyAppended && !expectedHolds) {
-      // PostgreSQL checks the expected revision before the ids, so a retry that no longer matches fails.
+      // PostgreSQL checks the expected revision before the ids, so a retry that no longer matches
+      // fails (reached only when the stream grew between the tail read and the append).
       throw new WrongExpectedRevisionError(streamId, expected, head);
     }
-    const [last] = await this.readRaw(`read back ${streamId}`, () =>
+    const [last] = await this.readRaw(`append to ${streamId} (reading back the last event)`, () =>
       this.client.readStream(streamId, { fromRevision: BigInt(nextRevision), maxCount: 1, direction: FORWARDS }),
     );
     const lastId = (events[n - 1] as NewEvent).id.toLowerCase();
@@ -351,7 +359,7 @@ export class EsdbEventStore implements EventStore {
 
   private async readTail(streamId: string, count: number): Promise<EsdbEvent[]> {
     return this.readRaw(
-      `read ${streamId}`,
+      `append to ${streamId} (reading its tail)`,
       () => this.client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: count }),
       true,
     );
@@ -363,6 +371,7 @@ export class EsdbEventStore implements EventStore {
     open: () => StreamingRead<Resolved>,
     missingIsEmpty = false,
   ): Promise<EsdbEvent[]> {
+    this.assertOpen();
     let read: StreamingRead<Resolved> | null = null;
     try {
       return await this.withDeadline(
@@ -381,12 +390,15 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /** The client would quietly open a new connection for a call made after dispose. */
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`EventStoreDB store for ${this.endpoint} is closed`);
+  }
+
   private withDeadline<T>(operation: string, run: () => Promise<T>, onTimeout?: () => unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        try {
-          Promise.resolve(onTimeout?.()).catch(() => {});
-        } catch {}
+        if (onTimeout) Promise.resolve().then(onTimeout).catch(() => {});
         reject(new EventStoreDeadlineError(operation, this.deadlineMs, this.endpoint));
       }, this.deadlineMs);
       run().then(

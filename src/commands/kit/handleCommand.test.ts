@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
+import { recordContactMailSent, receiveContactMessage } from '../contact/receiveContactMessage.ts';
+import { contactStreamId } from '../../domain/contact/contactEvents.ts';
+import { commandContext, eventIdFor } from './commandContext.ts';
+
+let system: TestSystem;
+beforeAll(async () => {
+  system = await createTestSystem('cli');
+});
+afterAll(async () => system.dispose());
+
+const message = { name: 'Ann Lee', email: 'ann@example.com', subject: 'Hello', message: 'Hi' };
+
+describe('command handler', () => {
+  it('derives event ids from the command id and stamps the metadata', async () => {
+    const ctx = commandContext({ actorId: 'u1', actorRole: 'admin', ip: '127.0.0.1', userAgent: 'test' });
+    const { contactId } = await receiveContactMessage(system.store, message, ctx);
+    const [event] = await system.store.readStream(contactStreamId(contactId));
+    expect(event?.id).toBe(eventIdFor(ctx.commandId, 0));
+    expect(event?.metadata).toMatchObject({ actorId: 'u1', actorRole: 'admin', commandId: ctx.commandId, correlationId: ctx.commandId, ip: '127.0.0.1' });
+  });
+
+  it('answers a retried command with its first events and appends nothing', async () => {
+    const ctx = commandContext();
+    const first = await receiveContactMessage(system.store, message, ctx);
+    const retry = await receiveContactMessage(system.store, message, ctx);
+    expect(retry.alreadyHandled).toBe(true);
+    expect(retry.position).toBe(first.position);
+    expect(await system.store.readStream(contactStreamId(first.contactId))).toHaveLength(1);
+  });
+
+  it('retries on a concurrency conflict and decides again on fresh state', async () => {
+    const { contactId } = await receiveContactMessage(system.store, message, commandContext());
+    // Ten concurrent reports of the same two mails: conflicts are retried, and the decider's
+    // "already recorded" rule then turns the duplicates into no-ops.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        recordContactMailSent(system.store, contactId, i % 2 ? 'confirmation' : 'support', `m${i % 2}`, commandContext()),
+      ),
+    );
+    const types = (await system.store.readStream(contactStreamId(contactId))).map((e) => e.type);
+    expect(types.filter((t) => t === 'ContactConfirmationSent')).toHaveLength(1);
+    expect(types.filter((t) => t === 'SupportNotifiedOfContact')).toHaveLength(1);
+  });
+
+  it('refuses event data that breaks its schema before anything is appended', async () => {
+    const bad = { ...message, email: 'ann@example.com', name: 'x'.repeat(10) };
+    const { contactId } = await receiveContactMessage(system.store, bad, commandContext());
+    await expect(
+      recordContactMailSent(system.store, contactId, 'support', 42 as unknown as string, commandContext()),
+    ).rejects.toThrow();
+    expect(await system.store.readStream(contactStreamId(contactId))).toHaveLength(1);
+  });
+
+  it('keeps personal data encrypted in the log and readable through the store', async () => {
+    const { contactId } = await receiveContactMessage(system.store, message, commandContext());
+    const [sealed] = await system.store.readStreamSealed(contactStreamId(contactId));
+    expect(JSON.stringify(sealed?.data)).not.toContain('ann@example.com');
+    expect(JSON.stringify(sealed?.data)).not.toContain('Ann Lee');
+    const [open] = await system.store.readStream(contactStreamId(contactId));
+    expect(open?.data).toMatchObject({ email: 'ann@example.com', name: 'Ann Lee' });
+    await system.vault.shred(`contact-${contactId}`);
+    const [erased] = await system.store.readStream(contactStreamId(contactId));
+    expect(erased?.data).toMatchObject({ email: '[erased]', name: '[erased]', subject: 'Hello' });
+  });
+});
