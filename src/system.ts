@@ -82,11 +82,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const mailer: Mailer = options.mailer
     ? options.mailer
     : config.SMTP_URL
-    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
-    : new OutboxMailer(sql, (mail) => {
-        // Dev mailbox: the recipient and subject only, so a newcomer can follow the mail flow.
-        if (mode !== 'cli') log.info({ mailId: mail.id }, `mail kept in the outbox: "${mail.subject}" (npm run ops -- mail:list)`);
-      });
+      ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+      : new OutboxMailer(sql, (mail) => {
+          // Dev mailbox: the recipient and subject only, so a newcomer can follow the mail flow.
+          if (mode !== 'cli') log.info({ mailId: mail.id }, `mail kept in the outbox: "${mail.subject}" (npm run ops -- mail:list)`);
+        });
 
   const jobs = new JobQueue(databaseUrl);
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);

@@ -1,6 +1,6 @@
 import { contactEventCatalog } from './contact/contactEvents.ts';
-import { operationsEventCatalog } from './operations/operationsEvents.ts';
 import type { EventCatalog, EventDefinition } from './eventDefinition.ts';
+import { operationsEventCatalog } from './operations/operationsEvents.ts';
 
 /** Every event type the system records, by type name. */
 export const eventCatalog: EventCatalog = {

@@ -19,5 +19,4 @@ export interface EventDefinition<Data = unknown> {
 export type EventCatalog = Record<string, EventDefinition<unknown>>;
 
 /** Erases the data type so definitions of different events can share one catalog. */
-export const defineEvent = <Data>(definition: EventDefinition<Data>) =>
-  definition as unknown as EventDefinition<unknown>;
+export const defineEvent = <Data>(definition: EventDefinition<Data>) => definition as unknown as EventDefinition<unknown>;

@@ -10,7 +10,7 @@ export function deciderSpec<Command, Event extends DomainEvent, State>(decider: 
         when(command: Command) {
           const run = () => decider.decide(command, state);
           return {
-            then(expected: Event[]) {
+            thenEvents(expected: Event[]) {
               expect(run()).toEqual(expected);
             },
             thenNothing() {

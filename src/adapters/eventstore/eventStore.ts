@@ -61,11 +61,7 @@ export class WrongExpectedRevisionError extends Error {
     readonly expected: ExpectedRevision,
     readonly actual: number | 'no_stream',
   ) {
-    super(
-      `Wrong expected revision on ${streamId}: expected ${
-        typeof expected === 'object' ? expected.exact : expected
-      }, actual ${actual}`,
-    );
+    super(`Wrong expected revision on ${streamId}: expected ${typeof expected === 'object' ? expected.exact : expected}, actual ${actual}`);
     this.name = 'WrongExpectedRevisionError';
   }
 }
@@ -96,11 +92,7 @@ export interface EventStore {
    * Live tail: calls `onBatch` with every event after `from`, in order, exactly once, and keeps
    * following new events until stopped. A batch is not re-delivered once `onBatch` resolved.
    */
-  subscribe(
-    from: Position,
-    onBatch: (events: RecordedEvent[]) => Promise<void>,
-    options?: SubscribeOptions,
-  ): Subscription;
+  subscribe(from: Position, onBatch: (events: RecordedEvent[]) => Promise<void>, options?: SubscribeOptions): Subscription;
   /** Calls `listener` whenever new events may have become readable; returns an unsubscribe. */
   watch(listener: () => void): () => void;
   close(): Promise<void>;

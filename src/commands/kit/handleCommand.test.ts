@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
-import { recordContactMailSent, receiveContactMessage } from '../contact/receiveContactMessage.ts';
 import { contactStreamId } from '../../domain/contact/contactEvents.ts';
+import { receiveContactMessage, recordContactMailSent } from '../contact/receiveContactMessage.ts';
 import { commandContext, eventIdFor } from './commandContext.ts';
 
 let system: TestSystem;
@@ -18,7 +18,13 @@ describe('command handler', () => {
     const { contactId } = await receiveContactMessage(system.store, message, ctx);
     const [event] = await system.store.readStream(contactStreamId(contactId));
     expect(event?.id).toBe(eventIdFor(ctx.commandId, 0));
-    expect(event?.metadata).toMatchObject({ actorId: 'u1', actorRole: 'admin', commandId: ctx.commandId, correlationId: ctx.commandId, ip: '127.0.0.1' });
+    expect(event?.metadata).toMatchObject({
+      actorId: 'u1',
+      actorRole: 'admin',
+      commandId: ctx.commandId,
+      correlationId: ctx.commandId,
+      ip: '127.0.0.1',
+    });
   });
 
   it('answers a retried command with its first events and appends nothing', async () => {
@@ -47,9 +53,7 @@ describe('command handler', () => {
   it('refuses event data that breaks its schema before anything is appended', async () => {
     const bad = { ...message, email: 'ann@example.com', name: 'x'.repeat(10) };
     const { contactId } = await receiveContactMessage(system.store, bad, commandContext());
-    await expect(
-      recordContactMailSent(system.store, contactId, 'support', 42 as unknown as string, commandContext()),
-    ).rejects.toThrow();
+    await expect(recordContactMailSent(system.store, contactId, 'support', 42 as unknown as string, commandContext())).rejects.toThrow();
     expect(await system.store.readStream(contactStreamId(contactId))).toHaveLength(1);
   });
 

@@ -1,9 +1,4 @@
-import {
-  type EventStore,
-  type Position,
-  type RecordedEvent,
-  WrongExpectedRevisionError,
-} from '../../adapters/eventstore/eventStore.ts';
+import { type EventStore, type Position, type RecordedEvent, WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
 import type { Decider, DomainEvent } from '../../domain/decider.ts';
 import { definitionOf } from '../../domain/eventCatalog.ts';
 import { type CommandContext, eventIdFor, metadataOf } from './commandContext.ts';

@@ -28,7 +28,7 @@ describe('contact decider', () => {
         now,
         message: { name: ' Ann Lee ', email: 'Ann@Example.com', phone: '  ', subject: 'Pricing ', message: ' Do you tutor calculus?' },
       })
-      .then([received]);
+      .thenEvents([received]);
   });
 
   it('refuses to receive the same message twice', () => {
@@ -40,8 +40,14 @@ describe('contact decider', () => {
 
   it('records the confirmation once, however often the mail job reports it', () => {
     const sent: ContactEvent = { type: 'ContactConfirmationSent', data: { contactId: 'c1', mailId: 'm1', sentAt: now.toISOString() } };
-    spec.given([received]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now }).then([sent]);
-    spec.given([received, sent]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now }).thenNothing();
+    spec
+      .given([received])
+      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now })
+      .thenEvents([sent]);
+    spec
+      .given([received, sent])
+      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now })
+      .thenNothing();
   });
 
   it('records the support notification separately from the confirmation', () => {
@@ -49,10 +55,13 @@ describe('contact decider', () => {
     spec
       .given([received, sent])
       .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now })
-      .then([{ type: 'SupportNotifiedOfContact', data: { contactId: 'c1', mailId: 'm2', sentAt: now.toISOString() } }]);
+      .thenEvents([{ type: 'SupportNotifiedOfContact', data: { contactId: 'c1', mailId: 'm2', sentAt: now.toISOString() } }]);
   });
 
   it('cannot record mail for a message that does not exist', () => {
-    spec.given([]).when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now }).thenThrows('Contact message not found', 404);
+    spec
+      .given([])
+      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now })
+      .thenThrows('Contact message not found', 404);
   });
 });

@@ -34,7 +34,9 @@ export async function idempotent<T>(
     throw new DomainError('Idempotency-Key must be 8 to 200 letters, digits or -_.:', 400);
   }
   const scope = `${request.method} ${request.routeOptions.url}`;
-  const hash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify(request.body ?? null))
+    .digest('hex');
   const claimed = await sql`
     INSERT INTO http_idempotency (scope, key, request_hash) VALUES (${scope}, ${key}, ${hash})
     ON CONFLICT (scope, key) DO NOTHING RETURNING key`;

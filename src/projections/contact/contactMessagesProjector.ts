@@ -22,9 +22,7 @@ export const contactMessagesProjector: Projector = {
       );`);
   },
   async apply(tx, events) {
-    const received = events
-      .filter((e) => e.type === 'ContactMessageReceived')
-      .map((e) => e.data as z.infer<typeof contactMessageReceived>);
+    const received = events.filter((e) => e.type === 'ContactMessageReceived').map((e) => e.data as z.infer<typeof contactMessageReceived>);
     if (received.length > 0) {
       await tx`
         INSERT INTO contact_messages (id, name, email, phone, subject, message, received_at)

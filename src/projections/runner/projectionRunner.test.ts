@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
-import { type NewEvent, type RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import type { NewEvent, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from '../../adapters/eventstore/postgres/postgresEventStore.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import { ProjectionRunner } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';
 

@@ -129,8 +129,14 @@ export class ProjectionRunner {
         }
         const batch = await this.store.readAll(cp.position, this.batchSize);
         if (batch.length === 0) {
-          const woken = quick > 0 ? (await this.sleep(quick), false) : await this.sleep(this.pollMs);
-          quick = woken ? 2 : quick > 0 && quick < 256 ? quick * 2 : 0;
+          // After a wake-up that found nothing yet (a concurrent transaction still hides it),
+          // poll again quickly with a growing delay instead of waiting a full poll interval.
+          if (quick > 0) {
+            await this.sleep(quick);
+            quick = quick < 256 ? quick * 2 : 0;
+          } else {
+            quick = (await this.sleep(this.pollMs)) ? 2 : 0;
+          }
           continue;
         }
         quick = 0;
@@ -237,9 +243,16 @@ export class ProjectionRunner {
         position = (events[events.length - 1] as RecordedEvent).position;
         done += events.length;
       };
+      // Read the next batch while the current one is written: reading and writing overlap.
+      let next = this.store.readAll(position, batchSize);
       for (;;) {
-        const batch = await this.store.readAll(position, batchSize);
+        const batch = await next;
         if (batch.length === 0) break;
+        next =
+          batch.length < batchSize
+            ? Promise.resolve([])
+            : this.store.readAll((batch[batch.length - 1] as RecordedEvent).position, batchSize);
+        next.catch(() => {});
         await sql.begin(async (tx) => {
           await applyInto(tx, batch);
           const pr = progress(done);
@@ -292,7 +305,16 @@ export async function projectionStatus(
     ? await sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ANY(${names as string[]}) ORDER BY kind, name`
     : await sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints ORDER BY kind, name`;
   const rebuilds = await sql<
-    { name: string; status: string; done: bigint; total: bigint; events_per_second: number | null; started_at: Date; finished_at: Date | null; error: string | null }[]
+    {
+      name: string;
+      status: string;
+      done: bigint;
+      total: bigint;
+      events_per_second: number | null;
+      started_at: Date;
+      finished_at: Date | null;
+      error: string | null;
+    }[]
   >`SELECT * FROM projection_rebuilds`;
   const out: ProjectionStatus[] = [];
   for (const row of rows) {
@@ -340,7 +362,12 @@ export async function projectionStatus(
  * Read-your-writes: resolves once every named projection has passed `position` (or stopped),
  * or after `timeoutMs`; returns whether they all caught up.
  */
-export async function waitForProjections(sql: Sql, names: readonly string[], position: Position | null, timeoutMs = 3000): Promise<boolean> {
+export async function waitForProjections(
+  sql: Sql,
+  names: readonly string[],
+  position: Position | null,
+  timeoutMs = 3000,
+): Promise<boolean> {
   if (!position || names.length === 0) return true;
   const deadline = Date.now() + timeoutMs;
   for (let delay = 2; ; delay = Math.min(delay * 2, 25)) {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import type { Mailer, OutgoingMail } from '../../adapters/mail/mailer.ts';
 import { listOutbox, OutboxMailer } from '../../adapters/mail/outboxMailer.ts';
 import { receiveContactMessage } from '../../commands/contact/receiveContactMessage.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
-import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { contactStreamId } from '../../domain/contact/contactEvents.ts';
 
 /** A mail provider that is down for its first `failures` calls, then delivers to the outbox. */
@@ -66,7 +66,9 @@ describe('contact mail saga', () => {
       const rows = await s.sql`SELECT 1 FROM alerts WHERE type = 'job_failed'`.catch(() => []);
       return rows.length === 2;
     });
-    const alerts = await system.sql<{ title: string; severity: string; is_resolved: boolean }[]>`SELECT title, severity, is_resolved FROM alerts`;
+    const alerts = await system.sql<
+      { title: string; severity: string; is_resolved: boolean }[]
+    >`SELECT title, severity, is_resolved FROM alerts`;
     expect(alerts.map((a) => a.title)).toEqual(['Background job contact-mail gave up', 'Background job contact-mail gave up']);
     expect(alerts.every((a) => a.severity === 'high' && !a.is_resolved)).toBe(true);
     expect(await listOutbox(system.sql)).toHaveLength(0);

@@ -4,16 +4,16 @@ import {
   BACKWARDS,
   END,
   ErrorType,
-  EventStoreDBClient,
+  START as ESDB_START,
   type Position as EsdbPosition,
   type RecordedEvent as EsdbRecordedEvent,
+  EventStoreDBClient,
   excludeSystemEvents,
   FORWARDS,
   type JSONType,
   jsonEvent,
   NO_STREAM,
   type ReadPosition,
-  START as ESDB_START,
   type StreamingRead,
 } from '@eventstore/db-client';
 import {
@@ -107,9 +107,7 @@ function hasErrorType(error: unknown, type: ErrorType): boolean {
 function positionOf(event: EsdbEvent): Position {
   const p = event.position;
   if (!p || p.commit === MISSING_POSITION || (p.commit === 0n && p.prepare === 0n)) {
-    throw new Error(
-      `EventStoreDB gave no $all position for ${event.streamId}@${event.revision}: the server must be 22.6 or later`,
-    );
+    throw new Error(`EventStoreDB gave no $all position for ${event.streamId}@${event.revision}: the server must be 22.6 or later`);
   }
   return encodePosition(p);
 }
@@ -194,8 +192,7 @@ export class EsdbEventStore implements EventStore {
     // The stream as it was: its head revision, and the last n events, where a retry's ids would be.
     const tail = await this.readTail(streamId, n);
     const head: number | 'no_stream' = tail[0] ? Number(tail[0].revision) : 'no_stream';
-    const expectedHolds =
-      expected === 'any' || (expected === 'no_stream' ? head === 'no_stream' : head === expected.exact);
+    const expectedHolds = expected === 'any' || (expected === 'no_stream' ? head === 'no_stream' : head === expected.exact);
     // A stream's revision only grows: past the expected one, the server could only refuse or
     // recognise a retry, and both end in this error, as with PostgreSQL.
     if (head !== 'no_stream' && (expected === 'no_stream' || (expected !== 'any' && head > expected.exact))) {
@@ -309,17 +306,17 @@ export class EsdbEventStore implements EventStore {
       }
       return true;
     });
-    return [...streams.values()]
-      .sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0))
-      .slice(0, limit);
+    return [...streams.values()].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0)).slice(0, limit);
   }
 
-  subscribe(
-    from: Position,
-    onBatch: (events: RecordedEvent[]) => Promise<void>,
-    options?: SubscribeOptions,
-  ): Subscription {
-    return followLog((f, l) => this.readAll(f, l), (wake) => this.watch(wake), from, onBatch, options);
+  subscribe(from: Position, onBatch: (events: RecordedEvent[]) => Promise<void>, options?: SubscribeOptions): Subscription {
+    return followLog(
+      (f, l) => this.readAll(f, l),
+      (wake) => this.watch(wake),
+      from,
+      onBatch,
+      options,
+    );
   }
 
   async close(): Promise<void> {
@@ -333,17 +330,11 @@ export class EsdbEventStore implements EventStore {
    * Calls `visit` with every non-system event strictly after `from`, in $all order, with its
    * position, until it returns false or the log ends. Reads pages of `pageSize` raw events.
    */
-  private async scanForward(
-    from: Position,
-    pageSize: number,
-    visit: (event: EsdbEvent, position: Position) => boolean,
-  ): Promise<void> {
+  private async scanForward(from: Position, pageSize: number, visit: (event: EsdbEvent, position: Position) => boolean): Promise<void> {
     let cursor = from;
     for (;;) {
       const fromPosition: ReadPosition = cursor === START ? ESDB_START : decodePosition(cursor);
-      const page = await this.readRaw('read $all', () =>
-        this.client.readAll({ fromPosition, direction: FORWARDS, maxCount: pageSize }),
-      );
+      const page = await this.readRaw('read $all', () => this.client.readAll({ fromPosition, direction: FORWARDS, maxCount: pageSize }));
       let moved = false;
       for (const event of page) {
         const position = positionOf(event);
@@ -366,11 +357,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   /** Reads a stream of resolved events fully, under the deadline; a missing stream is [] when allowed. */
-  private async readRaw(
-    operation: string,
-    open: () => StreamingRead<Resolved>,
-    missingIsEmpty = false,
-  ): Promise<EsdbEvent[]> {
+  private async readRaw(operation: string, open: () => StreamingRead<Resolved>, missingIsEmpty = false): Promise<EsdbEvent[]> {
     this.assertOpen();
     let read: StreamingRead<Resolved> | null = null;
     try {
@@ -398,7 +385,10 @@ export class EsdbEventStore implements EventStore {
   private withDeadline<T>(operation: string, run: () => Promise<T>, onTimeout?: () => unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (onTimeout) Promise.resolve().then(onTimeout).catch(() => {});
+        if (onTimeout)
+          Promise.resolve()
+            .then(onTimeout)
+            .catch(() => {});
         reject(new EventStoreDeadlineError(operation, this.deadlineMs, this.endpoint));
       }, this.deadlineMs);
       run().then(

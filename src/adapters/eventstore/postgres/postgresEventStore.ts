@@ -67,17 +67,11 @@ export class PostgresEventStore implements EventStore {
 
   constructor(private readonly sql: Sql) {}
 
-  async append(
-    streamId: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const sql = this.sql;
     const n = events.length;
-    const payload = sql.json(
-      events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })) as never,
-    );
+    const payload = sql.json(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })) as never);
     let rows: AppendedRow[];
     try {
       // One statement, one round trip: claim the stream revision, insert the events, notify.
@@ -193,12 +187,14 @@ export class PostgresEventStore implements EventStore {
     }));
   }
 
-  subscribe(
-    from: Position,
-    onBatch: (events: RecordedEvent[]) => Promise<void>,
-    options?: SubscribeOptions,
-  ) {
-    return followLog((f, l) => this.readAll(f, l), (wake) => this.watch(wake), from, onBatch, options);
+  subscribe(from: Position, onBatch: (events: RecordedEvent[]) => Promise<void>, options?: SubscribeOptions) {
+    return followLog(
+      (f, l) => this.readAll(f, l),
+      (wake) => this.watch(wake),
+      from,
+      onBatch,
+      options,
+    );
   }
 
   /** One LISTEN connection per store, shared by every subscriber. */

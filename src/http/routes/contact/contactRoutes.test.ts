@@ -53,7 +53,12 @@ describe('POST /api/contact', () => {
   });
 
   it('refuses malformed JSON and a non-JSON body with a 4xx, never a 500', async () => {
-    const broken = await app.inject({ method: 'POST', url: '/api/contact', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ message: 'Request body is not valid JSON' });
     const text = await app.inject({ method: 'POST', url: '/api/contact', payload: 'hello', headers: { 'content-type': 'text/plain' } });
@@ -89,7 +94,9 @@ describe('HTTP basics', () => {
     const body = res.json() as { status: string; database: { ok: boolean }; projections: { name: string }[]; queues: { name: string }[] };
     expect(body.status).toBe('ok');
     expect(body.database.ok).toBe(true);
-    expect(body.projections.map((p) => p.name)).toEqual(expect.arrayContaining(['audit_log', 'alerts', 'contact_messages', 'contact_mail_saga']));
+    expect(body.projections.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['audit_log', 'alerts', 'contact_messages', 'contact_mail_saga']),
+    );
     expect(body.queues.map((q) => q.name)).toContain('contact-mail');
   });
 

@@ -1,0 +1,113 @@
+/**
+ * npm run bench:eventstore [-- --json]
+ * Appends per second through the command handler (1 and 8 writers, one event per append),
+ * events per second with 8 writers appending 10 at a time, and a rebuild of the audit log over
+ * 100,000 events. Uses DATABASE_URL when set, else an embedded PostgreSQL under .tmp/bench-pg.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import postgres from 'postgres';
+import { connect } from '../../src/adapters/db/db.ts';
+import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
+import { migrate } from '../../src/adapters/db/migrate.ts';
+import { PostgresEventStore } from '../../src/adapters/eventstore/postgres/postgresEventStore.ts';
+import { receiveContactMessage } from '../../src/commands/contact/receiveContactMessage.ts';
+import { commandContext } from '../../src/commands/kit/commandContext.ts';
+import { auditLogProjector } from '../../src/projections/auditLog/auditLogProjector.ts';
+import { ProjectionRunner } from '../../src/projections/runner/projectionRunner.ts';
+
+const json = process.argv.includes('--json');
+const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+
+const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres('.tmp/bench-pg');
+const serverUrl = process.env.DATABASE_URL ?? (embedded?.url as string);
+const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
+const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+await admin.unsafe(`CREATE DATABASE ${dbName}`);
+const url = new URL(serverUrl);
+url.pathname = `/${dbName}`;
+const sql = connect(url.toString(), { max: 24 });
+await migrate(sql, { eventStore: true });
+const store = new PostgresEventStore(sql);
+
+const message = { name: 'Bench Writer', email: 'bench@example.com', subject: 'Benchmark', message: 'One event per append' };
+
+async function commandAppends(writers: number, perWriter: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      for (let i = 0; i < perWriter; i++) await receiveContactMessage(store, message, commandContext());
+    }),
+  );
+  return (writers * perWriter) / ((performance.now() - started) / 1000);
+}
+
+async function batchedAppends(writers: number, appends: number, perAppend: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      const streamId = `bench-${w}-${randomUUID()}`;
+      for (let i = 0; i < appends; i++) {
+        const events = Array.from({ length: perAppend }, (_, k) => ({
+          id: randomUUID(),
+          type: 'ContactConfirmationSent',
+          data: { contactId: randomUUID(), mailId: `${i}-${k}`, sentAt: new Date().toISOString() },
+          metadata: { commandId: randomUUID(), actorRole: 'system' },
+        }));
+        await store.append(streamId, events, i === 0 ? 'no_stream' : { exact: i * perAppend - 1 });
+      }
+    }),
+  );
+  return (writers * appends * perAppend) / ((performance.now() - started) / 1000);
+}
+
+try {
+  say('warming up…');
+  await commandAppends(4, 100);
+  say('1 writer, one event per append…');
+  const writers1 = await commandAppends(1, 3000);
+  say('8 writers, one event per append…');
+  const writers8 = await commandAppends(8, 1000);
+  say('8 writers, 10 events per append…');
+  const batched = await batchedAppends(8, 500, 10);
+  const total = await store.countAfter('');
+  if (total < 100_000) {
+    say(`filling the log to 100,000 events (${total} so far)…`);
+    await batchedAppends(8, Math.ceil((100_000 - total) / 8 / 100), 100);
+  }
+  const events = await store.countAfter('');
+  say(`rebuilding the audit log over ${events} events…`);
+  const runner = new ProjectionRunner(sql, store, [auditLogProjector], { batchSize: 5000 });
+  await runner.setup();
+  const started = performance.now();
+  const result = await runner.rebuild('audit_log');
+  const rebuildSeconds = (performance.now() - started) / 1000;
+  const rebuild = result.done / rebuildSeconds;
+
+  const figures = {
+    appendsPerSecond: { writers1: Math.round(writers1), writers8: Math.round(writers8) },
+    batchedEventsPerSecond: Math.round(batched),
+    rebuildEventsPerSecond: Math.round(rebuild),
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } else {
+    const rows: [string, string, string][] = [
+      ['single-event appends/s, 1 writer (command handler)', figures.appendsPerSecond.writers1.toLocaleString('en-US'), ''],
+      ['single-event appends/s, 8 writers (command handler)', figures.appendsPerSecond.writers8.toLocaleString('en-US'), '≥ 3,000'],
+      ['events/s, 8 writers × 10 events per append', figures.batchedEventsPerSecond.toLocaleString('en-US'), ''],
+      [
+        `audit-log rebuild events/s (${result.done.toLocaleString('en-US')} events)`,
+        figures.rebuildEventsPerSecond.toLocaleString('en-US'),
+        '≥ 25,000',
+      ],
+    ];
+    console.log('\n| measure | figure | target |\n|---|---:|---:|');
+    for (const [m, f, t] of rows) console.log(`| ${m} | ${f} | ${t} |`);
+  }
+} finally {
+  await store.close();
+  await sql.end({ timeout: 5 });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+  await embedded?.stop();
+}

@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/adapters/config/config.ts';
+import { OutboxMailer } from '../src/adapters/mail/outboxMailer.ts';
+import { receiveContactMessage } from '../src/commands/contact/receiveContactMessage.ts';
+import { commandContext } from '../src/commands/kit/commandContext.ts';
+import { createSystem } from '../src/system.ts';
+import { createTestDatabase, type TestDatabase } from '../tests/support/database.ts';
+import { embeddedPortCandidates } from './cli/connect.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let db: TestDatabase;
+const senders = [
+  { name: 'Ada Lovelace', email: 'ada.lovelace@example.org', subject: 'Quote for a roof', message: 'Please call me back.' },
+  { name: 'Grace Hopper', email: 'grace.hopper@example.org', subject: 'Gutter repair', message: 'Is next week possible?' },
+];
+const streams: string[] = [];
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      tsx,
+      ['ops/cli.ts', ...args],
+      { cwd: root, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** --json: exactly one JSON document on stdout. */
+function json<T = unknown>(run: Run): T {
+  return JSON.parse(run.stdout) as T;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('ops');
+  const system = await createSystem(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' }), 'cli');
+  try {
+    for (const sender of senders) {
+      const { contactId } = await receiveContactMessage(system.store, sender, commandContext({ actorRole: 'visitor' }));
+      streams.push(`contact-${contactId}`);
+    }
+    await new OutboxMailer(system.sql).send({
+      id: 'mail-ops-test',
+      to: 'ada.lovelace@example.org',
+      subject: 'We received your message',
+      text: 'Thank you, we will get back to you.',
+    });
+    await new OutboxMailer(system.sql).send({ id: 'mail-ops-other', to: 'someone@example.org', subject: 'Other', text: 'Other mail' });
+  } finally {
+    await system.close();
+  }
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('ops CLI', () => {
+  it('lists the streams of a category', async () => {
+    const run = await cli('streams:list', '--category', 'contact', '--json');
+    expect(run.code).toBe(0);
+    const list = json<{ streamId: string; category: string; revision: number; updatedAt: string }[]>(run);
+    expect(list.map((s) => s.streamId).sort()).toEqual([...streams].sort());
+    for (const s of list) {
+      expect(s.category).toBe('contact');
+      expect(s.revision).toBe(0);
+      expect(Number.isNaN(Date.parse(s.updatedAt))).toBe(false);
+    }
+    const none = await cli('streams:list', '--category', 'nothing', '--json');
+    expect(json(none)).toEqual([]);
+  });
+
+  it('shows a stream sealed: personal data stays encrypted', async () => {
+    const run = await cli('streams:show', streams[0] as string, '--json');
+    expect(run.code).toBe(0);
+    const shown = json<{
+      streamId: string;
+      events: { revision: number; type: string; position: string; metadata: Record<string, unknown>; data: Record<string, unknown> }[];
+    }>(run);
+    expect(shown.streamId).toBe(streams[0]);
+    expect(shown.events).toHaveLength(1);
+    const [event] = shown.events;
+    expect(event?.type).toBe('ContactMessageReceived');
+    expect(event?.revision).toBe(0);
+    expect(event?.position).toBeTruthy();
+    expect(event?.metadata).toMatchObject({ actorRole: 'visitor', actorId: null });
+    expect(event?.metadata.commandId).toBeTruthy();
+    expect(event?.metadata.correlationId).toBe(event?.metadata.commandId);
+    expect(event?.data.subject).toBe('Quote for a roof');
+    expect(typeof event?.data.email).toBe('string');
+    for (const secret of ['ada.lovelace@example.org', 'Ada Lovelace', 'Please call me back']) {
+      expect(run.stdout).not.toContain(secret);
+      expect(run.stderr).not.toContain(secret);
+    }
+
+    const readable = await cli('streams:show', streams[0] as string);
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toContain('ContactMessageReceived');
+    expect(readable.stdout).not.toContain('ada.lovelace@example.org');
+  });
+
+  it('fails with exit code 1 for an unknown stream', async () => {
+    const run = await cli('streams:show', 'contact-00000000-0000-0000-0000-000000000000', '--json');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Unknown stream');
+    expect(json<{ error: { message: string } }>(run).error.message).toContain('Unknown stream');
+  });
+
+  it('counts the events, also per category', async () => {
+    const run = await cli('events:count', '--json');
+    expect(run.code).toBe(0);
+    expect(json(run)).toEqual({ total: 2, byCategory: [{ category: 'contact', streams: 2, events: 2 }] });
+  });
+
+  it('reports projectors and reactors', async () => {
+    const run = await cli('projections:status', '--json');
+    expect(run.code).toBe(0);
+    const status = json<{ name: string; kind: string; lagEvents: number; status: string; rows: number | null }[]>(run);
+    const names = status.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['audit_log', 'alerts', 'contact_messages', 'contact_mail_saga']));
+    expect(status.find((s) => s.name === 'audit_log')).toMatchObject({ kind: 'projector', status: 'running', lagEvents: 2 });
+    expect(status.find((s) => s.name === 'contact_mail_saga')).toMatchObject({ kind: 'reactor', rows: null });
+
+    const readable = await cli('projections:status');
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toMatch(/audit_log\s+projector\s+running/);
+  });
+
+  it('rebuilds a projection', async () => {
+    const run = await cli('projections:rebuild', 'audit_log', '--json');
+    expect(run.code).toBe(0);
+    const result = json<{
+      rebuilt: { name: string; status: string; events: number; seconds: number; eventsPerSecond: number | null; rows: number }[];
+    }>(run);
+    expect(result.rebuilt).toHaveLength(1);
+    expect(result.rebuilt[0]).toMatchObject({ name: 'audit_log', status: 'completed', events: 2, rows: 2 });
+    expect(result.rebuilt[0]?.seconds).toBeGreaterThanOrEqual(0);
+    // not a terminal: plain progress lines on stderr
+    expect(run.stderr).toContain('audit_log: completed 2/2 events');
+    const [row] = await db.sql<{ count: bigint }[]>`SELECT count(*) AS count FROM audit_logs`;
+    expect(Number(row?.count)).toBe(2);
+
+    const status = json<{ name: string; lagEvents: number; rebuild: { status: string; done: number } | null }[]>(
+      await cli('projections:status', '--json'),
+    );
+    expect(status.find((s) => s.name === 'audit_log')).toMatchObject({ lagEvents: 0, rebuild: { status: 'completed', done: 2 } });
+  });
+
+  it('refuses unknown projections and reactors with exit code 1', async () => {
+    const unknown = await cli('projections:rebuild', 'no_such_projection', '--json');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('audit_log');
+    expect(json<{ error: { known: string[] } }>(unknown).error.known).toContain('audit_log');
+
+    const reactor = await cli('projections:rebuild', 'contact_mail_saga');
+    expect(reactor.code).toBe(1);
+    expect(reactor.stderr).toContain('cannot be rebuilt');
+    expect(reactor.stdout).toBe('');
+  });
+
+  it('lists the outbox, newest first, filtered by recipient', async () => {
+    const all = await cli('mail:list', '--json');
+    expect(all.code).toBe(0);
+    expect(Array.isArray(json(all))).toBe(true);
+    expect(json<unknown[]>(all)).toHaveLength(2);
+
+    const run = await cli('mail:list', '--to', 'Ada.Lovelace@example.org', '--json');
+    expect(run.code).toBe(0);
+    expect(json(run)).toEqual([
+      expect.objectContaining({
+        to: 'ada.lovelace@example.org',
+        subject: 'We received your message',
+        text: 'Thank you, we will get back to you.',
+      }),
+    ]);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const unknown = await cli('no:such-command');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command');
+    expect(unknown.stdout).toBe('');
+
+    expect((await cli('streams:list', '--limit', 'many')).code).toBe(2);
+    expect((await cli('projections:rebuild')).code).toBe(2);
+  });
+});
+
+describe('embedded server discovery', () => {
+  it('reads the port from postmaster.pid first, then pg.port', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'topmark-ops-'));
+    try {
+      expect(embeddedPortCandidates(dir)).toEqual([]);
+      writeFileSync(path.join(dir, 'pg.port'), '54329');
+      expect(embeddedPortCandidates(dir)).toEqual([54329]);
+      mkdirSync(path.join(dir, 'pg'));
+      writeFileSync(path.join(dir, 'pg', 'postmaster.pid'), `4242\n${dir}/pg\n1700000000\n61234\n\n127.0.0.1\n`);
+      expect(embeddedPortCandidates(dir)).toEqual([61234, 54329]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The server the browser tests drive: the whole product (projectors, sagas, API, built UI) on a
+ * fresh database of the test PostgreSQL server, listening on E2E_PORT.
+ */
+import postgres from 'postgres';
+import { loadConfig } from '../../src/adapters/config/config.ts';
+import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createSystem } from '../../src/system.ts';
+import { adminUrl, createTestDatabase } from '../support/database.ts';
+
+const probe = postgres(adminUrl(), { max: 1, connect_timeout: 3, onnotice: () => {} });
+try {
+  await probe`select 1`;
+} catch {
+  const db = await startEmbeddedPostgres('.tmp/e2e-pg');
+  process.env.TEST_DATABASE_URL = db.url;
+} finally {
+  await probe.end({ timeout: 1 }).catch(() => {});
+}
+const db = await createTestDatabase('e2e');
+const port = Number(process.env.E2E_PORT ?? 3199);
+const system = await createSystem(loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test' }), 'all');
+const app = await buildApp(system, { logger: false });
+await app.listen({ port, host: '127.0.0.1' });
+console.log(`e2e server on http://127.0.0.1:${port}`);
+const shutdown = async () => {
+  await app.close();
+  await system.close();
+  await db.drop();
+  process.exit(0);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
