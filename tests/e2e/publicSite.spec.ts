@@ -67,14 +67,14 @@ test('the contact form shows the validation messages for an empty submit and sen
 
 test('a valid contact message shows the success alert and clears the form', async ({ page, request }) => {
   await page.goto('/contact');
-  await page.getByLabel('Full Name').fill('Ann Lee');
-  await page.getByLabel('Email').fill('ann.e2e@example.com');
-  await page.getByLabel('Subject').fill('Calculus tutoring');
-  await page.getByLabel('Message').fill('Do you have evening sessions for grade 12 calculus?');
+  await page.getByRole('textbox', { name: 'Full Name', exact: true }).fill('Ann Lee');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill('ann.e2e@example.com');
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill('Calculus tutoring');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Do you have evening sessions for grade 12 calculus?');
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page.getByText(/Thank you for your message/)).toBeVisible();
-  await expect(page.getByLabel('Full Name')).toHaveValue('');
-  await expect(page.getByLabel('Message')).toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'Full Name', exact: true })).toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'Message', exact: true })).toHaveValue('');
   const health = await request.get('/api/health');
   expect(health.ok()).toBe(true);
 });
@@ -84,13 +84,13 @@ test('a failed send shows the error alert', async ({ page }) => {
     route.fulfill({ status: 500, body: '{"message":"down"}', contentType: 'application/json' }),
   );
   await page.goto('/contact');
-  await page.getByLabel('Full Name').fill('Ann Lee');
-  await page.getByLabel('Email').fill('ann.e2e@example.com');
-  await page.getByLabel('Subject').fill('Calculus');
-  await page.getByLabel('Message').fill('Hello');
+  await page.getByRole('textbox', { name: 'Full Name', exact: true }).fill('Ann Lee');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill('ann.e2e@example.com');
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill('Calculus');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello');
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page.getByText(/There was an error sending your message/)).toBeVisible();
-  await expect(page.getByLabel('Full Name')).toHaveValue('Ann Lee');
+  await expect(page.getByRole('textbox', { name: 'Full Name', exact: true })).toHaveValue('Ann Lee');
 });
 
 test('public pages have no serious accessibility violations', async ({ page }) => {

@@ -44,7 +44,6 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const portFile = path.join(root, 'pg.port');
   const remembered = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 54329;
   const port = await freePort(remembered || 54329);
-  writeFileSync(portFile, String(port));
   const password = 'topmark';
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -69,6 +68,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   } catch (error) {
     throw new Error(`Embedded PostgreSQL did not start on port ${port}: ${String(error ?? 'port busy or data directory locked')}`);
   }
+  // Remembered only once the server runs, so a failed start never misleads the next process.
+  writeFileSync(portFile, String(port));
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return { url, stop: () => pg.stop() };
 }

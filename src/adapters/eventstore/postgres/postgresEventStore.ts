@@ -117,7 +117,7 @@ export class PostgresEventStore implements EventStore {
     const ids = events.map((e) => e.id);
     const rows = await this.sql<{ stream_id: string; revision: bigint; txid: string; seq: bigint }[]>`
       SELECT stream_id, revision, txid::text AS txid, seq FROM es_events
-      WHERE event_id = ANY(${ids}::uuid[]) ORDER BY txid, seq`;
+      WHERE event_id = ANY(${ids}::uuid[]) ORDER BY es_events.txid, es_events.seq`;
     const last = rows[rows.length - 1];
     if (!last || rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) {
       throw new Error(`Event ids already used elsewhere while appending to ${streamId}`);
@@ -149,7 +149,7 @@ export class PostgresEventStore implements EventStore {
       FROM es_events
       WHERE (txid, seq) > (${txid}::xid8, ${seq}::bigint)
         AND txid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY txid, seq
+      ORDER BY es_events.txid, es_events.seq
       LIMIT ${limit}`;
     return rows.map(toRecorded);
   }
@@ -158,7 +158,7 @@ export class PostgresEventStore implements EventStore {
     const [row] = await this.sql<{ txid: string; seq: bigint }[]>`
       SELECT txid::text AS txid, seq FROM es_events
       WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY txid DESC, seq DESC LIMIT 1`;
+      ORDER BY es_events.txid DESC, es_events.seq DESC LIMIT 1`;
     return row ? encodePosition(row.txid, row.seq) : START;
   }
 
