@@ -14,6 +14,7 @@ export async function receiveContactMessage(store: EventStore, message: ContactM
     contactStreamId(contactId),
     { type: 'ReceiveContactMessage', contactId, message, now: ctx.now },
     ctx,
+    { expectNewStream: true },
   );
   return { contactId, ...result };
 }

@@ -14,6 +14,12 @@ export interface CommandResult<Event extends DomainEvent> {
 export interface HandleOptions {
   /** Attempts on a concurrency conflict before giving up with the conflict error. */
   maxAttempts?: number;
+  /**
+   * The command normally creates its stream (e.g. the stream id derives from the command id):
+   * decide on the initial state and append with `no_stream` without reading first. A conflict
+   * (the stream exists, e.g. a retried command) falls back to the normal load-and-decide path.
+   */
+  expectNewStream?: boolean;
 }
 
 /** Validates event data against its catalogue schema; an unknown type is a programming error. */
@@ -42,7 +48,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   const maxAttempts = options.maxAttempts ?? 5;
   const firstId = eventIdFor(ctx.commandId, 0);
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamId);
+    const recorded = attempt === 1 && options.expectNewStream ? [] : await store.readStream(streamId);
     const already = recorded.findIndex((e) => e.id === firstId);
     if (already !== -1) {
       const mine = recorded.slice(already).filter((e) => e.metadata.commandId === ctx.commandId);
@@ -69,6 +75,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
       return { events, position: result.position, alreadyHandled: result.alreadyAppended };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+      if (attempt === 1 && options.expectNewStream) continue;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
     }
   }

@@ -25,7 +25,10 @@ export const auditLogProjector: Projector = {
         ip_address  text,
         user_agent  text,
         created_at  timestamptz NOT NULL
-      );
+      );`);
+  },
+  async indexes(tx) {
+    await tx.unsafe(`
       CREATE INDEX IF NOT EXISTS audit_logs_entity ON audit_logs (entity_type, entity_id, position);
       CREATE INDEX IF NOT EXISTS audit_logs_created ON audit_logs (created_at DESC);`);
   },

@@ -83,6 +83,7 @@ export class ProjectionRunner {
       await this.sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(hashtext(${`setup:${p.name}`}))`;
         await p.setup(tx);
+        await p.indexes?.(tx);
       });
       await ensureCheckpoint(this.sql, p.name, this.kind);
     }
@@ -261,6 +262,7 @@ export class ProjectionRunner {
         onProgress(progress(done));
         if (batch.length < batchSize) break;
       }
+      if (p.indexes) await sql.begin((tx) => inSchema(tx, () => (p.indexes as (t: TransactionSql) => Promise<void>)(tx)));
       // Swap: hold the live projector off, apply what arrived meanwhile, move the tables in.
       await sql.begin(async (tx) => {
         await lockCheckpoint(tx, name);

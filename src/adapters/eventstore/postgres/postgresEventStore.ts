@@ -64,6 +64,8 @@ export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private listeners = new Set<() => void>();
   private listening: Promise<{ unlisten: () => Promise<void> }> | null = null;
+  private notifying = false;
+  private notifyAgain = false;
 
   constructor(private readonly sql: Sql) {}
 
@@ -74,7 +76,7 @@ export class PostgresEventStore implements EventStore {
     const payload = sql.json(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })) as never);
     let rows: AppendedRow[];
     try {
-      // One statement, one round trip: claim the stream revision, insert the events, notify.
+      // One statement, one round trip: claim the stream revision and insert the events.
       const claim =
         expected === 'no_stream'
           ? sql`INSERT INTO es_streams (stream_id, category, revision) VALUES (${streamId}, ${categoryOf(streamId)}, ${n - 1})
@@ -92,9 +94,8 @@ export class PostgresEventStore implements EventStore {
           FROM s, jsonb_array_elements(${payload}) WITH ORDINALITY AS t(x, ord)
           ORDER BY t.ord
           RETURNING txid, seq, revision
-        ),
-        n AS (SELECT pg_notify(${CHANNEL}, '') FROM s)
-        SELECT e.txid::text AS txid, e.seq, e.revision FROM e, n ORDER BY e.seq DESC LIMIT 1`;
+        )
+        SELECT e.txid::text AS txid, e.seq, e.revision FROM e ORDER BY e.seq DESC LIMIT 1`;
     } catch (error) {
       if (isUniqueViolation(error, 'es_events_event_id')) {
         return this.alreadyAppended(streamId, events);
@@ -106,6 +107,7 @@ export class PostgresEventStore implements EventStore {
       const actual = await this.streamRevision(streamId);
       throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
+    this.announce();
     return {
       nextRevision: Number(last.revision),
       position: encodePosition(last.txid, last.seq),
@@ -176,7 +178,7 @@ export class PostgresEventStore implements EventStore {
     const rows = options.category
       ? await this.sql<{ stream_id: string; category: string; revision: bigint; updated_at: Date }[]>`
           SELECT stream_id, category, revision, updated_at FROM es_streams
-          WHERE category = ${options.category} ORDER BY stream_id LIMIT ${limit}`
+          WHERE stream_id LIKE ${`${options.category.replace(/[\\%_]/g, '\\$&')}-%`} ORDER BY stream_id LIMIT ${limit}`
       : await this.sql<{ stream_id: string; category: string; revision: bigint; updated_at: Date }[]>`
           SELECT stream_id, category, revision, updated_at FROM es_streams ORDER BY stream_id LIMIT ${limit}`;
     return rows.map((r) => ({
@@ -195,6 +197,33 @@ export class PostgresEventStore implements EventStore {
       onBatch,
       options,
     );
+  }
+
+  /**
+   * Wakes followers after a commit. A NOTIFY inside the append would take PostgreSQL's global
+   * notify lock at commit and serialise every writer's commit (no group commit): 8 writers then
+   * append no faster than one. So this process's followers are woken directly, and other
+   * processes by one coalesced NOTIFY in flight at a time, sent after the commit.
+   */
+  private announce(): void {
+    for (const listener of this.listeners) listener();
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    void (async () => {
+      try {
+        do {
+          this.notifyAgain = false;
+          await this.sql`SELECT pg_notify(${CHANNEL}, '')`;
+        } while (this.notifyAgain);
+      } catch {
+        // Followers also poll: a lost wake-up only delays them.
+      } finally {
+        this.notifying = false;
+      }
+    })();
   }
 
   /** One LISTEN connection per store, shared by every subscriber. */

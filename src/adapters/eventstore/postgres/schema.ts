@@ -10,18 +10,17 @@ import type { Sql } from '../../db/db.ts';
 export async function migrateEventStore(sql: Sql): Promise<void> {
   await sql.unsafe(`
     CREATE TABLE IF NOT EXISTS es_streams (
-      stream_id  text PRIMARY KEY,
+      stream_id  text COLLATE "C" PRIMARY KEY,
       category   text NOT NULL,
       revision   bigint NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     );
-    CREATE INDEX IF NOT EXISTS es_streams_category ON es_streams (category, stream_id);
     CREATE TABLE IF NOT EXISTS es_events (
       txid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
       seq         bigserial NOT NULL,
       event_id    uuid NOT NULL,
-      stream_id   text NOT NULL,
+      stream_id   text COLLATE "C" NOT NULL,
       revision    bigint NOT NULL,
       type        text NOT NULL,
       data        jsonb NOT NULL,
