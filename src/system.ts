@@ -11,10 +11,15 @@ import { OutboxMailer } from './adapters/mail/outboxMailer.ts';
 import { SmtpMailer } from './adapters/mail/smtpMailer.ts';
 import { PersonalDataVault } from './adapters/personalData/personalDataVault.ts';
 import { ProtectedEventStore } from './adapters/personalData/protectedEventStore.ts';
+import { argon2Hasher } from './adapters/passwords/passwordHasher.ts';
+import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
+import { SessionStore } from './adapters/sessions/sessionStore.ts';
+import type { AccountDeps } from './commands/accounts/accountDeps.ts';
 import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/recordFailures.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
+import { ACCOUNT_MAIL_QUEUE, accountMailReactor, workAccountMail } from './sagas/accounts/accountMailSaga.ts';
 import { CONTACT_MAIL_QUEUE, contactMailReactor, workContactMail } from './sagas/contact/contactMailSaga.ts';
 import { reactorProjector } from './sagas/runner/reactor.ts';
 
@@ -33,11 +38,16 @@ export interface System {
   jobs: JobQueue;
   projections: ProjectionRunner;
   reactors: ProjectionRunner;
+  sessions: SessionStore;
+  accounts: AccountDeps;
   close(): Promise<void>;
 }
 
-export const queues = [{ name: CONTACT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }];
-export const reactors = [contactMailReactor];
+export const queues = [
+  { name: CONTACT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
+  { name: ACCOUNT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
+];
+export const reactors = [contactMailReactor, accountMailReactor];
 
 /**
  * The composition root: picks the adapters the configuration asks for (PostgreSQL or
@@ -116,6 +126,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   if (runsWorkers) {
     const deps = { store, mailer, supportAddress: config.SUPPORT_EMAIL };
     await workContactMail(jobs, deps);
+    await workAccountMail(jobs, deps);
     for (const q of queueDefinitions) {
       await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
         log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');
@@ -124,9 +135,14 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     }
   }
 
+  const sessions = new SessionStore(sql);
+  const accounts: AccountDeps = { store, sql, hasher: argon2Hasher, sessions, rateLimiter: new RateLimiter(sql), vault };
+
   return {
     config,
     log,
+    sessions,
+    accounts,
     sql,
     databaseUrl,
     store,

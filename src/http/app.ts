@@ -7,7 +7,9 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { System } from '../system.ts';
+import { installAuth } from './kit/auth.ts';
 import { installErrorHandling } from './kit/errors.ts';
+import { accountRoutes } from './routes/accounts/accountRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 
@@ -52,7 +54,9 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
     }
   });
 
+  installAuth(app, system.sessions);
   await app.register(healthRoutes(system));
+  await app.register(accountRoutes(system));
   await app.register(contactRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);

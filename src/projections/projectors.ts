@@ -1,7 +1,16 @@
+import { studentsProjector, tutorApplicationsProjector } from './accounts/studentsProjector.ts';
+import { usersProjector } from './accounts/usersProjector.ts';
 import { alertsProjector } from './alerts/alertsProjector.ts';
 import { auditLogProjector } from './auditLog/auditLogProjector.ts';
 import { contactMessagesProjector } from './contact/contactMessagesProjector.ts';
 import type { Projector } from './runner/projector.ts';
 
 /** Every read model, in the order they are set up. */
-export const projectors: readonly Projector[] = [auditLogProjector, alertsProjector, contactMessagesProjector];
+export const projectors: readonly Projector[] = [
+  auditLogProjector,
+  alertsProjector,
+  contactMessagesProjector,
+  usersProjector,
+  studentsProjector,
+  tutorApplicationsProjector,
+];

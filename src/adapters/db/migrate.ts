@@ -1,6 +1,8 @@
 import { migrateCheckpoints } from '../../projections/runner/checkpoints.ts';
 import { migrateEventStore } from '../eventstore/postgres/schema.ts';
 import { OutboxMailer } from '../mail/outboxMailer.ts';
+import { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { SessionStore } from '../sessions/sessionStore.ts';
 import { PersonalDataVault } from '../personalData/personalDataVault.ts';
 import type { Sql } from './db.ts';
 
@@ -13,6 +15,8 @@ export async function migrate(sql: Sql, options: { eventStore: boolean }): Promi
     await migrateCheckpoints(scoped);
     await PersonalDataVault.migrate(scoped);
     await OutboxMailer.migrate(scoped);
+    await SessionStore.migrate(scoped);
+    await RateLimiter.migrate(scoped);
     await tx.unsafe(`
       CREATE TABLE IF NOT EXISTS http_idempotency (
         scope        text NOT NULL,
@@ -22,6 +26,9 @@ export async function migrate(sql: Sql, options: { eventStore: boolean }): Promi
         body         jsonb,
         created_at   timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (scope, key)
-      );`);
+      );
+      -- whose data a stored response holds, so deleting the account deletes it
+      ALTER TABLE http_idempotency ADD COLUMN IF NOT EXISTS subject text;
+      CREATE INDEX IF NOT EXISTS http_idempotency_subject ON http_idempotency (subject);`);
   });
 }

@@ -4,7 +4,8 @@ import type { ContactMessageInput } from './contactMessage.ts';
 
 export type ContactCommand =
   | { type: 'ReceiveContactMessage'; contactId: string; message: ContactMessageInput; now: Date }
-  | { type: 'RecordContactMailSent'; contactId: string; kind: 'confirmation' | 'support'; mailId: string; now: Date };
+  | { type: 'RecordContactMailSent'; contactId: string; kind: 'confirmation' | 'support'; mailId: string; now: Date }
+  | { type: 'EraseContactMessage'; contactId: string; now: Date };
 
 export function decideContact(command: ContactCommand, state: ContactState): ContactEvent[] {
   switch (command.type) {
@@ -26,6 +27,9 @@ export function decideContact(command: ContactCommand, state: ContactState): Con
         },
       ];
     }
+    case 'EraseContactMessage':
+      if (!state.received || state.erased) return [];
+      return [{ type: 'ContactMessageErased', data: { contactId: command.contactId, at: command.now.toISOString() } }];
     case 'RecordContactMailSent': {
       if (!state.received) throw new DomainError('Contact message not found', 404);
       const data = { contactId: command.contactId, mailId: command.mailId, sentAt: command.now.toISOString() };

@@ -17,19 +17,24 @@ export const contactMailSent = z.object({
   sentAt: z.string(),
 });
 
+export const contactMessageErased = z.object({ contactId: z.string(), at: z.string() });
+
 export type ContactEvent =
   | { type: 'ContactMessageReceived'; data: z.infer<typeof contactMessageReceived> }
   | { type: 'ContactConfirmationSent'; data: z.infer<typeof contactMailSent> }
-  | { type: 'SupportNotifiedOfContact'; data: z.infer<typeof contactMailSent> };
+  | { type: 'SupportNotifiedOfContact'; data: z.infer<typeof contactMailSent> }
+  | { type: 'ContactMessageErased'; data: z.infer<typeof contactMessageErased> };
 
 export interface ContactState {
   received: boolean;
+  erased: boolean;
   confirmationMailId: string | null;
   supportMailId: string | null;
 }
 
 export const initialContactState: ContactState = {
   received: false,
+  erased: false,
   confirmationMailId: null,
   supportMailId: null,
 };
@@ -42,6 +47,8 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
       return { ...state, confirmationMailId: event.data.mailId };
     case 'SupportNotifiedOfContact':
       return { ...state, supportMailId: event.data.mailId };
+    case 'ContactMessageErased':
+      return { ...state, erased: true };
   }
 }
 
@@ -59,6 +66,10 @@ export const contactEventCatalog = {
   ContactConfirmationSent: defineEvent({
     schema: contactMailSent,
     describe: () => 'Confirmation e-mail sent to the sender',
+  }),
+  ContactMessageErased: defineEvent({
+    schema: contactMessageErased,
+    describe: () => 'Contact message erased with its sender\'s account',
   }),
   SupportNotifiedOfContact: defineEvent({
     schema: contactMailSent,

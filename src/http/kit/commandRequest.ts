@@ -9,6 +9,8 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,200}$/;
 export function contextFrom(request: FastifyRequest, commandId?: string): CommandContext {
   return commandContext({
     commandId,
+    actorId: request.principal?.userId ?? null,
+    actorRole: request.principal?.role ?? null,
     correlationId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
@@ -23,7 +25,7 @@ export async function idempotent<T>(
   sql: Sql,
   request: FastifyRequest,
   reply: FastifyReply,
-  run: (ctx: CommandContext) => Promise<{ status: number; body: T }>,
+  run: (ctx: CommandContext) => Promise<{ status: number; body: T; subject?: string | null }>,
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
@@ -33,7 +35,8 @@ export async function idempotent<T>(
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw new DomainError('Idempotency-Key must be 8 to 200 letters, digits or -_.:', 400);
   }
-  const scope = `${request.method} ${request.routeOptions.url}`;
+  // Keys are per caller: one user's key never replays another user's response.
+  const scope = `${request.method} ${request.routeOptions.url} ${request.principal?.userId ?? 'anonymous'}`;
   const hash = createHash('sha256')
     .update(JSON.stringify(request.body ?? null))
     .digest('hex');
@@ -52,8 +55,9 @@ export async function idempotent<T>(
     // The first attempt is in flight or died before answering: the command id makes a re-run safe.
   }
   try {
-    const { status, body } = await run(contextFrom(request, deterministicUuid(`${scope}/${key}`)));
-    await sql`UPDATE http_idempotency SET status_code = ${status}, body = ${sql.json(body as never)}
+    const { status, body, subject } = await run(contextFrom(request, deterministicUuid(`${scope}/${key}`)));
+    await sql`UPDATE http_idempotency SET status_code = ${status}, body = ${sql.json(body as never)},
+                subject = ${subject ?? request.principal?.userId ?? null}
               WHERE scope = ${scope} AND key = ${key}`;
     return reply.status(status).send(body);
   } catch (error) {

@@ -18,9 +18,9 @@ export function installErrorHandling(app: FastifyInstance): void {
         message: v.message ?? 'Invalid value',
       }));
       const first = errors[0];
-      const location = error.validationContext === 'body' ? '' : ` (${error.validationContext})`;
+      // The message is the rule's own words (the UI shows it as is); `field` names the input.
       return reply.status(400).send({
-        message: first ? `${first.field ? `${first.field}: ` : ''}${first.message}${location}` : 'Invalid request',
+        message: first?.message ?? 'Invalid request',
         field: first?.field,
         errors,
       });

@@ -5,7 +5,7 @@ import type { Projector } from '../runner/projector.ts';
 /** Contact messages for the support inbox, with whether each confirmation and notification went out. */
 export const contactMessagesProjector: Projector = {
   name: 'contact_messages',
-  handles: ['ContactMessageReceived', 'ContactConfirmationSent', 'SupportNotifiedOfContact'],
+  handles: ['ContactMessageReceived', 'ContactConfirmationSent', 'SupportNotifiedOfContact', 'ContactMessageErased'],
   tables: ['contact_messages'],
   async setup(tx) {
     await tx.unsafe(`
@@ -31,6 +31,8 @@ export const contactMessagesProjector: Projector = {
           "contactId" uuid, name text, email text, phone text, subject text, message text, "receivedAt" timestamptz)
         ON CONFLICT (id) DO NOTHING`;
     }
+    const erased = events.filter((e) => e.type === 'ContactMessageErased').map((e) => (e.data as { contactId: string }).contactId);
+    if (erased.length > 0) await tx`DELETE FROM contact_messages WHERE id = ANY(${erased}::uuid[])`;
     // Sent-mail events are rare and follow their message; one statement per kind and batch.
     for (const [type, column] of [
       ['ContactConfirmationSent', 'confirmation_sent_at'],

@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Sql } from '../db/db.ts';
+
+export const SESSION_DAYS = 14;
+
+export interface SessionRecord {
+  userId: string;
+  role: string;
+  /** For a student's view-only login: the student it opens. */
+  studentId: string | null;
+  expiresAt: Date;
+}
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Server-side sessions. The cookie holds a random token; the table holds only its hash, so a
+ * database dump cannot be replayed as cookies.
+ */
+export class SessionStore {
+  constructor(private readonly sql: Sql) {}
+
+  static async migrate(sql: Sql): Promise<void> {
+    await sql.unsafe(`
+      CREATE TABLE IF NOT EXISTS user_sessions (
+        token_hash   text PRIMARY KEY,
+        user_id      text NOT NULL,
+        role         text NOT NULL,
+        student_id   text,
+        created_at   timestamptz NOT NULL DEFAULT now(),
+        last_seen_at timestamptz NOT NULL DEFAULT now(),
+        expires_at   timestamptz NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS user_sessions_user ON user_sessions (user_id);`);
+  }
+
+  async create(userId: string, role: string, studentId: string | null = null): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+    await this.sql`INSERT INTO user_sessions (token_hash, user_id, role, student_id, expires_at)
+                   VALUES (${digest(token)}, ${userId}, ${role}, ${studentId}, ${expiresAt})`;
+    return { token, expiresAt };
+  }
+
+  /** The session, extended (sliding expiry) when found and unexpired. */
+  async find(token: string): Promise<SessionRecord | null> {
+    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+    const [row] = await this.sql<{ user_id: string; role: string; student_id: string | null; expires_at: Date }[]>`
+      UPDATE user_sessions SET last_seen_at = now(), expires_at = ${expiresAt}
+      WHERE token_hash = ${digest(token)} AND expires_at > now()
+      RETURNING user_id, role, student_id, expires_at`;
+    return row ? { userId: row.user_id, role: row.role, studentId: row.student_id, expiresAt: row.expires_at } : null;
+  }
+
+  async end(token: string): Promise<void> {
+    await this.sql`DELETE FROM user_sessions WHERE token_hash = ${digest(token)}`;
+  }
+
+  async endAllFor(userId: string): Promise<void> {
+    await this.sql`DELETE FROM user_sessions WHERE user_id = ${userId}`;
+  }
+
+  /** A role change takes effect on open sessions at once. */
+  async updateRole(userId: string, role: string): Promise<void> {
+    await this.sql`UPDATE user_sessions SET role = ${role} WHERE user_id = ${userId} AND role <> 'student_secondary'`;
+  }
+}

@@ -1,0 +1,45 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { Sql } from '../../adapters/db/db.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { PasswordHasher } from '../../adapters/passwords/passwordHasher.ts';
+import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
+import type { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
+import type { SessionStore } from '../../adapters/sessions/sessionStore.ts';
+
+export interface AccountDeps {
+  store: EventStore;
+  /** Read models (users, students) for look-ups by username or e-mail. */
+  sql: Sql;
+  hasher: PasswordHasher;
+  sessions: SessionStore;
+  rateLimiter: RateLimiter;
+  vault: PersonalDataVault;
+}
+
+export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** Codes are compared as hashes salted with the user id, so the log never holds a usable code hash table. */
+export const codeHash = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest('hex');
+
+/** Reservation streams are named by a hash of the value, never the value. */
+export const reservationStreamId = (kind: 'username' | 'email', value: string) =>
+  `${kind}Reservation-${createHash('sha256').update(value.trim().toLowerCase()).digest('hex').slice(0, 40)}`;
+
+export interface UserLookup {
+  id: string;
+  role: string;
+  username: string;
+  email: string;
+}
+
+export async function findUserByLogin(sql: Sql, login: string): Promise<UserLookup | null> {
+  const [row] = await sql<UserLookup[]>`
+    SELECT id, role, username, email FROM users
+    WHERE lower(username) = lower(${login}) OR lower(email) = lower(${login}) LIMIT 1`;
+  return row ?? null;
+}
+
+export async function findUserByEmail(sql: Sql, email: string): Promise<UserLookup | null> {
+  const [row] = await sql<UserLookup[]>`SELECT id, role, username, email FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
+  return row ?? null;
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_DAYS, type SessionStore } from '../../adapters/sessions/sessionStore.ts';
+
+export const SESSION_COOKIE = 'tm_session';
+
+export interface Principal {
+  userId: string;
+  role: string;
+  /** Set for a student's view-only login. */
+  studentId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export const NOT_AUTHENTICATED = 'Not authenticated';
+export const FORBIDDEN = 'You do not have permission to do this';
+
+/**
+ * Every request is resolved to its principal from the session cookie, then checked against the
+ * roles its route declares. The check runs on the server for every route; UI guards only mirror it.
+ */
+export function installAuth(app: FastifyInstance, sessions: SessionStore): void {
+  app.decorateRequest('principal', null);
+  app.addHook('preHandler', async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      const session = await sessions.find(token);
+      request.principal = session ? { userId: session.userId, role: session.role, studentId: session.studentId } : null;
+      if (!session) clearSessionCookie(reply, request);
+    }
+    const roles = request.routeOptions.config?.roles;
+    if (!roles || roles === 'public') return;
+    if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
+    if (!roles.includes(request.principal.role)) return reply.status(403).send({ message: FORBIDDEN });
+  });
+}
+
+const secure = (request: FastifyRequest) => request.protocol === 'https' || process.env.NODE_ENV === 'production';
+
+export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(request),
+    maxAge: SESSION_DAYS * 86_400,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+}
+
+/** The principal of a route that declared roles (the guard already refused anonymous callers). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('Route without roles asked for a principal');
+  return request.principal;
+}

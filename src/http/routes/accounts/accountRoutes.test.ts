@@ -1,0 +1,203 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFor, cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
+import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
+import { buildApp } from '../../app.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+beforeAll(async () => {
+  system = await createTestSystem('all');
+  app = await buildApp(system, { logger: false });
+});
+afterAll(async () => {
+  await app.close();
+  await system.dispose();
+});
+
+const post = (url: string, payload: unknown, cookie?: string) =>
+  app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
+
+describe('registration, verification and sign-in', () => {
+  it('registers a student, refuses sign-in until the mailed code is entered, then signs in', async () => {
+    const body = registration('a1');
+    const res = await post('/api/register', body);
+    expect(res.statusCode).toBe(201);
+    const user = res.json() as Record<string, unknown>;
+    expect(user).toMatchObject({ username: 'usera1', email: 'usera1@example.com', role: 'student', emailVerified: false, termsAcceptedVersion: '1.0' });
+    expect(user.termsAcceptedAt).toBeTruthy();
+    expect(user.student).toMatchObject({ grade: 'Grade 11', isUniversityStudent: false });
+    expect(JSON.stringify(user)).not.toMatch(/password|argon2/i);
+    expect(res.headers['set-cookie']).toBeUndefined();
+
+    const early = await post('/api/login', { username: 'usera1', password: 'secret123' });
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toEqual({ message: 'Please verify your email before logging in' });
+
+    const code = await codeFor(system.sql, body.email, 'verification code');
+    const wrong = await post('/api/verify-email', { email: body.email, code: code === '000000' ? '111111' : '000000' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ ok: false, error: 'Invalid verification code' });
+    const ok = await post('/api/verify-email', { email: body.email, code });
+    expect(ok.json()).toEqual({ ok: true, message: 'Email verified successfully! You can now log in to your account.' });
+
+    const byEmail = await post('/api/login', { username: 'USERA1@example.com', password: 'secret123' });
+    expect(byEmail.statusCode).toBe(200);
+    const cookieHeader = String(byEmail.headers['set-cookie']);
+    expect(cookieHeader).toMatch(/HttpOnly/);
+    expect(cookieHeader).toMatch(/SameSite=Lax/);
+    const cookie = cookieOf(byEmail);
+    const me = await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } });
+    expect(me.json()).toMatchObject({ username: 'usera1', emailVerified: true, role: 'student' });
+
+    await post('/api/logout', {}, cookie);
+    const after = await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('answers a wrong password and an unknown user alike', async () => {
+    await signedUpStudent(app, system.sql, 'a2');
+    const wrong = await post('/api/login', { username: 'usera2', password: 'nope-nope' });
+    const unknown = await post('/api/login', { username: 'nobody-here', password: 'nope-nope' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toEqual({ message: 'Invalid username or password' });
+  });
+
+  it('gives a new session id at every sign-in', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 'a3');
+    const again = await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'usera3', password: 'secret123' }, headers: { cookie } });
+    const next = cookieOf(again);
+    expect(next).not.toBe(cookie);
+    expect((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie: next } })).statusCode).toBe(200);
+  });
+
+  it('lets exactly one of 20 concurrent registrations of one username succeed', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post('/api/register', registration(`c${i}`, { username: 'same-name' }))),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(19);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ message: 'Username already exists' });
+    const [row] = await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM users WHERE lower(username) = 'same-name'`;
+    expect(Number(row?.n)).toBe(1);
+    // A loser never kept a claim on its e-mail: the address can still register.
+    const loser = codes.findIndex((c) => c === 409);
+    expect((await post('/api/register', registration(`c${loser}`, { username: `other-name-c${loser}` }))).statusCode).toBe(201);
+  });
+
+  it('refuses a taken e-mail and releases the username it had claimed', async () => {
+    await post('/api/register', registration('d1'));
+    const clash = await post('/api/register', registration('d2', { email: 'userd1@example.com' }));
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toEqual({ message: 'Email already registered' });
+    expect((await post('/api/register', registration('d2'))).statusCode).toBe(201);
+  });
+
+  it('limits failed sign-ins per account: the sixth attempt is refused even with the right password', async () => {
+    await signedUpStudent(app, system.sql, 'r1');
+    for (let i = 0; i < 5; i++) expect((await post('/api/login', { username: 'userr1', password: `wrong-${i}` })).statusCode).toBe(401);
+    const blocked = await post('/api/login', { username: 'userr1', password: 'secret123' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
+    const events = await system.sql`SELECT type FROM es_events WHERE type IN ('SignInFailed', 'SignedIn') AND stream_id IN (SELECT 'user-' || id FROM users WHERE username = 'userr1')`;
+    expect(events.filter((e) => e.type === 'SignInFailed').length).toBe(6);
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same for unknown addresses, resets with the mailed code and ends old sessions', async () => {
+    const { cookie, email } = await signedUpStudent(app, system.sql, 'p1');
+    const unknown = await post('/api/auth/request-password-reset', { email: 'nobody@example.com' });
+    const known = await post('/api/auth/request-password-reset', { email });
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    const code = await codeFor(system.sql, email, 'password reset code');
+    const short = await post('/api/auth/reset-password', { email, code, newPassword: '12345' });
+    expect(short.statusCode).toBe(400);
+    expect((short.json() as { message: string }).message).toBe('Password must be at least 6 characters long');
+    const wrong = await post('/api/auth/reset-password', { email, code: code === '000000' ? '111111' : '000000', newPassword: 'new-secret' });
+    expect(wrong.json()).toEqual({ message: 'Invalid or expired reset code' });
+    const ok = await post('/api/auth/reset-password', { email, code, newPassword: 'new-secret' });
+    expect(ok.statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+    expect((await post('/api/login', { username: 'userp1', password: 'secret123' })).statusCode).toBe(401);
+    expect((await post('/api/login', { username: 'userp1', password: 'new-secret' })).statusCode).toBe(200);
+  });
+});
+
+describe('terms, role and time zone', () => {
+  it('accepts terms, refuses every role but student, and takes only IANA time zones', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 't1');
+    const terms = await post('/api/accept-terms', { termsAcceptedVersion: '1.0' }, cookie);
+    expect(terms.json()).toMatchObject({ ok: true });
+    for (const role of ['admin', 'tutor', 'finance', 'parent']) {
+      const res = await post('/api/user/update-role', { role }, cookie);
+      expect(res.statusCode).toBe(403);
+    }
+    const me = await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } });
+    expect((me.json() as { role: string }).role).toBe('student');
+    expect((await post('/api/user/update-role', { role: 'student' }, cookie)).statusCode).toBe(200);
+    const bad = await app.inject({ method: 'PATCH', url: '/api/user/timezone', payload: { timezone: 'Mars/Olympus' }, headers: { cookie } });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json() as { message: string }).message).toContain('Unknown time zone');
+    const good = await app.inject({ method: 'PATCH', url: '/api/user/timezone', payload: { timezone: 'Europe/Paris' }, headers: { cookie } });
+    expect(good.json()).toEqual({ ok: true, timezone: 'Europe/Paris' });
+    expect(((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).json() as { timezone: string }).timezone).toBe('Europe/Paris');
+  });
+});
+
+describe('secondary (view-only) login', () => {
+  it('signs a secondary login in as student_secondary, which cannot change the account', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 's1');
+    const set = await post('/api/student/secondary-login', { secondaryUsername: 'parent-of-s1', password: 'viewonly1' }, cookie);
+    expect(set.statusCode).toBe(200);
+    const login = await post('/api/login', { username: 'parent-of-s1', password: 'viewonly1' });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toMatchObject({ role: 'student_secondary', viewOnly: true });
+    const secondary = cookieOf(login);
+    expect((await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: secondary } })).statusCode).toBe(403);
+    expect((await post('/api/user/update-role', { role: 'student' }, secondary)).statusCode).toBe(403);
+  });
+});
+
+describe('bad input never reaches a command', () => {
+  const endpoints: [string, Record<string, unknown>][] = [
+    ['/api/register', registration('bad')],
+    ['/api/login', { username: 'x', password: 'y' }],
+    ['/api/verify-email', { email: 'x@example.com', code: '123456' }],
+    ['/api/resend-verification', { email: 'x@example.com' }],
+    ['/api/auth/request-password-reset', { email: 'x@example.com' }],
+    ['/api/auth/reset-password', { email: 'x@example.com', code: '123456', newPassword: 'secret123' }],
+  ];
+  it.each(endpoints)('%s: missing, wrong-typed, oversized and unexpected fields are 400s', async (url, valid) => {
+    const before = Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
+    const first = Object.keys(valid)[0] as string;
+    const { [first]: _dropped, ...missing } = valid;
+    const cases = [missing, { ...valid, [first]: 12345 }, { ...valid, [first]: 'x'.repeat(300_000) }, { ...valid, extra: true }];
+    for (const payload of cases) {
+      const res = await post(url, payload);
+      expect(res.statusCode, `${url} ${JSON.stringify(payload).slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    const after = Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
+    expect(after).toBe(before);
+  });
+
+  it('registration reports the spec messages', async () => {
+    const noGrade = await post('/api/register', registration('m1', { grade: undefined }));
+    expect(noGrade.json()).toMatchObject({ message: 'Grade is required for students', field: 'grade' });
+    const noTerms = await post('/api/register', registration('m2', { termsAccepted: false }));
+    expect(noTerms.json()).toMatchObject({ field: 'termsAccepted' });
+    expect((noTerms.json() as { message: string }).message).toContain('You must accept the terms and conditions');
+    const noUser = await post('/api/register', registration('m3', { username: '' }));
+    expect((noUser.json() as { message: string }).message).toContain('Username is required');
+    const tutor = await post('/api/register', registration('m4', { role: 'tutor' }));
+    expect(tutor.statusCode).toBe(400);
+    const code = await post('/api/verify-email', { email: 'x@example.com', code: '12ab' });
+    expect((code.json() as { message: string }).message).toContain('Please enter a valid 6-digit code');
+  });
+});

@@ -1,0 +1,219 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { acceptTerms, changeTimezone, chooseRole, setSecondaryLogin } from '../../../commands/accounts/accountSettings.ts';
+import { deleteAccount } from '../../../commands/accounts/deleteAccount.ts';
+import { resendVerification, verifyEmail } from '../../../commands/accounts/emailVerification.ts';
+import { requestPasswordReset, resetPassword } from '../../../commands/accounts/passwordReset.ts';
+import { registerStudent } from '../../../commands/accounts/registerUser.ts';
+import { signIn } from '../../../commands/accounts/signIn.ts';
+import {
+  acceptTermsSchema,
+  loginSchema,
+  registrationPayloadSchema,
+  resendVerificationSchema,
+  resetPasswordPayloadSchema,
+  resetRequestSchema,
+  verifyEmailSchema,
+} from '../../../domain/accounts/accountForms.ts';
+import { DomainError } from '../../../domain/decider.ts';
+import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
+import { currentUser } from '../../../projections/accounts/currentUser.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import type { System } from '../../../system.ts';
+import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
+import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
+
+export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
+/** Roles that own an account they can change (a view-only secondary login cannot). */
+export const accountHolderRoles = ['admin', 'tutor', 'parent', 'student', 'finance'] as const;
+const accountProjections = ['users', 'students'];
+
+const timezoneSchema = z.object({
+  timezone: z
+    .string()
+    .max(100)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return tz.includes('/') || tz === 'UTC';
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone'),
+});
+
+export const accountRoutes =
+  (system: System): FastifyPluginAsyncZod =>
+  async (app) => {
+    const deps = system.accounts;
+    const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
+      const user = await currentUser(system.sql, principal);
+      if (!user) throw new DomainError(NOT_AUTHENTICATED, 401);
+      return user;
+    };
+
+    app.get('/api/user', { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'The signed-in user (401 when anonymous)' } }, async (request, reply) => {
+      if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
+      const user = await currentUser(system.sql, request.principal);
+      if (!user) {
+        clearSessionCookie(reply, request);
+        return reply.status(401).send({ message: NOT_AUTHENTICATED });
+      }
+      return user;
+    });
+
+    app.post(
+      '/api/register',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'Student self-registration; mails a verification code', body: registrationPayloadSchema } },
+      async (request, reply) =>
+        idempotent(system.sql, request, reply, async (ctx) => {
+          const { userId, position } = await registerStudent(deps, request.body, ctx);
+          await waitForProjections(system.sql, accountProjections, position);
+          return { status: 201, body: await me({ userId, role: 'student', studentId: null }), subject: userId };
+        }),
+    );
+
+    app.post(
+      '/api/verify-email',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: verifyEmailSchema.strict() } },
+      async (request, reply) => {
+        try {
+          const { position } = await verifyEmail(deps, request.body.email, request.body.code, contextFrom(request));
+          await waitForProjections(system.sql, accountProjections, position);
+          return { ok: true, message: 'Email verified successfully! You can now log in to your account.' };
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return reply.status(error.status).send({ ok: false, error: error.message, message: error.message });
+        }
+      },
+    );
+
+    app.post(
+      '/api/resend-verification',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resendVerificationSchema.strict() } },
+      async (request, reply) => {
+        try {
+          await resendVerification(deps, request.body.email, contextFrom(request));
+          return { ok: true, message: 'New verification code sent! Please check your email.' };
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return reply.status(error.status).send({ ok: false, error: error.message, message: error.message });
+        }
+      },
+    );
+
+    app.post('/api/login', { config: { roles: 'public' }, schema: { tags: ['accounts'], body: loginSchema.strict() } }, async (request, reply) => {
+      const ctx = contextFrom(request);
+      const previous = request.cookies[SESSION_COOKIE];
+      const session = await signIn(deps, request.body.username, request.body.password, ctx);
+      // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
+      if (previous) await system.sessions.end(previous);
+      setSessionCookie(reply, request, session.token);
+      return me({ userId: session.userId, role: session.role, studentId: session.studentId });
+    });
+
+    app.post('/api/logout', { config: { roles: 'public' }, schema: { tags: ['accounts'] } }, async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await system.sessions.end(token);
+      clearSessionCookie(reply, request);
+      return { ok: true };
+    });
+
+    app.post(
+      '/api/auth/request-password-reset',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resetRequestSchema.strict() } },
+      async (request) => {
+        await requestPasswordReset(deps, request.body.email, contextFrom(request));
+        return { ok: true, message: 'If an account exists for that email, we sent a 6-digit reset code to it.' };
+      },
+    );
+
+    app.post(
+      '/api/auth/reset-password',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resetPasswordPayloadSchema } },
+      async (request, reply) => {
+        await resetPassword(deps, request.body.email, request.body.code, request.body.newPassword, contextFrom(request));
+        clearSessionCookie(reply, request);
+        return { ok: true, message: 'Password reset successful. You can now log in.' };
+      },
+    );
+
+    app.post(
+      '/api/accept-terms',
+      { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: acceptTermsSchema.strict() } },
+      async (request) => {
+        const principal = principalOf(request);
+        const result = await acceptTerms(deps, principal.userId, request.body.termsAcceptedVersion, contextFrom(request));
+        await waitForProjections(system.sql, accountProjections, result.position);
+        return { ok: true, termsAcceptedAt: (await me(principal)).termsAcceptedAt };
+      },
+    );
+
+    app.post(
+      '/api/user/update-role',
+      { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: z.object({ role: z.string().max(50) }).strict() } },
+      async (request) => {
+        const principal = principalOf(request);
+        const result = await chooseRole(deps, principal.userId, request.body.role, contextFrom(request));
+        await waitForProjections(system.sql, accountProjections, result.position);
+        return me({ ...principal, role: 'student' });
+      },
+    );
+
+    app.patch(
+      '/api/user/timezone',
+      { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: timezoneSchema.strict() } },
+      async (request) => {
+        const principal = principalOf(request);
+        const result = await changeTimezone(deps, principal.userId, request.body.timezone, contextFrom(request));
+        await waitForProjections(system.sql, accountProjections, result.position);
+        return { ok: true, timezone: request.body.timezone };
+      },
+    );
+
+    app.post(
+      '/api/student/secondary-login',
+      {
+        config: { roles: ['student', 'parent'] },
+        schema: {
+          tags: ['accounts'],
+          summary: "Set the view-only login of the caller's student",
+          body: z
+            .object({
+              studentId: z.string().max(100).optional(),
+              secondaryUsername: z.string().trim().min(3, 'Username must be at least 3 characters').max(100),
+              password: z.string().min(6, 'Password must be at least 6 characters long').max(200),
+            })
+            .strict(),
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { secondaryUsername, password, studentId } = request.body;
+        const [student] = await system.sql<{ id: string }[]>`
+          SELECT id FROM students WHERE (user_id = ${principal.userId} OR parent_id = ${principal.userId})
+            AND (${studentId ?? null}::text IS NULL OR id = ${studentId ?? null}) ORDER BY created_at LIMIT 1`;
+        if (!student) throw new DomainError('Student not found', 404);
+        const [clash] = await system.sql`
+          SELECT 1 FROM users WHERE lower(username) = lower(${secondaryUsername})
+          UNION ALL SELECT 1 FROM students WHERE lower(secondary_username) = lower(${secondaryUsername}) AND id <> ${student.id}`;
+        if (clash) throw new DomainError('Username already exists', 409);
+        const result = await setSecondaryLogin(deps, student.id, secondaryUsername, password, contextFrom(request));
+        await waitForProjections(system.sql, accountProjections, result.position);
+        return { ok: true };
+      },
+    );
+
+    app.delete('/api/user/delete', { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'] } }, async (request, reply) => {
+      const principal = principalOf(request);
+      const result = await deleteAccount(deps, principal.userId, contextFrom(request));
+      await waitForProjections(system.sql, [...accountProjections, 'contact_messages', 'tutor_applications'], result.position);
+      clearSessionCookie(reply, request);
+      return { ok: true };
+    });
+
+    app.get('/api/dev/mailbox', { config: { roles: 'public' }, schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP)' } }, async (_request, reply) => {
+      if (system.mailer.kind !== 'outbox' || system.config.NODE_ENV === 'production') return reply.status(404).send({ message: 'Not found' });
+      return { mails: await listOutbox(system.sql, { limit: 50 }) };
+    });
+  };
