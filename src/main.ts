@@ -1,4 +1,7 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
+import { seedDemoAccounts } from './commands/accounts/seedDemo.ts';
 import { buildApp } from './http/app.ts';
 import { createSystem, type Mode } from './system.ts';
 
@@ -13,12 +16,32 @@ const config = loadConfig();
 const system = await createSystem(config, mode);
 const app = mode === 'all' || mode === 'api' ? await buildApp(system) : null;
 
+// The embedded default seeds demo accounts once per data directory and shows them at every start.
+let demoAccounts = '';
+if (!config.DATABASE_URL && mode === 'all') {
+  const file = path.join(config.DATA_DIR, 'demo-accounts.txt');
+  if (!existsSync(file)) {
+    const [existing] = await system.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM es_streams WHERE stream_id LIKE 'user-%'`;
+    if (!existing?.count) {
+      const credentials = await seedDemoAccounts(system.accounts);
+      writeFileSync(file, credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(14)} ${c.password}`).join('\n'), { mode: 0o600 });
+    }
+  }
+  if (existsSync(file)) demoAccounts = readFileSync(file, 'utf8');
+}
+
 if (app) {
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
   console.log(`\nTopmark is running at ${url}\n`);
+  if (demoAccounts) {
+    console.log(`Demo accounts (role, username, password), kept in ${path.join(config.DATA_DIR, 'demo-accounts.txt')}:\n${demoAccounts}\n`);
+    console.log(`Admin sign-in: ${url}/admin-login   Others: ${url}/login\n`);
+  }
+  if (system.mailer.kind === 'outbox')
+    console.log(`No SMTP_URL: mail goes to the outbox, readable at ${url}/dev/mailbox or with npm run -s ops -- mail:list\n`);
 } else {
   system.log.info(`Topmark ${mode} process running`);
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Config, loadConfig } from '../../src/adapters/config/config.ts';
 import { projectors } from '../../src/projections/projectors.ts';
 import type { System } from '../../src/system.ts';
+import { createAdmin } from './accounts.ts';
 import { openSystem, opsLogger } from './connect.ts';
 import { listMail } from './mail.ts';
 import { type CommandResult, EXIT_FAILED, EXIT_OK, EXIT_USAGE, OpsError, toJson, UsageError, writeErr, writeOut } from './output.ts';
@@ -156,6 +157,21 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
     .option('--json', 'print one JSON document')
     .action((opts: JsonOption & { to?: string; limit: number }) =>
       execute(opts, (system) => listMail(system, { to: opts.to, limit: opts.limit })),
+    );
+
+  program
+    .command('admin:create')
+    .description('create a staff account (admin or finance) through the account commands')
+    .requiredOption('--username <username>', 'sign-in name')
+    .requiredOption('--email <email>', 'e-mail address')
+    .option('--first-name <name>', 'first name', 'Site')
+    .option('--last-name <name>', 'last name', 'Admin')
+    .option('--password <password>', 'password (default: ADMIN_PASSWORD, else generated and printed)')
+    .option('--role <role>', 'admin or finance', 'admin')
+    .option('--json', 'print one JSON document')
+    .action(
+      (opts: JsonOption & { username: string; email: string; firstName: string; lastName: string; password?: string; role: string }) =>
+        execute(opts, (system) => createAdmin(system, { ...opts, password: opts.password ?? env.ADMIN_PASSWORD })),
     );
 
   try {

@@ -18,6 +18,16 @@ declare module 'fastify' {
     /** Who may call the route; every API route must say. */
     roles?: 'public' | readonly string[];
   }
+  interface FastifyInstance {
+    /** Every API route with the roles it allows: what the role-walk test checks. */
+    declaredRoutes: DeclaredRoute[];
+  }
+}
+
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  roles: 'public' | readonly string[];
 }
 
 export async function buildApp(system: System, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -48,10 +58,13 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  const declared: DeclaredRoute[] = [];
+  app.decorate('declaredRoutes', declared);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.roles) {
-      throw new Error(`Route ${route.method} ${route.url} does not declare its roles`);
-    }
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const roles = route.config?.roles;
+    if (!roles) throw new Error(`Route ${route.method} ${route.url} does not declare its roles`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') declared.push({ method, url: route.url, roles });
   });
 
   installAuth(app, system.sessions);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { listOutbox } from '../../src/adapters/mail/outboxMailer.ts';
 import type { Sql } from '../../src/adapters/db/db.ts';
+import { listOutbox } from '../../src/adapters/mail/outboxMailer.ts';
 
 export const registration = (n: string, overrides: Record<string, unknown> = {}) => ({
   username: `user${n}`,
@@ -37,7 +37,11 @@ export function cookieOf(res: { headers: Record<string, unknown> }): string {
 }
 
 /** Registers, verifies with the mailed code, signs in; returns the session cookie. */
-export async function signedUpStudent(app: FastifyInstance, sql: Sql, n: string): Promise<{ cookie: string; userId: string; email: string }> {
+export async function signedUpStudent(
+  app: FastifyInstance,
+  sql: Sql,
+  n: string,
+): Promise<{ cookie: string; userId: string; email: string }> {
   const body = registration(n);
   const res = await app.inject({ method: 'POST', url: '/api/register', payload: body });
   if (res.statusCode !== 201) throw new Error(`register ${res.statusCode} ${res.body}`);

@@ -10,7 +10,7 @@ const schema = z.object({
   EVENTSTORE_URL: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Topmark <no-reply@topmark.example>'),
-  SUPPORT_EMAIL: z.string().default('support@topmark.example'),
+  SUPPORT_EMAIL: z.string().default('support@topmark.ca'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UI_DIR: z.string().default('dist/ui'),
 });

@@ -1,9 +1,9 @@
 import { migrateCheckpoints } from '../../projections/runner/checkpoints.ts';
 import { migrateEventStore } from '../eventstore/postgres/schema.ts';
 import { OutboxMailer } from '../mail/outboxMailer.ts';
+import { PersonalDataVault } from '../personalData/personalDataVault.ts';
 import { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { SessionStore } from '../sessions/sessionStore.ts';
-import { PersonalDataVault } from '../personalData/personalDataVault.ts';
 import type { Sql } from './db.ts';
 
 /** Infrastructure tables; read models are created by their projectors. Safe to run concurrently. */

@@ -38,19 +38,39 @@ describe('account deletion', () => {
       lastName: 'Quixotic',
       phone: '+1 416 555 0199',
     });
-    const registered = await app.inject({ method: 'POST', url: '/api/register', payload: person, headers: { 'idempotency-key': 'register-zebulon-1' } });
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: person,
+      headers: { 'idempotency-key': 'register-zebulon-1' },
+    });
     expect(registered.statusCode).toBe(201);
     const userId = (registered.json() as { id: string }).id;
     const code = await codeFor(system.sql, person.email, 'verification code');
     await app.inject({ method: 'POST', url: '/api/verify-email', payload: { email: person.email, code } });
-    const login = await app.inject({ method: 'POST', url: '/api/login', payload: { username: person.username, password: person.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: person.username, password: person.password },
+    });
     const cookie = cookieOf(login);
     await app.inject({ method: 'POST', url: '/api/accept-terms', payload: { termsAcceptedVersion: '1.0' }, headers: { cookie } });
-    await app.inject({ method: 'POST', url: '/api/student/secondary-login', payload: { secondaryUsername: 'zebulon-guardian', password: 'viewonly1' }, headers: { cookie } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/student/secondary-login',
+      payload: { secondaryUsername: 'zebulon-guardian', password: 'viewonly1' },
+      headers: { cookie },
+    });
     await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: { name: 'Zebulon Quixotic', email: person.email, phone: '+1 416 555 0199', subject: 'Hello', message: 'From Zebulon Quixotic' },
+      payload: {
+        name: 'Zebulon Quixotic',
+        email: person.email,
+        phone: '+1 416 555 0199',
+        subject: 'Hello',
+        message: 'From Zebulon Quixotic',
+      },
     });
     const before = await dumpAll(['mail_outbox']);
     expect(before).toContain('Zebulon');
@@ -58,14 +78,19 @@ describe('account deletion', () => {
     const deleted = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie } });
     expect(deleted.statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/api/login', payload: { username: person.username, password: person.password } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/login', payload: { username: person.username, password: person.password } }))
+        .statusCode,
+    ).toBe(401);
 
     const dump = await dumpAll(['mail_outbox']);
     for (const secret of ['Zebulon', 'Quixotic', 'zebulon.quixotic@example.com', '555 0199', 'zebulon-guardian']) {
       expect(dump.toLowerCase(), `"${secret}" is still in the database`).not.toContain(secret.toLowerCase());
     }
     const streams = await system.store.listStreams();
-    const theirs = streams.filter((s) => s.streamId === `user-${userId}` || s.streamId.startsWith('student-') || s.streamId.startsWith('contact-'));
+    const theirs = streams.filter(
+      (s) => s.streamId === `user-${userId}` || s.streamId.startsWith('student-') || s.streamId.startsWith('contact-'),
+    );
     expect(theirs.length).toBeGreaterThanOrEqual(3);
     for (const s of theirs) {
       const sealed = JSON.stringify(await system.store.readStreamSealed(s.streamId));

@@ -17,23 +17,49 @@ export async function deleteAccount(deps: AccountDeps, userId: string, ctx: Comm
   const step = (name: string) => ({ ...ctx, commandId: deterministicUuid(`${ctx.commandId}/${name}`), causationId: ctx.commandId });
   const students = await deps.sql<{ id: string }[]>`SELECT id FROM students WHERE user_id = ${userId}`;
   for (const s of students) {
-    await handleCommand(deps.store, studentDecider, studentStreamId(s.id), { type: 'EraseStudentProfile', studentId: s.id, now: ctx.now }, step(`erase-${s.id}`));
+    await handleCommand(
+      deps.store,
+      studentDecider,
+      studentStreamId(s.id),
+      { type: 'EraseStudentProfile', studentId: s.id, now: ctx.now },
+      step(`erase-${s.id}`),
+    );
   }
   if (user) {
     // Contact messages sent from the same address belong to the same person.
-    const messages = await deps.sql<{ id: string }[]>`SELECT id FROM contact_messages WHERE lower(email) = lower(${user.email})`.catch(() => []);
+    const messages = await deps.sql<{ id: string }[]>`SELECT id FROM contact_messages WHERE lower(email) = lower(${user.email})`.catch(
+      () => [],
+    );
     for (const m of messages) {
-      await handleCommand(deps.store, contactDecider, contactStreamId(m.id), { type: 'EraseContactMessage', contactId: m.id, now: ctx.now }, step(`contact-${m.id}`));
+      await handleCommand(
+        deps.store,
+        contactDecider,
+        contactStreamId(m.id),
+        { type: 'EraseContactMessage', contactId: m.id, now: ctx.now },
+        step(`contact-${m.id}`),
+      );
       await deps.vault.shred(`contact-${m.id}`);
     }
     for (const [kind, value] of [
       ['username', user.username],
       ['email', user.email],
     ] as const) {
-      await handleCommand(deps.store, reservationDecider, reservationStreamId(kind, value), { type: 'Release', userId, now: ctx.now }, step(`release-${kind}`));
+      await handleCommand(
+        deps.store,
+        reservationDecider,
+        reservationStreamId(kind, value),
+        { type: 'Release', userId, now: ctx.now },
+        step(`release-${kind}`),
+      );
     }
   }
-  const result = await handleCommand(deps.store, userDecider, userStreamId(userId), { type: 'DeleteAccount', userId, now: ctx.now }, step('delete'));
+  const result = await handleCommand(
+    deps.store,
+    userDecider,
+    userStreamId(userId),
+    { type: 'DeleteAccount', userId, now: ctx.now },
+    step('delete'),
+  );
   await deps.vault.shred(`user-${userId}`);
   await deps.sessions.endAllFor(userId);
   await deps.sql`DELETE FROM http_idempotency WHERE subject = ${userId}`;

@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/decider.ts';
 import { INVALID_CODE, userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
+import { DomainError } from '../../domain/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { handleCommand } from '../kit/handleCommand.ts';
 import { type AccountDeps, codeHash, findUserByEmail, newCode } from './accountDeps.ts';

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { AccountRole } from '../../domain/accounts/accountEvents.ts';
+import type { registrationPayloadSchema } from '../../domain/accounts/accountForms.ts';
 import { CURRENT_TERMS_VERSION } from '../../domain/accounts/accountForms.ts';
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { reservationDecider } from '../../domain/accounts/reservation.ts';
 import { studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
 import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import type { registrationPayloadSchema } from '../../domain/accounts/accountForms.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { handleCommand } from '../kit/handleCommand.ts';
 import { type AccountDeps, codeHash, newCode, reservationStreamId } from './accountDeps.ts';
@@ -60,7 +60,13 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount, ct
       step('reserve-email'),
     );
   } catch (error) {
-    await handleCommand(deps.store, reservationDecider, usernameStream, { type: 'Release', userId, now: ctx.now }, step('release-username'));
+    await handleCommand(
+      deps.store,
+      reservationDecider,
+      usernameStream,
+      { type: 'Release', userId, now: ctx.now },
+      step('release-username'),
+    );
     throw error;
   }
 

@@ -1,9 +1,9 @@
 import { DUMMY_HASH } from '../../adapters/passwords/passwordHasher.ts';
 import { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
-import { DomainError, fold } from '../../domain/decider.ts';
 import type { UserEvent } from '../../domain/accounts/accountEvents.ts';
-import { studentDecider, studentStreamId, type StudentEvent } from '../../domain/accounts/studentProfile.ts';
+import { type StudentEvent, studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
 import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
+import { DomainError, fold } from '../../domain/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { handleCommand, toDomainEvent } from '../kit/handleCommand.ts';
 import { type AccountDeps, findUserByLogin } from './accountDeps.ts';
@@ -22,7 +22,12 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
-async function recordFailure(deps: AccountDeps, userId: string, reason: 'wrong_password' | 'unverified' | 'rate_limited', ctx: CommandContext) {
+async function recordFailure(
+  deps: AccountDeps,
+  userId: string,
+  reason: 'wrong_password' | 'unverified' | 'rate_limited',
+  ctx: CommandContext,
+) {
   await handleCommand(deps.store, userDecider, userStreamId(userId), { type: 'RecordSignInFailure', userId, reason, now: ctx.now }, ctx);
 }
 
@@ -54,7 +59,10 @@ export async function signIn(deps: AccountDeps, login: string, password: string,
     await deps.hasher.verify(DUMMY_HASH, password);
     throw await fail(null);
   }
-  const state = fold(userDecider, (await deps.store.readStream(userStreamId(user.id))).map((e) => toDomainEvent<UserEvent>(e)));
+  const state = fold(
+    userDecider,
+    (await deps.store.readStream(userStreamId(user.id))).map((e) => toDomainEvent<UserEvent>(e)),
+  );
   if (state.deleted || !state.passwordHash || !(await deps.hasher.verify(state.passwordHash, password))) {
     if (!state.passwordHash) await deps.hasher.verify(DUMMY_HASH, password);
     throw await fail(user.id);
@@ -64,7 +72,13 @@ export async function signIn(deps: AccountDeps, login: string, password: string,
     throw new DomainError(UNVERIFIED, 403);
   }
   await deps.rateLimiter.clear(accountKey);
-  await handleCommand(deps.store, userDecider, userStreamId(user.id), { type: 'RecordSignIn', userId: user.id, via: 'password', now: ctx.now }, ctx);
+  await handleCommand(
+    deps.store,
+    userDecider,
+    userStreamId(user.id),
+    { type: 'RecordSignIn', userId: user.id, via: 'password', now: ctx.now },
+    ctx,
+  );
   const session = await deps.sessions.create(user.id, state.role ?? user.role);
   return { userId: user.id, role: state.role ?? user.role, studentId: null, ...session };
 }
@@ -76,7 +90,12 @@ async function signInSecondary(deps: AccountDeps, login: string, password: strin
   const events = (await deps.store.readStream(studentStreamId(student.id))).map((e) => toDomainEvent<StudentEvent>(e));
   const state = fold(studentDecider, events);
   const hash = [...events].reverse().find((e) => e.type === 'SecondaryLoginSet');
-  if (state.erased || !hash || hash.type !== 'SecondaryLoginSet' || !(await deps.hasher.verify(hash.data.secondaryPasswordHash, password))) {
+  if (
+    state.erased ||
+    !hash ||
+    hash.type !== 'SecondaryLoginSet' ||
+    !(await deps.hasher.verify(hash.data.secondaryPasswordHash, password))
+  ) {
     return null;
   }
   await handleCommand(

@@ -69,7 +69,10 @@ const personOf = (d: { userId: string }) => `user-${d.userId}`;
 export const userEventCatalog = {
   UserRegistered: defineEvent({
     schema: userRegistered,
-    personal: { fields: ['username', 'email', 'passwordHash', 'firstName', 'lastName', 'phone', 'googleId', 'termsAcceptedIp'], subject: personOf },
+    personal: {
+      fields: ['username', 'email', 'passwordHash', 'firstName', 'lastName', 'phone', 'googleId', 'termsAcceptedIp'],
+      subject: personOf,
+    },
     describe: (d: z.infer<typeof userRegistered>) => `Account registered (${d.role}, ${d.authProvider})`,
   }),
   EmailVerificationCodeIssued: defineEvent({
@@ -96,7 +99,10 @@ export const userEventCatalog = {
     describe: (d: z.infer<typeof termsAccepted>) => `Terms version ${d.version} accepted`,
   }),
   RoleChanged: defineEvent({ schema: roleChanged, describe: (d: z.infer<typeof roleChanged>) => `Role changed from ${d.from} to ${d.to}` }),
-  TimezoneChanged: defineEvent({ schema: timezoneChanged, describe: (d: z.infer<typeof timezoneChanged>) => `Time zone set to ${d.timezone}` }),
+  TimezoneChanged: defineEvent({
+    schema: timezoneChanged,
+    describe: (d: z.infer<typeof timezoneChanged>) => `Time zone set to ${d.timezone}`,
+  }),
   SignedIn: defineEvent({ schema: signedIn, describe: (d: z.infer<typeof signedIn>) => `Signed in (${d.via})` }),
   SignInFailed: defineEvent({ schema: signInFailed, describe: (d: z.infer<typeof signInFailed>) => `Sign-in refused (${d.reason})` }),
   GoogleAccountLinked: defineEvent({

@@ -21,15 +21,13 @@ const FILL_ALL_FIELDS = 'Please fill in all fields';
 
 /** A trimmed, required e-mail address: `requiredMessage` when empty, INVALID_EMAIL when malformed. */
 const emailField = (requiredMessage: string) =>
-  z
-    .string({ error: requiredMessage })
-    .trim()
-    .min(1, requiredMessage)
-    .max(254, 'Email is too long')
-    .pipe(z.email(INVALID_EMAIL));
+  z.string({ error: requiredMessage }).trim().min(1, requiredMessage).max(254, 'Email is too long').pipe(z.email(INVALID_EMAIL));
 
 /** Exactly 6 digits (verification and reset codes). */
-export const verifyCodeSchema = z.string({ error: INVALID_CODE }).trim().regex(/^\d{6}$/, INVALID_CODE);
+export const verifyCodeSchema = z
+  .string({ error: INVALID_CODE })
+  .trim()
+  .regex(/^\d{6}$/, INVALID_CODE);
 
 // ---------------------------------------------------------------------------------------------
 // Sign in
@@ -79,14 +77,12 @@ function checkRegistrationRules(value: RegistrationRuleInput, ctx: z.RefinementC
 }
 
 /** The sign-up form (with confirmPassword). */
-export const registrationSchema = z
-  .object({ ...registrationFields, confirmPassword: z.string() })
-  .superRefine((value, ctx) => {
-    checkRegistrationRules(value, ctx);
-    if (value.password !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'] });
-    }
-  });
+export const registrationSchema = z.object({ ...registrationFields, confirmPassword: z.string() }).superRefine((value, ctx) => {
+  checkRegistrationRules(value, ctx);
+  if (value.password !== value.confirmPassword) {
+    ctx.addIssue({ code: 'custom', message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'] });
+  }
+});
 export type RegistrationInput = z.input<typeof registrationSchema>;
 export type RegistrationValues = z.output<typeof registrationSchema>;
 

@@ -14,7 +14,11 @@ export const tutorApplicationSubmitted = z.object({
 });
 
 export type TutorApplicationEvent = { type: 'TutorApplicationSubmitted'; data: z.infer<typeof tutorApplicationSubmitted> };
-export type TutorApplicationCommand = { type: 'SubmitTutorApplication'; data: Omit<z.infer<typeof tutorApplicationSubmitted>, 'at'>; now: Date };
+export type TutorApplicationCommand = {
+  type: 'SubmitTutorApplication';
+  data: Omit<z.infer<typeof tutorApplicationSubmitted>, 'at'>;
+  now: Date;
+};
 
 export const tutorApplicationDecider: Decider<TutorApplicationCommand, TutorApplicationEvent, { submitted: boolean }> = {
   initialState: { submitted: false },

@@ -56,13 +56,19 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         timezone: event.data.timezone,
       };
     case 'EmailVerificationCodeIssued':
-      return { ...state, verification: { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, issuedAt: event.data.issuedAt, failures: 0 } };
+      return {
+        ...state,
+        verification: { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, issuedAt: event.data.issuedAt, failures: 0 },
+      };
     case 'EmailVerificationFailed':
       return state.verification ? { ...state, verification: { ...state.verification, failures: state.verification.failures + 1 } } : state;
     case 'EmailVerified':
       return { ...state, emailVerified: true, verification: null };
     case 'PasswordResetCodeIssued':
-      return { ...state, reset: { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, issuedAt: event.data.issuedAt, failures: 0 } };
+      return {
+        ...state,
+        reset: { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, issuedAt: event.data.issuedAt, failures: 0 },
+      };
     case 'PasswordResetFailed':
       return state.reset ? { ...state, reset: { ...state.reset, failures: state.reset.failures + 1 } } : state;
     case 'PasswordReset':

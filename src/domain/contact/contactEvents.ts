@@ -69,7 +69,7 @@ export const contactEventCatalog = {
   }),
   ContactMessageErased: defineEvent({
     schema: contactMessageErased,
-    describe: () => 'Contact message erased with its sender\'s account',
+    describe: () => "Contact message erased with its sender's account",
   }),
   SupportNotifiedOfContact: defineEvent({
     schema: contactMailSent,

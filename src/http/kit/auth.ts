@@ -25,7 +25,8 @@ export const FORBIDDEN = 'You do not have permission to do this';
  */
 export function installAuth(app: FastifyInstance, sessions: SessionStore): void {
   app.decorateRequest('principal', null);
-  app.addHook('preHandler', async (request, reply) => {
+  // Before validation: an anonymous or unauthorised caller learns nothing from validation errors.
+  app.addHook('preValidation', async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       const session = await sessions.find(token);

@@ -15,12 +15,21 @@ export interface CurrentUser {
   termsAcceptedVersion: string | null;
   googleTokenExpiry: string | null;
   createdAt: string;
-  student: { id: string; grade: string; isUniversityStudent: boolean; schoolYearStartMonth: number | null; hasSecondaryLogin: boolean } | null;
+  student: {
+    id: string;
+    grade: string;
+    isUniversityStudent: boolean;
+    schoolYearStartMonth: number | null;
+    hasSecondaryLogin: boolean;
+  } | null;
   viewOnly: boolean;
 }
 
 /** The user as the UI reads it; a secondary login reads its student's account, view-only. */
-export async function currentUser(sql: Sql, principal: { userId: string; role: string; studentId: string | null }): Promise<CurrentUser | null> {
+export async function currentUser(
+  sql: Sql,
+  principal: { userId: string; role: string; studentId: string | null },
+): Promise<CurrentUser | null> {
   const [u] = await sql<
     {
       id: string;
@@ -41,9 +50,25 @@ export async function currentUser(sql: Sql, principal: { userId: string; role: s
   >`SELECT * FROM users WHERE id = ${principal.userId}`;
   if (!u) return null;
   const [s] = principal.studentId
-    ? await sql<{ id: string; grade: string; is_university_student: boolean; school_year_start_month: number | null; has_secondary_login: boolean }[]>`
+    ? await sql<
+        {
+          id: string;
+          grade: string;
+          is_university_student: boolean;
+          school_year_start_month: number | null;
+          has_secondary_login: boolean;
+        }[]
+      >`
         SELECT * FROM students WHERE id = ${principal.studentId}`
-    : await sql<{ id: string; grade: string; is_university_student: boolean; school_year_start_month: number | null; has_secondary_login: boolean }[]>`
+    : await sql<
+        {
+          id: string;
+          grade: string;
+          is_university_student: boolean;
+          school_year_start_month: number | null;
+          has_secondary_login: boolean;
+        }[]
+      >`
         SELECT * FROM students WHERE user_id = ${principal.userId} ORDER BY created_at LIMIT 1`;
   const viewOnly = principal.role === 'student_secondary';
   return {

@@ -89,7 +89,13 @@ export const studentsProjector: Projector = {
       CREATE UNIQUE INDEX IF NOT EXISTS students_secondary_username ON students (lower(secondary_username));`);
   },
   apply: (tx, events) =>
-    foldRows<StudentRow>(tx, events, { table: 'students', columns, types, keyOf: (e) => (e.data as { studentId: string }).studentId, apply: applyStudentEvent }),
+    foldRows<StudentRow>(tx, events, {
+      table: 'students',
+      columns,
+      types,
+      keyOf: (e) => (e.data as { studentId: string }).studentId,
+      apply: applyStudentEvent,
+    }),
 };
 
 export const tutorApplicationsProjector: Projector = {
@@ -114,7 +120,15 @@ export const tutorApplicationsProjector: Projector = {
   },
   async apply(tx, events) {
     for (const e of events) {
-      const d = e.data as { applicationId?: string; userId: string; email?: string; firstName?: string; lastName?: string; googleId?: string | null; at: string };
+      const d = e.data as {
+        applicationId?: string;
+        userId: string;
+        email?: string;
+        firstName?: string;
+        lastName?: string;
+        googleId?: string | null;
+        at: string;
+      };
       if (e.type === 'TutorApplicationSubmitted') {
         await tx`INSERT INTO pending_tutor_applications (id, user_id, email, first_name, last_name, google_id, applied_at)
                  VALUES (${d.applicationId ?? d.userId}, ${d.userId}, ${d.email ?? ''}, ${d.firstName ?? null}, ${d.lastName ?? null}, ${d.googleId ?? null}, ${d.at})

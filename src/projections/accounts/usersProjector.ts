@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import type { googleAccountLinked, roleChanged, termsAccepted, timezoneChanged, userRegistered } from '../../domain/accounts/accountEvents.ts';
+import type {
+  googleAccountLinked,
+  roleChanged,
+  termsAccepted,
+  timezoneChanged,
+  userRegistered,
+} from '../../domain/accounts/accountEvents.ts';
 import type { Projector } from '../runner/projector.ts';
 import { foldRows } from '../runner/rowFold.ts';
 
@@ -45,7 +51,26 @@ const columns = [
   'created_at',
   'last_sign_in_at',
 ] as const;
-const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'boolean', 'text', 'text', 'timestamptz', 'text', 'timestamptz', 'text', 'text', 'text', 'timestamptz', 'timestamptz'];
+const types = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'boolean',
+  'text',
+  'text',
+  'timestamptz',
+  'text',
+  'timestamptz',
+  'text',
+  'text',
+  'text',
+  'timestamptz',
+  'timestamptz',
+];
 
 function applyUserEvent(row: UserRow | null, event: RecordedEvent): UserRow | null {
   const at = (event.data as { at?: string }).at ?? event.recordedAt.toISOString();
@@ -101,7 +126,17 @@ function applyUserEvent(row: UserRow | null, event: RecordedEvent): UserRow | nu
 /** The spec's users table: who can sign in, with what role, and their profile. */
 export const usersProjector: Projector = {
   name: 'users',
-  handles: ['UserRegistered', 'EmailVerified', 'PasswordReset', 'TermsAccepted', 'RoleChanged', 'TimezoneChanged', 'GoogleAccountLinked', 'SignedIn', 'AccountDeleted'],
+  handles: [
+    'UserRegistered',
+    'EmailVerified',
+    'PasswordReset',
+    'TermsAccepted',
+    'RoleChanged',
+    'TimezoneChanged',
+    'GoogleAccountLinked',
+    'SignedIn',
+    'AccountDeleted',
+  ],
   tables: ['users'],
   async setup(tx) {
     await tx.unsafe(`
@@ -133,5 +168,11 @@ export const usersProjector: Projector = {
       CREATE INDEX IF NOT EXISTS users_role ON users (role);`);
   },
   apply: (tx, events) =>
-    foldRows<UserRow>(tx, events, { table: 'users', columns, types, keyOf: (e) => (e.data as { userId: string }).userId, apply: applyUserEvent }),
+    foldRows<UserRow>(tx, events, {
+      table: 'users',
+      columns,
+      types,
+      keyOf: (e) => (e.data as { userId: string }).userId,
+      apply: applyUserEvent,
+    }),
 };

@@ -22,7 +22,10 @@ export async function foldRows<Row extends { id: string }>(
 ): Promise<void> {
   const ids = [...new Set(events.map(spec.keyOf).filter((k): k is string => k !== null))];
   if (ids.length === 0) return;
-  const existing = await tx.unsafe<Row[]>(`SELECT ${spec.columns.map((c) => `"${c}"`).join(', ')} FROM ${spec.table} WHERE id = ANY($1::text[])`, [ids]);
+  const existing = await tx.unsafe<Row[]>(
+    `SELECT ${spec.columns.map((c) => `"${c}"`).join(', ')} FROM ${spec.table} WHERE id = ANY($1::text[])`,
+    [ids],
+  );
   const rows = new Map<string, Row | null>(existing.map((r) => [r.id, r]));
   const touched = new Set<string>();
   for (const event of events) {
@@ -36,7 +39,10 @@ export async function foldRows<Row extends { id: string }>(
   if (upserts.length > 0) {
     const cols = spec.columns.map((c) => `"${c}"`).join(', ');
     const defs = spec.columns.map((c, i) => `"${c}" ${spec.types[i]}`).join(', ');
-    const updates = spec.columns.filter((c) => c !== 'id').map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ');
+    const updates = spec.columns
+      .filter((c) => c !== 'id')
+      .map((c) => `"${c}" = EXCLUDED."${c}"`)
+      .join(', ');
     await tx.unsafe(
       `INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM jsonb_to_recordset($1::text::jsonb) AS x(${defs})
        ON CONFLICT (id) DO UPDATE SET ${updates}`,

@@ -1,7 +1,7 @@
-import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import type { UserEvent } from '../../domain/accounts/accountEvents.ts';

@@ -44,7 +44,7 @@ describe('contact mail saga', () => {
     await until(async () => (await listOutbox(s.sql)).length === 2 && (await s.store.readStream(contactStreamId(contactId))).length === 3);
     await new Promise((r) => setTimeout(r, 1500));
     const outbox = await listOutbox(system.sql);
-    expect(outbox.map((m) => m.to).sort()).toEqual(['ann@example.com', 'support@topmark.example']);
+    expect(outbox.map((m) => m.to).sort()).toEqual(['ann@example.com', 'support@topmark.ca']);
     expect(outbox.find((m) => m.to === 'ann@example.com')?.text).toContain('Do you tutor calculus?');
     const types = (await system.store.readStream(contactStreamId(contactId))).map((e) => e.type);
     expect(types.sort()).toEqual(['ContactConfirmationSent', 'ContactMessageReceived', 'SupportNotifiedOfContact']);

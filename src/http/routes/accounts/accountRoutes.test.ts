@@ -24,7 +24,13 @@ describe('registration, verification and sign-in', () => {
     const res = await post('/api/register', body);
     expect(res.statusCode).toBe(201);
     const user = res.json() as Record<string, unknown>;
-    expect(user).toMatchObject({ username: 'usera1', email: 'usera1@example.com', role: 'student', emailVerified: false, termsAcceptedVersion: '1.0' });
+    expect(user).toMatchObject({
+      username: 'usera1',
+      email: 'usera1@example.com',
+      role: 'student',
+      emailVerified: false,
+      termsAcceptedVersion: '1.0',
+    });
     expect(user.termsAcceptedAt).toBeTruthy();
     expect(user.student).toMatchObject({ grade: 'Grade 11', isUniversityStudent: false });
     expect(JSON.stringify(user)).not.toMatch(/password|argon2/i);
@@ -67,7 +73,12 @@ describe('registration, verification and sign-in', () => {
 
   it('gives a new session id at every sign-in', async () => {
     const { cookie } = await signedUpStudent(app, system.sql, 'a3');
-    const again = await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'usera3', password: 'secret123' }, headers: { cookie } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: 'usera3', password: 'secret123' },
+      headers: { cookie },
+    });
     const next = cookieOf(again);
     expect(next).not.toBe(cookie);
     expect((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
@@ -103,7 +114,8 @@ describe('registration, verification and sign-in', () => {
     const blocked = await post('/api/login', { username: 'userr1', password: 'secret123' });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
-    const events = await system.sql`SELECT type FROM es_events WHERE type IN ('SignInFailed', 'SignedIn') AND stream_id IN (SELECT 'user-' || id FROM users WHERE username = 'userr1')`;
+    const events =
+      await system.sql`SELECT type FROM es_events WHERE type IN ('SignInFailed', 'SignedIn') AND stream_id IN (SELECT 'user-' || id FROM users WHERE username = 'userr1')`;
     expect(events.filter((e) => e.type === 'SignInFailed').length).toBe(6);
   });
 });
@@ -119,7 +131,11 @@ describe('password reset', () => {
     const short = await post('/api/auth/reset-password', { email, code, newPassword: '12345' });
     expect(short.statusCode).toBe(400);
     expect((short.json() as { message: string }).message).toBe('Password must be at least 6 characters long');
-    const wrong = await post('/api/auth/reset-password', { email, code: code === '000000' ? '111111' : '000000', newPassword: 'new-secret' });
+    const wrong = await post('/api/auth/reset-password', {
+      email,
+      code: code === '000000' ? '111111' : '000000',
+      newPassword: 'new-secret',
+    });
     expect(wrong.json()).toEqual({ message: 'Invalid or expired reset code' });
     const ok = await post('/api/auth/reset-password', { email, code, newPassword: 'new-secret' });
     expect(ok.statusCode).toBe(200);
@@ -141,12 +157,24 @@ describe('terms, role and time zone', () => {
     const me = await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } });
     expect((me.json() as { role: string }).role).toBe('student');
     expect((await post('/api/user/update-role', { role: 'student' }, cookie)).statusCode).toBe(200);
-    const bad = await app.inject({ method: 'PATCH', url: '/api/user/timezone', payload: { timezone: 'Mars/Olympus' }, headers: { cookie } });
+    const bad = await app.inject({
+      method: 'PATCH',
+      url: '/api/user/timezone',
+      payload: { timezone: 'Mars/Olympus' },
+      headers: { cookie },
+    });
     expect(bad.statusCode).toBe(400);
     expect((bad.json() as { message: string }).message).toContain('Unknown time zone');
-    const good = await app.inject({ method: 'PATCH', url: '/api/user/timezone', payload: { timezone: 'Europe/Paris' }, headers: { cookie } });
+    const good = await app.inject({
+      method: 'PATCH',
+      url: '/api/user/timezone',
+      payload: { timezone: 'Europe/Paris' },
+      headers: { cookie },
+    });
     expect(good.json()).toEqual({ ok: true, timezone: 'Europe/Paris' });
-    expect(((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).json() as { timezone: string }).timezone).toBe('Europe/Paris');
+    expect(((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).json() as { timezone: string }).timezone).toBe(
+      'Europe/Paris',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
 import { acceptTerms, changeTimezone, chooseRole, setSecondaryLogin } from '../../../commands/accounts/accountSettings.ts';
 import { deleteAccount } from '../../../commands/accounts/deleteAccount.ts';
 import { resendVerification, verifyEmail } from '../../../commands/accounts/emailVerification.ts';
@@ -16,7 +17,6 @@ import {
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
 import { DomainError } from '../../../domain/decider.ts';
-import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
@@ -52,19 +52,26 @@ export const accountRoutes =
       return user;
     };
 
-    app.get('/api/user', { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'The signed-in user (401 when anonymous)' } }, async (request, reply) => {
-      if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
-      const user = await currentUser(system.sql, request.principal);
-      if (!user) {
-        clearSessionCookie(reply, request);
-        return reply.status(401).send({ message: NOT_AUTHENTICATED });
-      }
-      return user;
-    });
+    app.get(
+      '/api/user',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'The signed-in user (401 when anonymous)' } },
+      async (request, reply) => {
+        if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
+        const user = await currentUser(system.sql, request.principal);
+        if (!user) {
+          clearSessionCookie(reply, request);
+          return reply.status(401).send({ message: NOT_AUTHENTICATED });
+        }
+        return user;
+      },
+    );
 
     app.post(
       '/api/register',
-      { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'Student self-registration; mails a verification code', body: registrationPayloadSchema } },
+      {
+        config: { roles: 'public' },
+        schema: { tags: ['accounts'], summary: 'Student self-registration; mails a verification code', body: registrationPayloadSchema },
+      },
       async (request, reply) =>
         idempotent(system.sql, request, reply, async (ctx) => {
           const { userId, position } = await registerStudent(deps, request.body, ctx);
@@ -102,15 +109,19 @@ export const accountRoutes =
       },
     );
 
-    app.post('/api/login', { config: { roles: 'public' }, schema: { tags: ['accounts'], body: loginSchema.strict() } }, async (request, reply) => {
-      const ctx = contextFrom(request);
-      const previous = request.cookies[SESSION_COOKIE];
-      const session = await signIn(deps, request.body.username, request.body.password, ctx);
-      // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
-      if (previous) await system.sessions.end(previous);
-      setSessionCookie(reply, request, session.token);
-      return me({ userId: session.userId, role: session.role, studentId: session.studentId });
-    });
+    app.post(
+      '/api/login',
+      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: loginSchema.strict() } },
+      async (request, reply) => {
+        const ctx = contextFrom(request);
+        const previous = request.cookies[SESSION_COOKIE];
+        const session = await signIn(deps, request.body.username, request.body.password, ctx);
+        // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
+        if (previous) await system.sessions.end(previous);
+        setSessionCookie(reply, request, session.token);
+        return me({ userId: session.userId, role: session.role, studentId: session.studentId });
+      },
+    );
 
     app.post('/api/logout', { config: { roles: 'public' }, schema: { tags: ['accounts'] } }, async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
@@ -212,8 +223,13 @@ export const accountRoutes =
       return { ok: true };
     });
 
-    app.get('/api/dev/mailbox', { config: { roles: 'public' }, schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP)' } }, async (_request, reply) => {
-      if (system.mailer.kind !== 'outbox' || system.config.NODE_ENV === 'production') return reply.status(404).send({ message: 'Not found' });
-      return { mails: await listOutbox(system.sql, { limit: 50 }) };
-    });
+    app.get(
+      '/api/dev/mailbox',
+      { config: { roles: 'public' }, schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP)' } },
+      async (_request, reply) => {
+        if (system.mailer.kind !== 'outbox' || system.config.NODE_ENV === 'production')
+          return reply.status(404).send({ message: 'Not found' });
+        return { mails: await listOutbox(system.sql, { limit: 50 }) };
+      },
+    );
   };

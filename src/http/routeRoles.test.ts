@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSystem, type TestSystem } from '../../tests/support/system.ts';
+import { registerAccount } from '../commands/accounts/registerUser.ts';
+import { createStaffAccount } from '../commands/accounts/seedDemo.ts';
+import { commandContext } from '../commands/kit/commandContext.ts';
+import { waitForProjections } from '../projections/runner/projectionRunner.ts';
+import { buildApp } from './app.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+const cookies = new Map<string, string>();
+const roles = ['admin', 'finance', 'tutor', 'parent', 'student', 'student_secondary'] as const;
+
+beforeAll(async () => {
+  system = await createTestSystem('all');
+  app = await buildApp(system, { logger: false });
+  for (const role of roles) {
+    const base = { username: `walk-${role}`, email: `walk-${role}@example.com`, firstName: 'Walk', lastName: role, password: 'secret123' };
+    const { userId, studentId, position } =
+      role === 'admin' || role === 'finance'
+        ? await createStaffAccount(system.accounts, { ...base, role })
+        : await registerAccount(
+            system.accounts,
+            {
+              ...base,
+              role: role === 'student_secondary' ? 'student' : role,
+              phone: null,
+              authProvider: 'local',
+              googleId: null,
+              emailVerified: true,
+              termsAccepted: { version: '1.0', ip: null },
+              student: role === 'student' || role === 'student_secondary' ? { grade: 'Grade 10', isUniversityStudent: false } : null,
+            },
+            commandContext(),
+          );
+    await waitForProjections(system.sql, ['users', 'students'], position, 5000);
+    const { token } = await system.sessions.create(userId, role, role === 'student_secondary' ? studentId : null);
+    cookies.set(role, `tm_session=${token}`);
+  }
+});
+afterAll(async () => {
+  await app.close();
+  await system.dispose();
+});
+
+/** Calls that end the caller's own session or account are checked for refusal only. */
+const selfEnding = new Set(['DELETE /api/user/delete', 'POST /api/logout']);
+
+describe('every API route enforces its declared roles on the server', () => {
+  it('declares roles for every route', () => {
+    expect(app.declaredRoutes.length).toBeGreaterThan(10);
+    for (const r of app.declaredRoutes) expect(r.roles, `${r.method} ${r.url}`).toBeTruthy();
+  });
+
+  it('refuses anonymous callers with 401 and other roles with 403, and lets the declared roles through', async () => {
+    const checked: string[] = [];
+    for (const route of app.declaredRoutes) {
+      if (route.roles === 'public') continue;
+      const url = route.url.replace(/:[A-Za-z]+/g, 'x');
+      const call = (cookie?: string) =>
+        app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: cookie ? { cookie } : {},
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+      const anonymous = await call();
+      expect(anonymous.statusCode, `anonymous ${route.method} ${route.url}`).toBe(401);
+      for (const role of roles) {
+        const allowed = route.roles.includes(role);
+        if (allowed && selfEnding.has(`${route.method} ${route.url}`)) continue;
+        const res = await call(cookies.get(role));
+        if (allowed)
+          expect([401, 403], `${role} ${route.method} ${route.url} → ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
+        else expect(res.statusCode, `${role} ${route.method} ${route.url}`).toBe(403);
+        checked.push(`${role} ${route.method} ${route.url}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(25);
+  });
+});
