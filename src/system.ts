@@ -94,8 +94,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     : config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
       : new OutboxMailer(sql, (mail) => {
-          // Dev mailbox: the recipient and subject only, so a newcomer can follow the mail flow.
-          if (mode !== 'cli') log.info({ mailId: mail.id }, `mail kept in the outbox: "${mail.subject}" (npm run ops -- mail:list)`);
+          // Dev mailbox only (no SMTP, not production): the recipient and subject, so a newcomer
+          // can follow sign-up by mail; bodies (codes) stay in the outbox.
+          if (mode !== 'cli' && config.NODE_ENV !== 'production') {
+            log.info({ mailId: mail.id }, `mail to ${mail.to} kept in the outbox: "${mail.subject}" (see /dev/mailbox)`);
+          }
         });
 
   const jobs = new JobQueue(databaseUrl);

@@ -22,7 +22,7 @@ export async function codeFor(sql: Sql, to: string, subjectPart: string, after =
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mails = (await listOutbox(sql, { to })).filter((m) => m.subject.includes(subjectPart) && m.sentAt.getTime() >= after);
-    const code = mails[0]?.subject.match(/(\d{6})/)?.[1];
+    const code = mails[0]?.text.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
     if (Date.now() > deadline) throw new Error(`no "${subjectPart}" mail for ${to}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -42,7 +42,8 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
   await deps.mailer.send({
     id: deterministicUuid(`account-mail/${job.eventId}`),
     to: registered.data.email,
-    subject: verification ? `Your Topmark verification code: ${code}` : `Your Topmark password reset code: ${code}`,
+    // The code stays out of the subject, which the dev outbox logs.
+    subject: verification ? 'Your Topmark verification code' : 'Your Topmark password reset code',
     text: [
       `Hi ${registered.data.firstName},`,
       '',
