@@ -5,6 +5,8 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embe
 import { migrate } from './adapters/db/migrate.ts';
 import type { EventStore } from './adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from './adapters/eventstore/postgres/postgresEventStore.ts';
+import { DevIdentityProvider } from './adapters/identity/devIdentity.ts';
+import type { IdentityProvider } from './adapters/identity/identityProvider.ts';
 import { deadLetterOf, JobQueue } from './adapters/jobs/jobQueue.ts';
 import type { Mailer } from './adapters/mail/mailer.ts';
 import { OutboxMailer } from './adapters/mail/outboxMailer.ts';
@@ -40,6 +42,8 @@ export interface System {
   reactors: ProjectionRunner;
   sessions: SessionStore;
   accounts: AccountDeps;
+  /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
+  identity: IdentityProvider;
   close(): Promise<void>;
 }
 
@@ -140,12 +144,20 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
 
   const sessions = new SessionStore(sql);
   const accounts: AccountDeps = { store, sql, hasher: argon2Hasher, sessions, rateLimiter: new RateLimiter(sql), vault };
+  const identity: IdentityProvider =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+        })
+      : new DevIdentityProvider(sql);
 
   return {
     config,
     log,
     sessions,
     accounts,
+    identity,
     sql,
     databaseUrl,
     store,

@@ -10,6 +10,7 @@ import type { System } from '../system.ts';
 import { installAuth } from './kit/auth.ts';
 import { installErrorHandling } from './kit/errors.ts';
 import { accountRoutes } from './routes/accounts/accountRoutes.ts';
+import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 
@@ -51,7 +52,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
-  await app.register(fastifyCookie);
+  await app.register(fastifyCookie, { secret: system.config.COOKIE_SECRET });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Topmark API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
@@ -70,6 +71,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   installAuth(app, system.sessions);
   await app.register(healthRoutes(system));
   await app.register(accountRoutes(system));
+  await app.register(googleAuthRoutes(system));
   await app.register(contactRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);

@@ -5,7 +5,9 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
+import { createStaffAccount } from '../../src/commands/accounts/seedDemo.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
 
@@ -21,6 +23,16 @@ try {
 const db = await createTestDatabase('e2e');
 const port = Number(process.env.E2E_PORT ?? 3199);
 const system = await createSystem(loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test' }), 'all');
+// The admin the admin sign-in journey uses.
+const admin = await createStaffAccount(system.accounts, {
+  username: 'e2e.admin',
+  email: 'e2e.admin@example.com',
+  firstName: 'Erin',
+  lastName: 'Admin',
+  password: 'admin-pass-1',
+  role: 'admin',
+});
+await waitForProjections(system.sql, ['users'], admin.position, 10_000);
 const app = await buildApp(system, { logger: false });
 await app.listen({ port, host: '127.0.0.1' });
 console.log(`e2e server on http://127.0.0.1:${port}`);

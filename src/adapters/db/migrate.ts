@@ -1,5 +1,6 @@
 import { migrateCheckpoints } from '../../projections/runner/checkpoints.ts';
 import { migrateEventStore } from '../eventstore/postgres/schema.ts';
+import { DevIdentityProvider } from '../identity/devIdentity.ts';
 import { OutboxMailer } from '../mail/outboxMailer.ts';
 import { PersonalDataVault } from '../personalData/personalDataVault.ts';
 import { RateLimiter } from '../rateLimit/rateLimiter.ts';
@@ -17,6 +18,7 @@ export async function migrate(sql: Sql, options: { eventStore: boolean }): Promi
     await OutboxMailer.migrate(scoped);
     await SessionStore.migrate(scoped);
     await RateLimiter.migrate(scoped);
+    await DevIdentityProvider.migrate(scoped);
     await tx.unsafe(`
       CREATE TABLE IF NOT EXISTS http_idempotency (
         scope        text NOT NULL,

@@ -80,6 +80,7 @@ async function completeSignIn(
       accessToken: identity.accessToken,
       refreshToken: identity.refreshToken,
       tokenExpiry: identity.expiresAt?.toISOString() ?? null,
+      emailVerifiedByProvider: identity.emailVerified,
       now,
     },
     step('link-google'),
@@ -119,13 +120,14 @@ async function freeUsername(deps: AccountDeps, email: string, attempt: number): 
     .replace(/[^a-z0-9._-]/g, '')
     .slice(0, 30);
   const base = local.length >= 3 ? local : `user${local}`;
-  for (let i = attempt; ; i++) {
+  for (let i = attempt; i < attempt + 20; i++) {
     const candidate = i === 0 ? base : `${base}${randomInt(1000, 10_000)}`;
     const [clash] = await deps.sql`
       SELECT 1 FROM users WHERE lower(username) = ${candidate}
       UNION ALL SELECT 1 FROM students WHERE lower(secondary_username) = ${candidate} LIMIT 1`;
     if (!clash) return candidate;
   }
+  throw new DomainError(USERNAME_TAKEN, 409);
 }
 
 async function registerStudentFromGoogle(

@@ -114,6 +114,8 @@ export type UserCommand =
       accessToken: string | null;
       refreshToken: string | null;
       tokenExpiry: string | null;
+      /** Google vouches for the address: an unverified local account with it becomes verified. */
+      emailVerifiedByProvider: boolean;
       now: Date;
     }
   | { type: 'DeleteAccount'; userId: string; now: Date };
@@ -230,9 +232,12 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'RecordSignInFailure':
       requireLive(state);
       return [{ type: 'SignInFailed', data: { userId: command.userId, reason: command.reason, at } }];
-    case 'LinkGoogleAccount':
+    case 'LinkGoogleAccount': {
       requireLive(state);
+      const verified: UserEvent[] =
+        command.emailVerifiedByProvider && !state.emailVerified ? [{ type: 'EmailVerified', data: { userId: command.userId, at } }] : [];
       return [
+        ...verified,
         {
           type: 'GoogleAccountLinked',
           data: {
@@ -245,6 +250,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           },
         },
       ];
+    }
     case 'DeleteAccount':
       requireLive(state);
       return [{ type: 'AccountDeleted', data: { userId: command.userId, at } }];

@@ -165,7 +165,8 @@ export const usersProjector: Projector = {
     await tx.unsafe(`
       CREATE UNIQUE INDEX IF NOT EXISTS users_username ON users (lower(username));
       CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users (lower(email));
-      CREATE INDEX IF NOT EXISTS users_role ON users (role);`);
+      CREATE INDEX IF NOT EXISTS users_role ON users (role);
+      CREATE INDEX IF NOT EXISTS users_google_id ON users (google_id) WHERE google_id IS NOT NULL;`);
   },
   apply: (tx, events) =>
     foldRows<UserRow>(tx, events, {

@@ -1,0 +1,305 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DEV_CONSENT_PATH, DevIdentityProvider } from '../../../adapters/identity/devIdentity.ts';
+import { pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
+import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
+import { DomainError } from '../../../domain/decider.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import type { System } from '../../../system.ts';
+import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
+import { contextFrom } from '../../kit/commandRequest.ts';
+
+export const OAUTH_COOKIE = 'tm_oauth';
+const OAUTH_COOKIE_PATH = '/api/auth/google';
+/** How long a started sign-in may take (the cookie's life and the server-side check). */
+const OAUTH_TTL_SECONDS = 10 * 60;
+export const CALLBACK_PATH = '/api/auth/google/callback';
+
+const userTypeSchema = z.enum(['tutor', 'student']);
+/** Random url-safe tokens: our own state (32 bytes) and an S256 challenge (43 characters). */
+const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'Invalid sign-in request');
+
+/** What the browser carries between the start and the callback: signed, HttpOnly, ten minutes. */
+interface OAuthFlow {
+  state: string;
+  verifier: string;
+  userType: SignInUserType;
+  startedAt: number;
+}
+
+const secure = (request: FastifyRequest) => request.protocol === 'https' || process.env.NODE_ENV === 'production';
+
+function startFlow(reply: FastifyReply, request: FastifyRequest, flow: OAuthFlow): void {
+  const value = Buffer.from(JSON.stringify(flow)).toString('base64url');
+  reply.setCookie(OAUTH_COOKIE, reply.signCookie(value), {
+    path: OAUTH_COOKIE_PATH,
+    httpOnly: true,
+    // Lax: the cookie comes back on Google's top-level redirect to the callback.
+    sameSite: 'lax',
+    secure: secure(request),
+    maxAge: OAUTH_TTL_SECONDS,
+  });
+}
+
+/** The flow this browser started, if its cookie is genuine and recent. */
+function flowOf(request: FastifyRequest): OAuthFlow | null {
+  const raw = request.cookies[OAUTH_COOKIE];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid) return null;
+  try {
+    const flow = JSON.parse(Buffer.from(unsigned.value, 'base64url').toString('utf8')) as OAuthFlow;
+    if (!userTypeSchema.safeParse(flow.userType).success || typeof flow.state !== 'string' || typeof flow.verifier !== 'string')
+      return null;
+    if (!(Date.now() - flow.startedAt < OAUTH_TTL_SECONDS * 1000)) return null;
+    return flow;
+  } catch {
+    return null;
+  }
+}
+
+const sameString = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Why a sign-in failed, for the log: the error's kind only (provider errors can quote the id token). */
+function failureReason(error: unknown): Record<string, unknown> {
+  if (error instanceof DomainError) return { reason: error.message, status: error.status };
+  if (error instanceof Error) {
+    const status = (error as { response?: { status?: number } }).response?.status;
+    return { reason: error.name, ...(status ? { providerStatus: status } : {}) };
+  }
+  return { reason: 'unknown' };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+interface ConsentForm {
+  state: string;
+  userType: SignInUserType;
+  codeChallenge: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  error?: string;
+}
+
+/** The dev provider's "consent screen": one self-contained, accessible page. */
+function consentPage(form: ConsentForm): string {
+  const e = escapeHtml;
+  const who = form.userType === 'tutor' ? 'a tutor applicant' : 'a student';
+  const cancel = `${CALLBACK_PATH}?${new URLSearchParams({ error: 'access_denied', state: form.state })}`;
+  const invalid = form.error ? ' aria-invalid="true" aria-describedby="email-error"' : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${form.error ? 'Error: ' : ''}Development sign-in - Topmark</title>
+<style>
+  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #0f172a; background: #f8fafc; }
+  main { max-width: 28rem; margin: 3rem auto; padding: 2rem; background: #fff; border: 1px solid #cbd5e1; border-radius: 0.75rem; }
+  h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
+  p { margin: 0 0 1rem; color: #334155; }
+  .field { margin-bottom: 1rem; }
+  label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
+  .optional { font-weight: 400; color: #475569; }
+  input { box-sizing: border-box; width: 100%; padding: 0.625rem 0.75rem; font: inherit; color: inherit; border: 1px solid #64748b; border-radius: 0.5rem; }
+  input[aria-invalid="true"] { border-color: #b91c1c; }
+  .error { color: #b91c1c; font-weight: 600; margin: 0.25rem 0 0; }
+  button { width: 100%; padding: 0.75rem; font: inherit; font-weight: 600; color: #fff; background: #1d4ed8; border: 0; border-radius: 0.5rem; cursor: pointer; }
+  button:hover { background: #1e40af; }
+  input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+  a { color: #1d4ed8; }
+  .cancel { margin: 1rem 0 0; text-align: center; }
+</style>
+</head>
+<body>
+<main>
+<h1>Development sign-in</h1>
+<p>No Google credentials are configured, so this local page stands in for Google. Any e-mail address you enter is treated as verified.</p>
+<p>You are signing in as ${who}.</p>
+<form method="post" action="${DEV_CONSENT_PATH}">
+  <div class="field">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" required autocomplete="email" maxlength="254" value="${e(form.email ?? '')}"${invalid}>
+    ${form.error ? `<p id="email-error" class="error" role="alert">${e(form.error)}</p>` : ''}
+  </div>
+  <div class="field">
+    <label for="firstName">First name <span class="optional">(optional)</span></label>
+    <input id="firstName" name="firstName" type="text" autocomplete="given-name" maxlength="100" value="${e(form.firstName ?? '')}">
+  </div>
+  <div class="field">
+    <label for="lastName">Last name <span class="optional">(optional)</span></label>
+    <input id="lastName" name="lastName" type="text" autocomplete="family-name" maxlength="100" value="${e(form.lastName ?? '')}">
+  </div>
+  <input type="hidden" name="state" value="${e(form.state)}">
+  <input type="hidden" name="userType" value="${e(form.userType)}">
+  <input type="hidden" name="code_challenge" value="${e(form.codeChallenge)}">
+  <button type="submit">Continue</button>
+</form>
+<p class="cancel"><a href="${e(cancel)}">Cancel</a></p>
+</main>
+</body>
+</html>`;
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .send(html);
+}
+
+const consentQuerySchema = z.object({ state: tokenSchema, userType: userTypeSchema, code_challenge: tokenSchema });
+const consentBodySchema = z.object({
+  email: z.string().max(254).optional(),
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  state: tokenSchema,
+  userType: userTypeSchema,
+  code_challenge: tokenSchema,
+});
+const INVALID_EMAIL = 'Please enter a valid email address';
+
+/**
+ * Google sign-in (docs/accounts.md, "Google sign-in"): the start, the callback, and the dev
+ * provider's consent page that stands in for Google when no credentials are configured.
+ */
+export const googleAuthRoutes =
+  (system: System): FastifyPluginAsyncZod =>
+  async (app) => {
+    const identity = system.identity;
+    const dev = identity instanceof DevIdentityProvider ? identity : null;
+    // The dev provider signs anyone in: never in production (no Google credentials there means no Google sign-in).
+    const unavailable = dev !== null && system.config.NODE_ENV === 'production';
+    const redirectUri = `${system.config.PUBLIC_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+
+    // Only this plugin's routes read forms (the dev consent page); the rest of the API is JSON.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    app.get(
+      '/api/auth/google',
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['accounts'],
+          summary: 'Start Google sign-in (302 to Google, or to the dev consent page)',
+          querystring: z.object({ userType: userTypeSchema }),
+        },
+      },
+      async (request, reply) => {
+        if (unavailable) return reply.redirect('/login?error=google_unavailable');
+        const state = randomBytes(32).toString('base64url');
+        const verifier = randomBytes(32).toString('base64url');
+        const { userType } = request.query;
+        startFlow(reply, request, { state, verifier, userType, startedAt: Date.now() });
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(identity.authorizationUrl({ state, codeChallenge: pkceChallenge(verifier), userType, redirectUri }));
+      },
+    );
+
+    app.get(
+      CALLBACK_PATH,
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['accounts'],
+          summary: 'Where Google (or the dev consent page) returns; 302 to the landing page',
+          querystring: z.object({
+            code: z.string().max(4096).optional(),
+            state: z.string().max(512).optional(),
+            error: z.string().max(512).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const flow = flowOf(request);
+        reply.clearCookie(OAUTH_COOKIE, { path: OAUTH_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secure(request) });
+        reply.header('cache-control', 'no-store');
+        const { code, state, error } = request.query;
+        if (!flow || !state || !sameString(state, flow.state)) {
+          request.log.warn({ reason: flow ? 'state_mismatch' : 'no_flow' }, 'google sign-in refused');
+          return reply.redirect('/login?error=oauth_state');
+        }
+        if (error || !code) {
+          request.log.info({ reason: error ? 'provider_error' : 'no_code' }, 'google sign-in not completed');
+          return reply.redirect('/login?error=google');
+        }
+        try {
+          const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
+          const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request));
+          await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position);
+          if (result.session) {
+            // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
+            const previous = request.cookies[SESSION_COOKIE];
+            if (previous) await system.sessions.end(previous);
+            setSessionCookie(reply, request, result.session.token);
+          }
+          request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
+          return reply.redirect(result.redirectTo);
+        } catch (failure) {
+          request.log.warn(failureReason(failure), 'google sign-in failed');
+          return reply.redirect('/login?error=google');
+        }
+      },
+    );
+
+    app.get(
+      DEV_CONSENT_PATH,
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['dev'],
+          summary: 'The dev identity provider consent page (only without Google credentials)',
+          querystring: consentQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        if (!dev || unavailable) return reply.status(404).send({ message: 'Not found' });
+        const { state, userType, code_challenge } = request.query;
+        return sendPage(reply, 200, consentPage({ state, userType, codeChallenge: code_challenge }));
+      },
+    );
+
+    app.post(
+      DEV_CONSENT_PATH,
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['dev'],
+          summary: 'Submit the dev consent form: 302 to the callback with a one-time code',
+          body: consentBodySchema,
+        },
+      },
+      async (request, reply) => {
+        if (!dev || unavailable) return reply.status(404).send({ message: 'Not found' });
+        const { state, userType, code_challenge, firstName = '', lastName = '' } = request.body;
+        const email = (request.body.email ?? '').trim();
+        if (!z.email().safeParse(email).success) {
+          return sendPage(
+            reply,
+            400,
+            consentPage({ state, userType, codeChallenge: code_challenge, email, firstName, lastName, error: INVALID_EMAIL }),
+          );
+        }
+        const code = await dev.issueCode({ email, firstName, lastName, codeChallenge: code_challenge });
+        return reply.header('cache-control', 'no-store').redirect(`${CALLBACK_PATH}?${new URLSearchParams({ code, state })}`);
+      },
+    );
+  };
