@@ -11,6 +11,18 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist/ui', import.meta.url)),
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Keep libraries in their own long-cached chunks, separate from app code.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
+            { name: 'router-query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
+            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -82,9 +82,9 @@ test('password reset with the mailed code, then sign in with the new password', 
   await page.getByRole('button', { name: 'Send Reset Code' }).click();
   await expect(page.getByText('Reset Code Sent').first()).toBeVisible();
   const code = await mailedCode(request, `e2e${n}@example.com`, 'password reset code');
-  await page.getByLabel(/Code/).first().fill(code);
-  await page.getByLabel('New Password').fill('brand-new-1');
-  await page.getByLabel(/Confirm/).fill('brand-new-1');
+  await page.getByLabel('Reset Code').fill(code);
+  await page.getByLabel('New Password', { exact: true }).fill('brand-new-1');
+  await page.getByLabel('Confirm New Password').fill('brand-new-1');
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(page.getByText('Password Reset Successful').first()).toBeVisible();
   await signIn(page, `e2e${n}`, 'brand-new-1');

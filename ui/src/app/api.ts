@@ -22,12 +22,7 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   }
 }
 
-export async function apiRequest(
-  method: HttpMethod,
-  url: string,
-  body?: unknown,
-  options: ApiRequestOptions = {},
-): Promise<Response> {
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown, options: ApiRequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   const init: RequestInit = { method, credentials: 'include', headers };
   if (body !== undefined) {

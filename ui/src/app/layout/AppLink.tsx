@@ -6,9 +6,6 @@ import type * as React from 'react';
  * /tutor-login, /tutors, which other features add). It still navigates client-side; once the
  * route exists, prefer a typed `<Link to="...">`.
  */
-export function AppLink({
-  to,
-  ...props
-}: { to: string } & Omit<React.ComponentProps<'a'>, 'href'>) {
+export function AppLink({ to, ...props }: { to: string } & Omit<React.ComponentProps<'a'>, 'href'>) {
   return <Link to={to as never} {...props} />;
 }

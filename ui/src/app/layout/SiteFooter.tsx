@@ -17,8 +17,8 @@ export function SiteFooter() {
             <Logo inverse />
           </Link>
           <p className="max-w-xs text-sm leading-relaxed text-slate-300">
-            Personalised, long-term online tutoring that builds independent problem solvers. One-on-one sessions
-            with vetted tutors, evenings and weekends.
+            Personalised, long-term online tutoring that builds independent problem solvers. One-on-one sessions with vetted tutors,
+            evenings and weekends.
           </p>
         </div>
 

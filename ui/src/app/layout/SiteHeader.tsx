@@ -71,7 +71,7 @@ export function SiteHeader() {
           aria-controls={menuId}
           onClick={() => setOpen((v) => !v)}
         >
-          {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+          {open ? <X className="size-6!" aria-hidden="true" /> : <Menu className="size-6!" aria-hidden="true" />}
           <span className="sr-only">{open ? 'Close menu' : 'Open menu'}</span>
         </button>
       </div>
@@ -81,12 +81,7 @@ export function SiteHeader() {
           <ul className="grid gap-1">
             {primaryNav.map((item) => (
               <li key={item.to}>
-                <Link
-                  to={item.to}
-                  className={mobileLink}
-                  activeOptions={{ exact: item.to === '/' }}
-                  onClick={() => setOpen(false)}
-                >
+                <Link to={item.to} className={mobileLink} activeOptions={{ exact: item.to === '/' }} onClick={() => setOpen(false)}>
                   {item.label}
                 </Link>
               </li>

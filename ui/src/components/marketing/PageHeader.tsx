@@ -17,10 +17,7 @@ export function PageHeader({
 }) {
   return (
     <section className={cn('relative overflow-hidden bg-gradient-to-b from-brand-50 to-white', className)}>
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute -top-24 -right-24 size-96 rounded-full bg-brand-100/70 blur-3xl"
-      />
+      <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-96 rounded-full bg-brand-100/70 blur-3xl" />
       <div className="relative mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
         <div className="max-w-3xl">
           <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{eyebrow}</p>
@@ -55,11 +52,7 @@ export function Section({
 }) {
   const headingId = id ? `${id}-heading` : undefined;
   return (
-    <section
-      id={id}
-      aria-labelledby={headingId}
-      className={cn(tone === 'muted' ? 'bg-slate-50' : 'bg-white', 'py-16 sm:py-20', className)}
-    >
+    <section id={id} aria-labelledby={headingId} className={cn(tone === 'muted' ? 'bg-slate-50' : 'bg-white', 'py-16 sm:py-20', className)}>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className={cn('max-w-3xl', centered && 'mx-auto text-center')}>
           {eyebrow ? <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{eyebrow}</p> : null}

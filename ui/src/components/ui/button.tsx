@@ -33,7 +33,11 @@ export function buttonVariants({
   variant = 'default',
   size = 'default',
   className,
-}: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}): string {
+}: {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  className?: string;
+} = {}): string {
   return cn(base, variants[variant], sizes[size], className);
 }
 
@@ -48,12 +52,5 @@ export function Button({ className, variant, size, asChild = false, type, ...pro
   if (asChild) {
     return <Slot.Root data-slot="button" className={buttonVariants({ variant, size, className })} {...props} />;
   }
-  return (
-    <button
-      data-slot="button"
-      type={type ?? 'button'}
-      className={buttonVariants({ variant, size, className })}
-      {...props}
-    />
-  );
+  return <button data-slot="button" type={type ?? 'button'} className={buttonVariants({ variant, size, className })} {...props} />;
 }

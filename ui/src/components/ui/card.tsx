@@ -17,11 +17,7 @@ export function CardHeader({ className, ...props }: React.ComponentProps<'div'>)
 
 type HeadingLevel = 'h2' | 'h3' | 'h4';
 
-export function CardTitle({
-  className,
-  as: Heading = 'h3',
-  ...props
-}: React.ComponentProps<'h3'> & { as?: HeadingLevel }) {
+export function CardTitle({ className, as: Heading = 'h3', ...props }: React.ComponentProps<'h3'> & { as?: HeadingLevel }) {
   return <Heading data-slot="card-title" className={cn('text-lg leading-tight font-semibold', className)} {...props} />;
 }
 

@@ -93,13 +93,12 @@ export function AboutPage() {
         <div className="grid gap-10 lg:grid-cols-2">
           <div className="space-y-4 text-lg leading-relaxed text-slate-700">
             <p>
-              Too much tutoring is built around the next deadline: a rushed session before a test, an assignment
-              finished together, and then the same struggle a week later. Students end up depending on the help rather
-              than growing out of it.
+              Too much tutoring is built around the next deadline: a rushed session before a test, an assignment finished together, and then
+              the same struggle a week later. Students end up depending on the help rather than growing out of it.
             </p>
             <p>
-              Our mission is to make personalised, long-term tutoring simple and affordable for families, so that every
-              student can build the knowledge, habits and confidence to solve problems on their own.
+              Our mission is to make personalised, long-term tutoring simple and affordable for families, so that every student can build
+              the knowledge, habits and confidence to solve problems on their own.
             </p>
           </div>
           <ul className="grid gap-4 sm:grid-cols-2">
@@ -194,8 +193,8 @@ export function AboutPage() {
           ))}
         </ol>
         <p className="mt-10 max-w-3xl text-sm leading-relaxed text-slate-600">
-          Topmark is a Canadian company operating from {site.location}, and our student, parent and tutor agreements
-          are governed by the laws of Ontario. Sessions are online, so we work with families wherever they live.
+          Topmark is a Canadian company operating from {site.location}, and our student, parent and tutor agreements are governed by the
+          laws of Ontario. Sessions are online, so we work with families wherever they live.
         </p>
         <div className="mt-6">
           <Link to="/how-it-works" className={buttonVariants({ variant: 'outline' })}>

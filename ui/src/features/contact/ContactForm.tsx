@@ -20,8 +20,7 @@ type ContactFormOutput = z.output<ContactSchema>;
 
 export const CONTACT_SUCCESS_MESSAGE =
   "Thank you for your message! We've sent a confirmation email to your inbox and will get back to you within 24 hours.";
-export const CONTACT_FAILURE_MESSAGE =
-  'There was an error sending your message. Please try again or call us directly.';
+export const CONTACT_FAILURE_MESSAGE = 'There was an error sending your message. Please try again or call us directly.';
 
 const emptyForm: ContactFormInput = { name: '', email: '', phone: '', subject: '', message: '' };
 

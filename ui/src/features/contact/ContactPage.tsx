@@ -148,8 +148,7 @@ export function ContactPage() {
             <div className="flex items-start gap-3 rounded-[var(--radius-card)] border border-border bg-slate-50 p-6">
               <MapPin className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden="true" />
               <p className="text-sm leading-relaxed text-slate-600">
-                Topmark is based in <span className="font-medium text-slate-900">{site.location}</span>. All sessions
-                take place online.
+                Topmark is based in <span className="font-medium text-slate-900">{site.location}</span>. All sessions take place online.
               </p>
             </div>
           </aside>
@@ -157,17 +156,21 @@ export function ContactPage() {
       </section>
 
       <Section id="faq" tone="muted" eyebrow="FAQ" title="Frequently asked questions">
-        <Accordion.Root type="single" collapsible className="mx-auto max-w-3xl divide-y divide-border rounded-[var(--radius-card)] border border-border bg-white">
+        <Accordion.Root
+          type="single"
+          collapsible
+          className="mx-auto max-w-3xl divide-y divide-border rounded-[var(--radius-card)] border border-border bg-white"
+        >
           {faqs.map((f, i) => (
             <Accordion.Item key={f.q} value={`faq-${i}`}>
               <Accordion.Header>
-                  <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-slate-900 hover:bg-slate-50 sm:px-6">
-                    {f.q}
-                    <ChevronDown
-                      className="size-5 shrink-0 text-slate-500 transition-transform group-data-[state=open]:rotate-180"
-                      aria-hidden="true"
-                    />
-                  </Accordion.Trigger>
+                <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-slate-900 hover:bg-slate-50 sm:px-6">
+                  {f.q}
+                  <ChevronDown
+                    className="size-5 shrink-0 text-slate-500 transition-transform group-data-[state=open]:rotate-180"
+                    aria-hidden="true"
+                  />
+                </Accordion.Trigger>
               </Accordion.Header>
               <Accordion.Content className="px-5 pb-5 text-sm leading-relaxed text-slate-600 sm:px-6">{f.a}</Accordion.Content>
             </Accordion.Item>

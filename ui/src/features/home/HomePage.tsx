@@ -42,12 +42,7 @@ const features = [
   },
 ] as const;
 
-const promises = [
-  'No hidden fees',
-  'Sessions do not expire',
-  'Change tutor any time',
-  'Evenings and weekends',
-] as const;
+const promises = ['No hidden fees', 'Sessions do not expire', 'Change tutor any time', 'Evenings and weekends'] as const;
 
 export function HomePage() {
   useDocumentTitle('Home');
@@ -68,13 +63,12 @@ export function HomePage() {
               Online tutoring for Grade 9 to university
             </p>
             <h1 className="mt-6 text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl lg:text-6xl">
-              Personalised, long-term tutoring that builds{' '}
-              <span className="text-brand-700">independent problem solvers</span>
+              Personalised, long‑term tutoring that builds <span className="text-brand-700">independent problem solvers</span>
             </h1>
             <p className="mt-6 max-w-2xl text-lg leading-relaxed text-pretty text-slate-600">
-              Topmark pairs each student with a dedicated tutor who gets to know how they think, then works with them
-              week after week: closing gaps, building good habits and teaching them to tackle problems on their own.
-              One-on-one, online, on evenings and weekends.
+              Topmark pairs each student with a dedicated tutor who gets to know how they think, then works with them week after week:
+              closing gaps, building good habits and teaching them to tackle problems on their own. One-on-one, online, on evenings and
+              weekends.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <AppLink to="/login" className={buttonVariants({ size: 'lg' })}>
@@ -99,17 +93,13 @@ export function HomePage() {
             <div className="rounded-2xl border border-border bg-white p-6 shadow-xl shadow-brand-900/10">
               <div className="flex items-center justify-between">
                 <p className="text-sm font-semibold text-slate-900">Session report</p>
-                <span className="rounded-full bg-success-muted px-2.5 py-0.5 text-xs font-semibold text-success">
-                  Completed
-                </span>
+                <span className="rounded-full bg-success-muted px-2.5 py-0.5 text-xs font-semibold text-success">Completed</span>
               </div>
               <p className="mt-1 text-sm text-slate-600">Grade 12 Calculus &amp; Vectors · 60 minutes</p>
               <dl className="mt-5 space-y-4 text-sm">
                 <div>
                   <dt className="font-medium text-slate-900">What we covered</dt>
-                  <dd className="mt-1 text-slate-600">
-                    Related rates: set up three problems from a diagram before touching any formulas.
-                  </dd>
+                  <dd className="mt-1 text-slate-600">Related rates: set up three problems from a diagram before touching any formulas.</dd>
                 </div>
                 <div>
                   <dt className="font-medium text-slate-900">Where Maya is now</dt>
@@ -216,9 +206,7 @@ export function HomePage() {
                     <span className="text-4xl font-bold tracking-tight text-slate-900">${tier.basePrice}</span>{' '}
                     <span className="text-sm text-slate-600">per session</span>
                   </p>
-                  <p className="mt-3 text-sm text-slate-600">
-                    One-on-one, 60 minutes, online. Save up to 10% with a 3x/week package.
-                  </p>
+                  <p className="mt-3 text-sm text-slate-600">One-on-one, 60 minutes, online. Save up to 10% with a 3x/week package.</p>
                 </CardContent>
               </Card>
             </li>
@@ -226,8 +214,8 @@ export function HomePage() {
         </ul>
         <div className="mx-auto mt-8 max-w-3xl space-y-2 text-center text-sm text-slate-600">
           <p>
-            <strong className="font-semibold text-slate-900">No hidden fees, and sessions do not expire.</strong> You
-            can request a tutor change at any time.
+            <strong className="font-semibold text-slate-900">No hidden fees, and sessions do not expire.</strong> You can request a tutor
+            change at any time.
           </p>
           <p>All purchases are final and non-refundable, except where the law requires otherwise.</p>
         </div>
@@ -239,12 +227,7 @@ export function HomePage() {
       </Section>
 
       {/* How it fits together */}
-      <Section
-        id="online"
-        tone="muted"
-        eyebrow="Online, on your schedule"
-        title="Lessons that fit around real life"
-      >
+      <Section id="online" tone="muted" eyebrow="Online, on your schedule" title="Lessons that fit around real life">
         <div className="grid gap-6 md:grid-cols-3">
           {[
             {
@@ -278,10 +261,7 @@ export function HomePage() {
 
       <CallToAction
         secondary={
-          <Link
-            to="/pricing"
-            className={buttonVariants({ variant: 'ghostInverse', size: 'lg' })}
-          >
+          <Link to="/pricing" className={buttonVariants({ variant: 'ghostInverse', size: 'lg' })}>
             Compare packages
           </Link>
         }

@@ -1,7 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import {
   BarChart3,
-  BellRing,
   CalendarCheck,
   CalendarClock,
   CreditCard,
@@ -13,6 +12,7 @@ import {
   RefreshCw,
   ShieldCheck,
   Users,
+  Video,
 } from 'lucide-react';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';
@@ -77,9 +77,9 @@ const platformFeatures: readonly Step[] = [
     body: 'If the fit is not right, request a different tutor at any time. Your remaining sessions move with you.',
   },
   {
-    icon: BellRing,
-    title: 'Reminders',
-    body: 'Email reminders before each session help students arrive prepared and on time.',
+    icon: Video,
+    title: 'One link to join',
+    body: 'Each session has its own video link in the calendar invite and on your dashboard, so joining takes one click.',
   },
   {
     icon: ShieldCheck,
@@ -230,8 +230,7 @@ export function HowItWorksPage() {
               <CardContent className="space-y-2">
                 <CardTitle>Know where every session went</CardTitle>
                 <CardDescription className="leading-relaxed">
-                  Each package shows completed, upcoming and remaining sessions, so you always know what you have paid
-                  for and what is left.
+                  Each package shows completed, upcoming and remaining sessions, so you always know what you have paid for and what is left.
                 </CardDescription>
               </CardContent>
             </Card>
@@ -239,8 +238,8 @@ export function HowItWorksPage() {
               <CardContent className="space-y-2">
                 <CardTitle>Renew in one step</CardTitle>
                 <CardDescription className="leading-relaxed">
-                  When a package is running low, renew it with the same tutor and schedule. Unused sessions never
-                  expire, so renewing early loses nothing.
+                  When a package is running low, renew it with the same tutor and schedule. Unused sessions never expire, so renewing early
+                  loses nothing.
                 </CardDescription>
               </CardContent>
             </Card>
@@ -248,8 +247,7 @@ export function HowItWorksPage() {
               <CardContent className="space-y-2">
                 <CardTitle>Read every report</CardTitle>
                 <CardDescription className="leading-relaxed">
-                  Session reports from the tutor tell you what was covered and what to practise, in plain language,
-                  after every lesson.
+                  Session reports from the tutor tell you what was covered and what to practise, in plain language, after every lesson.
                 </CardDescription>
               </CardContent>
             </Card>

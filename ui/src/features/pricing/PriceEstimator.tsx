@@ -86,12 +86,9 @@ export function PriceEstimator() {
             </dd>
           </div>
           <div>
-            <dt className="text-brand-200">You save</dt>
-            <dd
-              className={cn('mt-0.5 text-lg font-semibold', quote.savings > 0 && 'text-emerald-300')}
-              data-testid="estimate-savings"
-            >
-              {quote.savings > 0 ? `${wholeDollars(quote.savings)} a month` : 'Standard rate'}
+            <dt className="text-brand-200">You save monthly</dt>
+            <dd className={cn('mt-0.5 text-lg font-semibold', quote.savings > 0 && 'text-emerald-300')} data-testid="estimate-savings">
+              {quote.savings > 0 ? wholeDollars(quote.savings) : 'Standard rate'}
             </dd>
           </div>
         </dl>

@@ -82,9 +82,7 @@ export function PricingPage() {
                 <CardContent>
                   <CardTitle>{tier.name}</CardTitle>
                   <p className="mt-4">
-                    <span className="text-4xl font-bold tracking-tight text-slate-900">
-                      {wholeDollars(tier.basePrice)}
-                    </span>{' '}
+                    <span className="text-4xl font-bold tracking-tight text-slate-900">{wholeDollars(tier.basePrice)}</span>{' '}
                     <span className="text-sm text-slate-600">per session</span>
                   </p>
                   <p className="mt-3 text-sm leading-relaxed text-slate-600">{gradeDescriptions[tier.id]}</p>
@@ -109,9 +107,7 @@ export function PricingPage() {
             return (
               <li key={freq.id}>
                 <Card className={cn('relative h-full', freq.recommended && 'ring-2 ring-brand-600')}>
-                  {freq.recommended ? (
-                    <Badge className="absolute -top-3 left-6 shadow-sm">Recommended</Badge>
-                  ) : null}
+                  {freq.recommended ? <Badge className="absolute -top-3 left-6 shadow-sm">Recommended</Badge> : null}
                   <CardContent className="flex h-full flex-col">
                     <CardTitle>{freq.name}</CardTitle>
                     <p className="mt-1 text-sm text-slate-600">
@@ -123,9 +119,7 @@ export function PricingPage() {
                       )}
                     </p>
                     <p className="mt-5">
-                      <span className="text-4xl font-bold tracking-tight text-slate-900">
-                        {wholeDollars(quote.monthlyPrice)}
-                      </span>{' '}
+                      <span className="text-4xl font-bold tracking-tight text-slate-900">{wholeDollars(quote.monthlyPrice)}</span>{' '}
                       <span className="text-sm text-slate-600">/ month for Grade 11-12</span>
                     </p>
                     <p className="mt-3 text-sm leading-relaxed text-slate-600">{frequencyBlurbs[freq.id]}</p>
@@ -151,9 +145,8 @@ export function PricingPage() {
           <div>
             <h3 className="text-lg font-semibold text-slate-900">Prefer a flexible pack?</h3>
             <p className="mt-1 max-w-2xl text-sm leading-relaxed text-slate-600">
-              Choose a pack of <strong className="text-slate-900">4, 8 or 12 sessions</strong> and schedule them
-              freely, whenever your tutor has availability, with no fixed weekly slot. Ideal around exams, projects and
-              busy sports seasons.
+              Choose a pack of <strong className="text-slate-900">4, 8 or 12 sessions</strong> and schedule them freely, whenever your tutor
+              has availability, with no fixed weekly slot. Ideal around exams, projects and busy sports seasons.
             </p>
           </div>
           <AppLink to="/login" className={buttonVariants({ variant: 'secondary', className: 'mt-4 sm:mt-0' })}>
@@ -185,8 +178,7 @@ export function PricingPage() {
         <PriceEstimator />
         <h3 className="mt-12 text-xl font-semibold text-slate-900">Every level and package</h3>
         <p id="calculator-note" className="mt-2 mb-5 text-sm text-slate-600">
-          Savings are compared with paying the standard per-session price for the same number of sessions. Prices in
-          CAD.
+          Savings are compared with paying the standard per-session price for the same number of sessions. Prices in CAD.
         </p>
         <PriceCalculatorTable />
       </Section>

@@ -49,13 +49,16 @@ export function SubjectsPage() {
             ))}
           </ul>
           <p className="mt-4 text-sm text-slate-600">
-            {totalTutors} subject specialists across all eight subjects, every one reviewed and interviewed before
-            teaching.
+            {totalTutors} subject specialists across all eight subjects, every one reviewed and interviewed before teaching.
           </p>
         </div>
       </section>
 
-      <Section id="all-subjects" title="Find your subject" intro="Each card lists the levels we teach and a sample of the topics tutors cover most often.">
+      <Section
+        id="all-subjects"
+        title="Find your subject"
+        intro="Each card lists the levels we teach and a sample of the topics tutors cover most often."
+      >
         <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
           {subjects.map((subject) => {
             const Icon = subject.icon;

@@ -1,4 +1,4 @@
-import { Atom, BookOpen, Calculator, Code, Dna, FlaskConical, Landmark, Sigma, type LucideIcon } from 'lucide-react';
+import { Atom, BookOpen, Calculator, Code, Dna, FlaskConical, Landmark, type LucideIcon, Sigma } from 'lucide-react';
 import { gradeTiers } from '../../../../src/domain/pricing/pricing.ts';
 
 /** The three levels of spec part 1 §1, named as the pricing policy names them. */
@@ -84,14 +84,7 @@ export const subjects: readonly Subject[] = [
     description:
       'Go beyond flashcards. Students learn to explain processes step by step, read diagrams and data, and write the clear, structured answers that long-response questions demand.',
     levels: ['Grade 10 & Under', 'Grade 11-12', 'University'],
-    topics: [
-      'Cells and cell division',
-      'Genetics and heredity',
-      'Evolution',
-      'Metabolic processes',
-      'Human body systems',
-      'Ecology',
-    ],
+    topics: ['Cells and cell division', 'Genetics and heredity', 'Evolution', 'Metabolic processes', 'Human body systems', 'Ecology'],
     tutorCount: 9,
     rating: 4.9,
   },

@@ -1,0 +1,33 @@
+import { type LandingPath, landingOf } from '../../../../src/domain/accounts/accountForms.ts';
+
+export { type LandingPath, landingOf };
+
+export type GuardHomePath = '/admin' | '/tutor' | '/student' | '/';
+
+/**
+ * Route guard rule 4 (spec part 1 §2): a user whose role a protected route does not allow goes to
+ * that role's home: admin /admin, tutor /tutor, student and student_secondary /student, anything
+ * else /.
+ */
+export function guardHomeOf(role: string): GuardHomePath {
+  switch (role) {
+    case 'admin':
+      return '/admin';
+    case 'tutor':
+      return '/tutor';
+    case 'student':
+    case 'student_secondary':
+      return '/student';
+    default:
+      return '/';
+  }
+}
+
+/**
+ * Where /accept-terms sends a user once terms are accepted (spec part 1 §2): tutor /tutor,
+ * admin /admin, parent /parent, otherwise /student.
+ */
+export function termsLandingOf(role: string): '/admin' | '/tutor' | '/parent' | '/student' {
+  const landing = landingOf(role);
+  return landing === '/' ? '/student' : landing;
+}
