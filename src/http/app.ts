@@ -46,7 +46,6 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
           },
     bodyLimit: 256 * 1024,
     trustProxy: system.config.NODE_ENV === 'production',
-    disableRequestLogging: system.config.NODE_ENV === 'test',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
