@@ -1,4 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/adapters/config/config.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { createSystem, type Mode, type System, type SystemOptions } from '../../src/system.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -20,5 +23,23 @@ export async function createTestSystem(
       await system.close();
       await db.drop();
     },
+  });
+}
+
+/**
+ * A test file's system and HTTP app, created before its tests and disposed after them:
+ * `withTestApp((s, a) => { system = s; app = a; })`.
+ */
+export function withTestApp(receive: (system: TestSystem, app: FastifyInstance) => void, options: SystemOptions = {}): void {
+  let system: TestSystem | null = null;
+  let app: FastifyInstance | null = null;
+  beforeAll(async () => {
+    system = await createTestSystem('all', {}, options);
+    app = await buildApp(system, { logger: false });
+    receive(system, app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await system?.dispose();
   });
 }

@@ -1,18 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
-import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
+import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { buildApp } from '../../app.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
-beforeAll(async () => {
-  system = await createTestSystem('all');
-  app = await buildApp(system, { logger: false });
-});
-afterAll(async () => {
-  await app.close();
-  await system.dispose();
+withTestApp((s, a) => {
+  system = s;
+  app = a;
 });
 
 const post = (url: string, payload: unknown, cookie?: string) =>

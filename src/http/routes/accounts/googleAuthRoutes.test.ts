@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf } from '../../../../tests/support/accounts.ts';
-import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
+import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { CALENDAR_SCOPE, GoogleIdentityProvider } from '../../../adapters/identity/googleIdentity.ts';
 import { pkceChallenge } from '../../../adapters/identity/identityProvider.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
@@ -16,13 +16,9 @@ import { buildApp } from '../../app.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
-beforeAll(async () => {
-  system = await createTestSystem('all');
-  app = await buildApp(system, { logger: false });
-});
-afterAll(async () => {
-  await app.close();
-  await system.dispose();
+withTestApp((s, a) => {
+  system = s;
+  app = a;
 });
 
 type Response = Awaited<ReturnType<FastifyInstance['inject']>>;
