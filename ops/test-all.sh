@@ -19,13 +19,17 @@ npm run -s build:ui || { echo "UI build failed"; failed=$((failed + 1)); }
 npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest.json
 npx playwright test
 
-read -r vp vf < <(node -e '
+read -r vp vf vs < <(node -e '
   const fs = require("fs");
-  let p = 0, f = 0;
-  try { const v = JSON.parse(fs.readFileSync(".tmp/vitest.json", "utf8")); p += v.numPassedTests; f += v.numFailedTests + (v.success === false && v.numFailedTests === 0 ? 1 : 0); } catch { f += 1; }
-  try { const s = JSON.parse(fs.readFileSync(".tmp/playwright.json", "utf8")).stats; p += s.expected + s.flaky; f += s.unexpected; } catch { f += 1; }
-  console.log(p, f);')
+  let p = 0, f = 0, k = 0;
+  try {
+    const v = JSON.parse(fs.readFileSync(".tmp/vitest.json", "utf8"));
+    p += v.numPassedTests; k += v.numPendingTests + v.numTodoTests;
+    f += v.numFailedTests + (v.success === false && v.numFailedTests === 0 ? 1 : 0);
+  } catch { f += 1; }
+  try { const s = JSON.parse(fs.readFileSync(".tmp/playwright.json", "utf8")).stats; p += s.expected + s.flaky; f += s.unexpected; k += s.skipped; } catch { f += 1; }
+  console.log(p, f, k);')
 passed=$((passed + vp))
 failed=$((failed + vf))
-echo "${passed} passed, ${failed} failed"
+echo "${passed} passed, ${failed} failed, ${vs} skipped"
 [ "$failed" -eq 0 ]
