@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/adapters/config/config.ts';
 import { OutboxMailer } from '../src/adapters/mail/outboxMailer.ts';
+import { signIn } from '../src/commands/accounts/signIn.ts';
 import { receiveContactMessage } from '../src/commands/contact/receiveContactMessage.ts';
 import { commandContext } from '../src/commands/kit/commandContext.ts';
 import { createSystem } from '../src/system.ts';
@@ -189,6 +190,45 @@ describe('ops CLI', () => {
         text: 'Thank you, we will get back to you.',
       }),
     ]);
+  });
+
+  it('creates an admin who can sign in, through the account commands', async () => {
+    const run = await cli(
+      'admin:create',
+      '--username',
+      'ops.admin',
+      '--email',
+      'ops.admin@example.org',
+      '--password',
+      'admin-pass-9',
+      '--json',
+    );
+    expect(run.code).toBe(0);
+    expect(json(run)).toMatchObject({ username: 'ops.admin', role: 'admin' });
+    const system = await createSystem(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' }), 'cli');
+    try {
+      const [user] = await system.sql`SELECT role, email_verified, terms_accepted_version FROM users WHERE username = 'ops.admin'`;
+      expect(user).toEqual({ role: 'admin', email_verified: true, terms_accepted_version: '1.0' });
+      const session = await signIn(system.accounts, 'ops.admin', 'admin-pass-9', commandContext({ ip: '127.0.0.1' }));
+      expect(session.role).toBe('admin');
+    } finally {
+      await system.close();
+    }
+    const generated = await cli(
+      'admin:create',
+      '--username',
+      'ops.finance',
+      '--email',
+      'ops.finance@example.org',
+      '--role',
+      'finance',
+      '--json',
+    );
+    expect(json<{ password: string }>(generated).password.length).toBeGreaterThanOrEqual(12);
+    const taken = await cli('admin:create', '--username', 'ops.admin', '--email', 'other@example.org', '--json');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('Username already exists');
+    expect((await cli('admin:create', '--username', 'x', '--email', 'x@example.org', '--role', 'tutor')).code).toBe(2);
   });
 
   it('exits 2 on usage errors', async () => {

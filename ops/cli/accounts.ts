@@ -27,7 +27,9 @@ export async function createAdmin(system: System, options: AdminOptions): Promis
     password,
     role: options.role,
   });
-  await waitForProjections(system.sql, ['users'], position, 5000);
+  // No projector may be running (npm start down): bring the account read models up to date here.
+  if (!(await waitForProjections(system.sql, ['users', 'students'], position, 500)))
+    await system.projections.catchUp(['users', 'students']);
   const data = { userId, username: options.username, role: options.role, ...(generated ? { password } : {}) };
   return {
     data,

@@ -150,6 +150,23 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Brings the named projectors up to the head once, in this process (an operator command run
+   * while no projector process is up). Safe beside running followers: the checkpoint lock and
+   * position check make every batch apply exactly once whoever applies it.
+   */
+  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
+    for (const p of this.projectors.filter((x) => names.includes(x.name))) {
+      for (;;) {
+        const [cp] = await this.sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${p.name}`;
+        if (cp?.status !== 'running') break;
+        const batch = await this.store.readAll(cp.position, this.batchSize);
+        if (batch.length === 0) break;
+        await this.applyBatch(p, cp.position, batch);
+      }
+    }
+  }
+
   /** Applies the batch if the checkpoint is still where it was read; false when someone else moved it. */
   private async applyOnce(p: Projector, from: Position, events: RecordedEvent[]): Promise<boolean> {
     return this.sql.begin(async (tx) => {

@@ -116,6 +116,35 @@ describe('registration, verification and sign-in', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('limits failed sign-ins per IP address across accounts', async () => {
+    const from = (username: string) =>
+      app.inject({ method: 'POST', url: '/api/login', payload: { username, password: 'wrong-password' }, remoteAddress: '203.0.113.9' });
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++) codes.push((await from(`nobody-${i}`)).statusCode);
+    expect(codes.slice(0, 20).every((c) => c === 401)).toBe(true);
+    expect(codes[20]).toBe(429);
+    // Another address is not affected.
+    const other = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: 'nobody-x', password: 'x' },
+      remoteAddress: '203.0.113.10',
+    });
+    expect(other.statusCode).toBe(401);
+  });
+
+  it('sends a new verification code at most once a minute', async () => {
+    const body = registration('v1');
+    await post('/api/register', body);
+    const first = await post('/api/resend-verification', { email: body.email });
+    expect(first.statusCode).toBe(429);
+    expect(first.json()).toMatchObject({ ok: false, error: 'Please wait 60 seconds before requesting another code.' });
+    const unknown = await post('/api/resend-verification', { email: 'nobody-v1@example.com' });
+    expect(unknown.json()).toEqual({ ok: true, message: 'New verification code sent! Please check your email.' });
+  });
+});
+
 describe('password reset', () => {
   it('answers the same for unknown addresses, resets with the mailed code and ends old sessions', async () => {
     const { cookie, email } = await signedUpStudent(app, system.sql, 'p1');
@@ -206,6 +235,29 @@ describe('bad input never reaches a command', () => {
       const res = await post(url, payload);
       expect(res.statusCode, `${url} ${JSON.stringify(payload).slice(0, 80)}`).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);
+    }
+    const after = Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
+    expect(after).toBe(before);
+  });
+
+  it('refuses bad input on signed-in endpoints with 400s and changes nothing', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 'b1');
+    const before = Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
+    const calls: [string, string, unknown][] = [
+      ['POST', '/api/accept-terms', {}],
+      ['POST', '/api/accept-terms', { termsAcceptedVersion: '9.9' }],
+      ['POST', '/api/accept-terms', { termsAcceptedVersion: '1.0', extra: 1 }],
+      ['POST', '/api/user/update-role', { role: 42 }],
+      ['POST', '/api/user/update-role', { role: 'student', admin: true }],
+      ['PATCH', '/api/user/timezone', { timezone: 'x'.repeat(500) }],
+      ['PATCH', '/api/user/timezone', {}],
+      ['POST', '/api/student/secondary-login', { secondaryUsername: 'ab', password: 'viewonly1' }],
+      ['POST', '/api/student/secondary-login', { secondaryUsername: 'viewer-b1', password: '123' }],
+    ];
+    for (const [method, url, payload] of calls) {
+      const res = await app.inject({ method: method as 'POST', url, payload: payload as object, headers: { cookie } });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload).slice(0, 60)}`).toBe(400);
+      expect((res.json() as { message: string }).message).toBeTruthy();
     }
     const after = Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
     expect(after).toBe(before);
