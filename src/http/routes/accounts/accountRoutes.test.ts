@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
-import { buildApp } from '../../app.ts';
+import { seedDemoAccounts } from '../../../commands/accounts/seedDemo.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -214,6 +214,20 @@ describe('secondary (view-only) login', () => {
     const secondary = cookieOf(login);
     expect((await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: secondary } })).statusCode).toBe(403);
     expect((await post('/api/user/update-role', { role: 'student' }, secondary)).statusCode).toBe(403);
+  });
+});
+
+describe('parents', () => {
+  it("lists only the parent's own students", async () => {
+    const credentials = await seedDemoAccounts(system.accounts);
+    await system.projections.catchUp(['users', 'students']);
+    const parent = credentials.find((c) => c.role === 'parent');
+    const login = await post('/api/login', { username: parent?.username, password: parent?.password });
+    expect(login.statusCode).toBe(200);
+    const res = await app.inject({ method: 'GET', url: '/api/parent/students', headers: { cookie: cookieOf(login) } });
+    expect(res.json()).toEqual({ students: [expect.objectContaining({ firstName: 'Sam', lastName: 'Student', grade: 'Grade 11' })] });
+    const { cookie } = await signedUpStudent(app, system.sql, 'pp1');
+    expect((await app.inject({ method: 'GET', url: '/api/parent/students', headers: { cookie } })).statusCode).toBe(403);
   });
 });
 

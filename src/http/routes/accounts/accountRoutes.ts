@@ -215,6 +215,25 @@ export const accountRoutes =
       },
     );
 
+    app.get(
+      '/api/parent/students',
+      { config: { roles: ['parent'] }, schema: { tags: ['accounts'], summary: "The parent's students" } },
+      async (request) => {
+        const principal = principalOf(request);
+        const rows = await system.sql<{ id: string; first_name: string; last_name: string; grade: string; has_secondary_login: boolean }[]>`
+          SELECT id, first_name, last_name, grade, has_secondary_login FROM students WHERE parent_id = ${principal.userId} ORDER BY first_name, last_name`;
+        return {
+          students: rows.map((r) => ({
+            id: r.id,
+            firstName: r.first_name,
+            lastName: r.last_name,
+            grade: r.grade,
+            hasSecondaryLogin: r.has_secondary_login,
+          })),
+        };
+      },
+    );
+
     app.delete('/api/user/delete', { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'] } }, async (request, reply) => {
       const principal = principalOf(request);
       const result = await deleteAccount(deps, principal.userId, contextFrom(request));

@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
 
@@ -24,6 +26,51 @@ function ParentDashboard({ user }: { user: User }) {
           { label: 'Member since', value: memberSince(user) },
         ]}
       />
+      <ParentStudents />
     </DashboardShell>
+  );
+}
+
+interface ParentStudent {
+  id: string;
+  firstName: string;
+  lastName: string;
+  grade: string;
+  hasSecondaryLogin: boolean;
+}
+
+function ParentStudents() {
+  const { data, isLoading, isError } = useQuery<{ students: ParentStudent[] }>({ queryKey: ['/api/parent/students'] });
+  return (
+    <Card className="mt-8">
+      <CardHeader>
+        <CardTitle>Your students</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <div className="h-12 animate-pulse rounded-md bg-slate-100" role="status">
+            <span className="sr-only">Loading students</span>
+          </div>
+        ) : isError ? (
+          <p className="text-sm text-destructive">Your students could not be loaded. Please refresh the page.</p>
+        ) : !data || data.students.length === 0 ? (
+          <p className="text-sm text-slate-600">No students are linked to your account yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {data.students.map((s) => (
+              <li key={s.id} className="flex items-center justify-between py-3">
+                <span className="font-medium text-slate-900">
+                  {s.firstName} {s.lastName}
+                </span>
+                <span className="flex items-center gap-2 text-sm text-slate-600">
+                  {s.grade}
+                  {s.hasSecondaryLogin ? <Badge variant="secondary">View-only login set</Badge> : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }
