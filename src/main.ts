@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
+import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
 import { seedDemoAccounts } from './commands/accounts/seedDemo.ts';
 import { buildApp } from './http/app.ts';
 import { createSystem, type Mode } from './system.ts';
@@ -21,8 +22,8 @@ let demoAccounts = '';
 if (!config.DATABASE_URL && mode === 'all') {
   const file = path.join(config.DATA_DIR, 'demo-accounts.txt');
   if (!existsSync(file)) {
-    const [existing] = await system.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM es_streams WHERE stream_id LIKE 'user-%'`;
-    if (!existing?.count) {
+    const existing = await system.store.listStreams({ category: 'user', limit: 1 });
+    if (existing.length === 0) {
       const credentials = await seedDemoAccounts(system.accounts);
       writeFileSync(file, credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(14)} ${c.password}`).join('\n'), { mode: 0o600 });
     }
@@ -46,6 +47,7 @@ if (app) {
   system.log.info(`Topmark ${mode} process running`);
 }
 
+if (!config.DATABASE_URL) takeOverShutdownSignals();
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {

