@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration } from '../../../tests/support/accounts.ts';
 import { type TestSystem, withTestApp } from '../../../tests/support/system.ts';
-import { buildApp } from '../../http/app.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;

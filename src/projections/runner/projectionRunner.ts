@@ -124,7 +124,7 @@ export class ProjectionRunner {
     while (!this.stopped) {
       try {
         const [cp] = await this.sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${p.name}`;
-        if (!cp || cp.status !== 'running') {
+        if (cp?.status !== 'running') {
           await this.sleep(this.pollMs);
           continue;
         }

@@ -33,7 +33,7 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
   const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<UserEvent>(e) }));
   const registered = events.find((e) => e.event.type === 'UserRegistered')?.event;
   const issued = events.find((e) => e.id === job.eventId)?.event;
-  if (!registered || registered.type !== 'UserRegistered' || !issued) return;
+  if (registered?.type !== 'UserRegistered' || !issued) return;
   if (events.some((e) => e.event.type === 'AccountDeleted') || registered.data.email === ERASED) return;
   if (issued.type !== 'EmailVerificationCodeIssued' && issued.type !== 'PasswordResetCodeIssued') return;
   const { code, expiresAt } = issued.data;

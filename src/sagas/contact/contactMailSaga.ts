@@ -1,6 +1,7 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { recordContactMailSent } from '../../commands/contact/receiveContactMessage.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
@@ -40,7 +41,9 @@ export interface ContactMailDeps {
 export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob): Promise<void> {
   const events = (await deps.store.readStream(contactStreamId(job.contactId))).map((e) => toDomainEvent<ContactEvent>(e));
   const received = events.find((e) => e.type === 'ContactMessageReceived');
-  if (!received || received.type !== 'ContactMessageReceived') throw new Error(`Contact message ${job.contactId} not found`);
+  if (received?.type !== 'ContactMessageReceived') throw new Error(`Contact message ${job.contactId} not found`);
+  // Erased with its sender's account before the mail went out: nobody left to write to.
+  if (events.some((e) => e.type === 'ContactMessageErased') || received.data.email === ERASED) return;
   const m = received.data;
   const mailId = deterministicUuid(`contact-mail/${job.contactId}/${job.kind}`);
   if (job.kind === 'confirmation') {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { seedDemoAccounts } from '../../../commands/accounts/seedDemo.ts';
@@ -92,7 +92,7 @@ describe('registration, verification and sign-in', () => {
     const [row] = await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM users WHERE lower(username) = 'same-name'`;
     expect(Number(row?.n)).toBe(1);
     // A loser never kept a claim on its e-mail: the address can still register.
-    const loser = codes.findIndex((c) => c === 409);
+    const loser = codes.indexOf(409);
     expect((await post('/api/register', registration(`c${loser}`, { username: `other-name-c${loser}` }))).statusCode).toBe(201);
   });
 

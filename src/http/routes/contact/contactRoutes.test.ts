@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
-import { buildApp } from '../../app.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
