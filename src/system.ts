@@ -23,6 +23,7 @@ import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
 import { ACCOUNT_MAIL_QUEUE, accountMailReactor, workAccountMail } from './sagas/accounts/accountMailSaga.ts';
 import { CONTACT_MAIL_QUEUE, contactMailReactor, workContactMail } from './sagas/contact/contactMailSaga.ts';
+import { HOUSEKEEPING_QUEUE, scheduleHousekeeping } from './sagas/maintenance/housekeeping.ts';
 import { reactorProjector } from './sagas/runner/reactor.ts';
 
 export type Mode = 'all' | 'api' | 'projector' | 'worker' | 'cli';
@@ -50,6 +51,7 @@ export interface System {
 export const queues = [
   { name: CONTACT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
   { name: ACCOUNT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
+  { name: HOUSEKEEPING_QUEUE, retryLimit: 1, retryDelaySeconds: 60 },
 ];
 export const reactors = [contactMailReactor, accountMailReactor];
 
@@ -134,6 +136,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     const deps = { store, mailer, supportAddress: config.SUPPORT_EMAIL };
     await workContactMail(jobs, deps);
     await workAccountMail(jobs, deps);
+    await scheduleHousekeeping(jobs, sql);
     for (const q of queueDefinitions) {
       await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
         log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');

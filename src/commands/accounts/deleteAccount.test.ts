@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration } from '../../../tests/support/accounts.ts';
 import { type TestSystem, withTestApp } from '../../../tests/support/system.ts';
+import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -94,6 +95,8 @@ describe('account deletion', () => {
       const opened = JSON.stringify(await system.store.readStream(s.streamId));
       expect(opened).not.toContain('Zebulon');
     }
+    // The audit log follows the log asynchronously: the deletion endpoint does not wait for it.
+    await waitForProjections(system.sql, ['audit_log'], await system.store.headPosition(), 10_000);
     const audit = await system.sql`SELECT action FROM audit_logs WHERE entity_id = ${userId} ORDER BY position`;
     expect(audit.map((a) => a.action)).toContain('AccountDeleted');
     // The username and address are free again.

@@ -46,6 +46,7 @@ export const googleAccountLinked = z.object({
   at,
 });
 export const accountDeleted = z.object({ userId, at });
+export const accountMailSent = z.object({ userId, mailId: z.string(), kind: z.enum(['verification', 'password_reset']), at });
 
 export type UserEvent =
   | { type: 'UserRegistered'; data: z.infer<typeof userRegistered> }
@@ -61,7 +62,8 @@ export type UserEvent =
   | { type: 'SignedIn'; data: z.infer<typeof signedIn> }
   | { type: 'SignInFailed'; data: z.infer<typeof signInFailed> }
   | { type: 'GoogleAccountLinked'; data: z.infer<typeof googleAccountLinked> }
-  | { type: 'AccountDeleted'; data: z.infer<typeof accountDeleted> };
+  | { type: 'AccountDeleted'; data: z.infer<typeof accountDeleted> }
+  | { type: 'AccountMailSent'; data: z.infer<typeof accountMailSent> };
 
 /** Every personal field of a user's events is sealed with that user's key. */
 const personOf = (d: { userId: string }) => `user-${d.userId}`;
@@ -111,4 +113,9 @@ export const userEventCatalog = {
     describe: () => 'Google account linked',
   }),
   AccountDeleted: defineEvent({ schema: accountDeleted, describe: () => 'Account deleted; personal data erased' }),
+  AccountMailSent: defineEvent({
+    schema: accountMailSent,
+    describe: (d: z.infer<typeof accountMailSent>) =>
+      d.kind === 'verification' ? 'Verification code e-mailed' : 'Password reset code e-mailed',
+  }),
 };

@@ -86,6 +86,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...initialUserState, exists: true, deleted: true };
     case 'SignedIn':
     case 'SignInFailed':
+    case 'AccountMailSent':
       return state;
   }
 }
@@ -118,7 +119,8 @@ export type UserCommand =
       emailVerifiedByProvider: boolean;
       now: Date;
     }
-  | { type: 'DeleteAccount'; userId: string; now: Date };
+  | { type: 'DeleteAccount'; userId: string; now: Date }
+  | { type: 'RecordAccountMailSent'; userId: string; mailId: string; kind: 'verification' | 'password_reset'; now: Date };
 
 export const INVALID_CODE = 'Invalid verification code';
 export const EXPIRED_CODE = 'Verification code has expired. Please request a new one.';
@@ -254,6 +256,9 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'DeleteAccount':
       requireLive(state);
       return [{ type: 'AccountDeleted', data: { userId: command.userId, at } }];
+    case 'RecordAccountMailSent':
+      // Also after a deletion: the audit trail keeps that the mail went out.
+      return [{ type: 'AccountMailSent', data: { userId: command.userId, mailId: command.mailId, kind: command.kind, at } }];
   }
 }
 

@@ -2,10 +2,10 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
-import { deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
+import { handleCommand, toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import type { UserEvent } from '../../domain/accounts/accountEvents.ts';
-import { userStreamId } from '../../domain/accounts/userDecider.ts';
+import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
 import type { Reactor } from '../runner/reactor.ts';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
@@ -39,8 +39,9 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
   const { code, expiresAt } = issued.data;
   const minutes = Math.round((Date.parse(expiresAt) - Date.parse(issued.data.issuedAt)) / 60_000);
   const verification = issued.type === 'EmailVerificationCodeIssued';
+  const mailId = deterministicUuid(`account-mail/${job.eventId}`);
   await deps.mailer.send({
-    id: deterministicUuid(`account-mail/${job.eventId}`),
+    id: mailId,
     to: registered.data.email,
     // The code stays out of the subject, which the dev outbox logs.
     subject: verification ? 'Your Topmark verification code' : 'Your Topmark password reset code',
@@ -57,6 +58,13 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
       '— The Topmark team',
     ].join('\n'),
   });
+  await handleCommand(
+    deps.store,
+    userDecider,
+    userStreamId(job.userId),
+    { type: 'RecordAccountMailSent', userId: job.userId, mailId, kind: verification ? 'verification' : 'password_reset', now: new Date() },
+    commandContext({ commandId: deterministicUuid(`account-mail-recorded/${job.eventId}`), actorRole: 'system', causationId: job.eventId }),
+  );
 }
 
 export async function workAccountMail(queue: JobQueue, deps: { store: EventStore; mailer: Mailer }): Promise<void> {
