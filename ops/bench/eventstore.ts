@@ -12,6 +12,8 @@ import { migrate } from '../../src/adapters/db/migrate.ts';
 import { PostgresEventStore } from '../../src/adapters/eventstore/postgres/postgresEventStore.ts';
 import { receiveContactMessage } from '../../src/commands/contact/receiveContactMessage.ts';
 import { commandContext } from '../../src/commands/kit/commandContext.ts';
+import { handleCommand } from '../../src/commands/kit/handleCommand.ts';
+import { reservationDecider } from '../../src/domain/accounts/reservation.ts';
 import { auditLogProjector } from '../../src/projections/auditLog/auditLogProjector.ts';
 import { ProjectionRunner } from '../../src/projections/runner/projectionRunner.ts';
 
@@ -36,6 +38,36 @@ async function commandAppends(writers: number, perWriter: number): Promise<numbe
   await Promise.all(
     Array.from({ length: writers }, async () => {
       for (let i = 0; i < perWriter; i++) await receiveContactMessage(store, message, commandContext());
+    }),
+  );
+  return (writers * perWriter) / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Commands on streams that already exist (read, decide, append with the exact revision): each
+ * writer releases and re-takes reservations on 25 short streams of its own.
+ */
+async function existingStreamCommands(writers: number, perWriter: number): Promise<number> {
+  const owned = await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      const streams = Array.from({ length: 25 }, () => `usernameReservation-bench${w}${randomUUID().slice(0, 8)}`);
+      for (const id of streams) {
+        await handleCommand(store, reservationDecider, id, { type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() }, commandContext());
+      }
+      return streams;
+    }),
+  );
+  const started = performance.now();
+  await Promise.all(
+    owned.map(async (streams, w) => {
+      for (let i = 0; i < perWriter; i++) {
+        const id = streams[i % streams.length] as string;
+        const release = Math.floor(i / streams.length) % 2 === 0;
+        const command = release
+          ? ({ type: 'Release', userId: `u${w}`, now: new Date() } as const)
+          : ({ type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() } as const);
+        await handleCommand(store, reservationDecider, id, command, commandContext());
+      }
     }),
   );
   return (writers * perWriter) / ((performance.now() - started) / 1000);
@@ -67,6 +99,8 @@ try {
   const writers1 = await commandAppends(1, 3000);
   say('8 writers, one event per append…');
   const writers8 = await commandAppends(8, 1000);
+  say('8 writers, commands on existing streams…');
+  const existing8 = await existingStreamCommands(8, 500);
   say('8 writers, 10 events per append…');
   const batched = await batchedAppends(8, 500, 10);
   const total = await store.countAfter('');
@@ -94,6 +128,7 @@ try {
     const rows: [string, string, string][] = [
       ['single-event appends/s, 1 writer (command handler)', figures.appendsPerSecond.writers1.toLocaleString('en-US'), ''],
       ['single-event appends/s, 8 writers (command handler)', figures.appendsPerSecond.writers8.toLocaleString('en-US'), '≥ 3,000'],
+      ['appends/s, 8 writers, commands on existing streams (read + append)', Math.round(existing8).toLocaleString('en-US'), ''],
       ['events/s, 8 writers × 10 events per append', figures.batchedEventsPerSecond.toLocaleString('en-US'), ''],
       [
         `audit-log rebuild events/s (${result.done.toLocaleString('en-US')} events)`,
