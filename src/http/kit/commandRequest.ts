@@ -38,7 +38,7 @@ export async function idempotent<T>(
   // Keys are per caller: one user's key never replays another user's response.
   const scope = `${request.method} ${request.routeOptions.url} ${request.principal?.userId ?? 'anonymous'}`;
   const hash = createHash('sha256')
-    .update(JSON.stringify(request.body ?? null))
+    .update(JSON.stringify(withoutSecrets(request.body ?? null)))
     .digest('hex');
   const claimed = await sql`
     INSERT INTO http_idempotency (scope, key, request_hash) VALUES (${scope}, ${key}, ${hash})
@@ -70,4 +70,19 @@ export async function idempotent<T>(
     }
     throw error;
   }
+}
+
+/**
+ * The request fingerprint leaves secrets out: a fast hash over a body with a password in it would
+ * let anyone with the table guess the password offline.
+ */
+function withoutSecrets(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(withoutSecrets);
+  if (body === null || typeof body !== 'object') return body;
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).map(([k, v]) => [
+      k,
+      /password|code|token|secret/i.test(k) ? '[secret]' : withoutSecrets(v),
+    ]),
+  );
 }
