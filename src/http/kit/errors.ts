@@ -46,7 +46,8 @@ export function installErrorHandling(app: FastifyInstance): void {
               : error.message;
       return reply.status(status).send({ message });
     }
-    request.log.error({ err: error }, 'request failed');
+    // Message, code and stack only: driver errors carry query parameters and key values (personal data).
+    request.log.error({ err: { type: error.name, message: error.message, code: error.code, stack: error.stack } }, 'request failed');
     return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 }
