@@ -3,9 +3,10 @@ import { Compass, HeartHandshake, Lightbulb, MapPin, Scale, Target, TrendingUp }
 import { site } from '../../app/site.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';
+import { IconCardGrid } from '../../components/marketing/IconCardGrid.tsx';
 import { PageHeader, Section } from '../../components/marketing/PageHeader.tsx';
 import { buttonVariants } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardTitle } from '../../components/ui/card.tsx';
+import { Card, CardContent, CardTitle } from '../../components/ui/card.tsx';
 
 const values = [
   {
@@ -125,21 +126,7 @@ export function AboutPage() {
         title="What we stand for"
         intro="These four ideas shape every decision, from how we choose tutors to how we write our policies."
       >
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {values.map(({ icon: Icon, title, body }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardContent>
-                  <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                    <Icon className="size-6" aria-hidden="true" />
-                  </span>
-                  <CardTitle className="mt-5">{title}</CardTitle>
-                  <CardDescription className="mt-2 leading-relaxed">{body}</CardDescription>
-                </CardContent>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCardGrid items={values} />
       </Section>
 
       <Section

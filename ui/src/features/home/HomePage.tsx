@@ -14,9 +14,10 @@ import { gradeTiers } from '../../../../src/domain/pricing/pricing.ts';
 import { AppLink } from '../../app/layout/AppLink.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';
+import { IconCardGrid } from '../../components/marketing/IconCardGrid.tsx';
 import { Section } from '../../components/marketing/PageHeader.tsx';
 import { buttonVariants } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardTitle } from '../../components/ui/card.tsx';
+import { Card, CardContent, CardTitle } from '../../components/ui/card.tsx';
 import { subjects } from '../subjects/subjects.ts';
 
 const features = [
@@ -140,21 +141,7 @@ export function HomePage() {
         title="Tutoring built for the long run"
         intro="Quick fixes before a test rarely last. We focus on steady, week-by-week progress with one tutor who knows the student, so the gains stick after the tutoring ends."
       >
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {features.map(({ icon: Icon, title, body }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardContent>
-                  <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                    <Icon className="size-6" aria-hidden="true" />
-                  </span>
-                  <CardTitle className="mt-5">{title}</CardTitle>
-                  <CardDescription className="mt-2 leading-relaxed">{body}</CardDescription>
-                </CardContent>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCardGrid items={features} />
       </Section>
 
       {/* Subjects */}
