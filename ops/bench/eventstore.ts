@@ -52,7 +52,13 @@ async function existingStreamCommands(writers: number, perWriter: number): Promi
     Array.from({ length: writers }, async (_, w) => {
       const streams = Array.from({ length: 25 }, () => `usernameReservation-bench${w}${randomUUID().slice(0, 8)}`);
       for (const id of streams) {
-        await handleCommand(store, reservationDecider, id, { type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() }, commandContext());
+        await handleCommand(
+          store,
+          reservationDecider,
+          id,
+          { type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() },
+          commandContext(),
+        );
       }
       return streams;
     }),
