@@ -1,5 +1,13 @@
-import type { EventCatalog } from '../../domain/eventDefinition.ts';
-import type { EventStore, ExpectedRevision, NewEvent, Position, RecordedEvent, SubscribeOptions } from '../eventstore/eventStore.ts';
+import { type EventCatalog, personalMetadataFields, personalSubjectOf } from '../../domain/eventDefinition.ts';
+import type {
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  RecordedEvent,
+  SubscribeOptions,
+} from '../eventstore/eventStore.ts';
 import { PersonalDataVault } from './personalDataVault.ts';
 
 /**
@@ -19,47 +27,56 @@ export class ProtectedEventStore implements EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
-    const personal = events.map((e) => {
-      const p = this.catalog[e.type]?.personal;
-      return p ? { fields: p.fields, subject: p.subject(e.data) } : null;
+    const plan = events.map((e) => {
+      const definition = this.catalog[e.type];
+      const subject = personalSubjectOf(definition, e.data, e.metadata.actorId);
+      return subject ? { fields: definition?.personal?.fields ?? [], subject } : null;
     });
-    const subjects = personal.flatMap((p) => (p ? [p.subject] : []));
+    const subjects = plan.flatMap((p) => (p ? [p.subject] : []));
     if (subjects.length === 0) return this.inner.append(streamId, events, expected);
     const keys = await this.vault.keysFor(subjects);
     const sealed = events.map((e, i) => {
-      const p = personal[i];
+      const p = plan[i];
       if (!p) return e;
       const key = keys.get(p.subject) as Buffer;
-      const data = { ...(e.data as Record<string, unknown>) };
-      for (const field of p.fields) {
-        const value = data[field];
-        if (typeof value === 'string') data[field] = this.vault.encrypt(p.subject, key, value);
-      }
-      return { ...e, data };
+      const seal = (record: Record<string, unknown>, fields: readonly string[]) => {
+        const out = { ...record };
+        for (const field of fields) {
+          const value = out[field];
+          if (typeof value === 'string') out[field] = this.vault.encrypt(p.subject, key, value);
+        }
+        return out;
+      };
+      return {
+        ...e,
+        data: seal(e.data as Record<string, unknown>, p.fields),
+        metadata: seal(e.metadata, personalMetadataFields) as EventMetadata,
+      };
     });
     return this.inner.append(streamId, sealed, expected);
   }
 
   private async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const sealed: string[] = [];
+    const sealedValues: string[] = [];
+    const collect = (record: Record<string, unknown>) => {
+      for (const v of Object.values(record)) if (PersonalDataVault.isEncrypted(v)) sealedValues.push(v);
+    };
     for (const e of events) {
-      const p = this.catalog[e.type]?.personal;
-      if (!p) continue;
-      const data = e.data as Record<string, unknown>;
-      for (const f of p.fields) if (PersonalDataVault.isEncrypted(data[f])) sealed.push(data[f] as string);
+      collect(e.data as Record<string, unknown>);
+      collect(e.metadata);
     }
-    if (sealed.length === 0) return events;
-    const plain = await this.vault.decryptAll(sealed);
-    return events.map((e) => {
-      const p = this.catalog[e.type]?.personal;
-      if (!p) return e;
-      const data = { ...(e.data as Record<string, unknown>) };
-      for (const f of p.fields) {
-        const v = data[f];
-        if (PersonalDataVault.isEncrypted(v)) data[f] = plain.get(v);
+    if (sealedValues.length === 0) return events;
+    const plain = await this.vault.decryptAll(sealedValues);
+    const unseal = <T extends Record<string, unknown>>(record: T): T => {
+      let out: T | null = null;
+      for (const [k, v] of Object.entries(record)) {
+        if (!PersonalDataVault.isEncrypted(v)) continue;
+        out ??= { ...record };
+        (out as Record<string, unknown>)[k] = plain.get(v);
       }
-      return { ...e, data };
-    });
+      return out ?? record;
+    };
+    return events.map((e) => ({ ...e, data: unseal(e.data as Record<string, unknown>), metadata: unseal(e.metadata) }));
   }
 
   async readStream(streamId: string) {

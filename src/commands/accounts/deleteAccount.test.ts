@@ -38,7 +38,8 @@ describe('account deletion', () => {
       method: 'POST',
       url: '/api/register',
       payload: person,
-      headers: { 'idempotency-key': 'register-zebulon-1' },
+      headers: { 'idempotency-key': 'register-zebulon-1', 'user-agent': 'ZebulonBrowser/7.1' },
+      remoteAddress: '198.51.100.77',
     });
     expect(registered.statusCode).toBe(201);
     const userId = (registered.json() as { id: string }).id;
@@ -48,6 +49,8 @@ describe('account deletion', () => {
       method: 'POST',
       url: '/api/login',
       payload: { username: person.username, password: person.password },
+      headers: { 'user-agent': 'ZebulonBrowser/7.1' },
+      remoteAddress: '198.51.100.77',
     });
     const cookie = cookieOf(login);
     await app.inject({ method: 'POST', url: '/api/accept-terms', payload: { termsAcceptedVersion: '1.0' }, headers: { cookie } });
@@ -70,6 +73,7 @@ describe('account deletion', () => {
     });
     const before = await dumpAll(['mail_outbox']);
     expect(before).toContain('Zebulon');
+    expect(before).toContain('198.51.100.77');
 
     const deleted = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie } });
     expect(deleted.statusCode).toBe(200);
@@ -79,8 +83,18 @@ describe('account deletion', () => {
         .statusCode,
     ).toBe(401);
 
+    // The audit log erases the request details when it sees the deletion.
+    await waitForProjections(system.sql, ['audit_log'], await system.store.headPosition(), 10_000);
     const dump = await dumpAll(['mail_outbox']);
-    for (const secret of ['Zebulon', 'Quixotic', 'zebulon.quixotic@example.com', '555 0199', 'zebulon-guardian']) {
+    for (const secret of [
+      'Zebulon',
+      'Quixotic',
+      'zebulon.quixotic@example.com',
+      '555 0199',
+      'zebulon-guardian',
+      '198.51.100.77',
+      'ZebulonBrowser',
+    ]) {
       expect(dump.toLowerCase(), `"${secret}" is still in the database`).not.toContain(secret.toLowerCase());
     }
     const streams = await system.store.listStreams();
