@@ -1,14 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/identityProvider.ts';
-import type { UserEvent } from '../../domain/accounts/accountEvents.ts';
 import { landingOf } from '../../domain/accounts/accountForms.ts';
-import { type ReservationEvent, reservationDecider } from '../../domain/accounts/reservation.ts';
+import { reservationDecider } from '../../domain/accounts/reservation.ts';
 import { tutorApplicationDecider, tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
 import { type UserState, userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import { DomainError, fold } from '../../domain/decider.ts';
+import { DomainError } from '../../domain/decider.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { handleCommand, toDomainEvent } from '../kit/handleCommand.ts';
+import { handleCommand, loadState } from '../kit/handleCommand.ts';
 import { type AccountDeps, findUserByEmail, reservationStreamId } from './accountDeps.ts';
 import { EMAIL_TAKEN, registerAccount, USERNAME_TAKEN } from './registerUser.ts';
 import type { SignedIn } from './signIn.ts';
@@ -38,10 +37,7 @@ type Step = (name: string) => CommandContext;
 /** The live account of the Google identity: by linked Google id first, then by e-mail address. */
 async function findAccount(deps: AccountDeps, identity: ExternalIdentity): Promise<FoundAccount | null> {
   const load = async (userId: string, matchedBy: FoundAccount['matchedBy']): Promise<FoundAccount | null> => {
-    const state = fold(
-      userDecider,
-      (await deps.store.readStream(userStreamId(userId))).map((e) => toDomainEvent<UserEvent>(e)),
-    );
+    const state = await loadState(deps.store, userDecider, userStreamId(userId));
     return state.exists && !state.deleted ? { userId, state, matchedBy } : null;
   };
   const [byGoogle] = await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE google_id = ${identity.subject} LIMIT 1`;
@@ -53,11 +49,7 @@ async function findAccount(deps: AccountDeps, identity: ExternalIdentity): Promi
 }
 
 async function emailHolder(deps: AccountDeps, email: string): Promise<string | null> {
-  const events = await deps.store.readStream(reservationStreamId('email', email));
-  return fold(
-    reservationDecider,
-    events.map((e) => toDomainEvent<ReservationEvent>(e)),
-  ).heldBy;
+  return (await loadState(deps.store, reservationDecider, reservationStreamId('email', email))).heldBy;
 }
 
 /** Link the tokens, record the sign-in, open a session: the same for a found and a new account. */

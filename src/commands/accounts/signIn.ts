@@ -1,11 +1,10 @@
 import { DUMMY_HASH } from '../../adapters/passwords/passwordHasher.ts';
 import { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
-import type { UserEvent } from '../../domain/accounts/accountEvents.ts';
-import { type StudentEvent, studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
+import { studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
 import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import { DomainError, fold } from '../../domain/decider.ts';
+import { DomainError } from '../../domain/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { handleCommand, toDomainEvent } from '../kit/handleCommand.ts';
+import { handleCommand, loadState } from '../kit/handleCommand.ts';
 import { type AccountDeps, findUserByLogin } from './accountDeps.ts';
 
 export const INVALID_LOGIN = 'Invalid username or password';
@@ -59,10 +58,7 @@ export async function signIn(deps: AccountDeps, login: string, password: string,
     await deps.hasher.verify(DUMMY_HASH, password);
     throw await fail(null);
   }
-  const state = fold(
-    userDecider,
-    (await deps.store.readStream(userStreamId(user.id))).map((e) => toDomainEvent<UserEvent>(e)),
-  );
+  const state = await loadState(deps.store, userDecider, userStreamId(user.id));
   if (state.deleted || !state.passwordHash || !(await deps.hasher.verify(state.passwordHash, password))) {
     if (!state.passwordHash) await deps.hasher.verify(DUMMY_HASH, password);
     throw await fail(user.id);
@@ -87,15 +83,8 @@ async function signInSecondary(deps: AccountDeps, login: string, password: strin
   const [student] = await deps.sql<{ id: string; user_id: string }[]>`
     SELECT id, user_id FROM students WHERE lower(secondary_username) = lower(${login}) AND has_secondary_login LIMIT 1`;
   if (!student) return null;
-  const events = (await deps.store.readStream(studentStreamId(student.id))).map((e) => toDomainEvent<StudentEvent>(e));
-  const state = fold(studentDecider, events);
-  const hash = [...events].reverse().find((e) => e.type === 'SecondaryLoginSet');
-  if (
-    state.erased ||
-    !hash ||
-    hash.type !== 'SecondaryLoginSet' ||
-    !(await deps.hasher.verify(hash.data.secondaryPasswordHash, password))
-  ) {
+  const state = await loadState(deps.store, studentDecider, studentStreamId(student.id));
+  if (state.erased || !state.secondaryPasswordHash || !(await deps.hasher.verify(state.secondaryPasswordHash, password))) {
     return null;
   }
   await handleCommand(

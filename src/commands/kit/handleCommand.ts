@@ -1,5 +1,5 @@
 import { type EventStore, type Position, type RecordedEvent, WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
-import type { Decider, DomainEvent } from '../../domain/decider.ts';
+import { type Decider, type DomainEvent, fold } from '../../domain/decider.ts';
 import { definitionOf } from '../../domain/eventCatalog.ts';
 import { type CommandContext, eventIdFor, metadataOf } from './commandContext.ts';
 
@@ -31,6 +31,18 @@ export function parseEventData(type: string, data: unknown): unknown {
 
 export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {
   return { type: recorded.type, data: parseEventData(recorded.type, recorded.data) } as Event;
+}
+
+/** A stream's state for a decision taken outside a command (sign-in checks, look-ups). */
+export async function loadState<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  decider: Decider<Command, Event, State>,
+  streamId: string,
+): Promise<State> {
+  return fold(
+    decider,
+    (await store.readStream(streamId)).map((e) => toDomainEvent<Event>(e)),
+  );
 }
 
 /**

@@ -36,13 +36,15 @@ export interface StudentState {
   exists: boolean;
   erased: boolean;
   userId: string | null;
+  secondaryPasswordHash: string | null;
 }
 
 export const studentDecider: Decider<StudentCommand, StudentEvent, StudentState> = {
-  initialState: { exists: false, erased: false, userId: null },
+  initialState: { exists: false, erased: false, userId: null, secondaryPasswordHash: null },
   evolve(state, event) {
-    if (event.type === 'StudentProfileCreated') return { exists: true, erased: false, userId: event.data.userId };
-    if (event.type === 'StudentProfileErased') return { ...state, erased: true };
+    if (event.type === 'StudentProfileCreated') return { ...state, exists: true, erased: false, userId: event.data.userId };
+    if (event.type === 'SecondaryLoginSet') return { ...state, secondaryPasswordHash: event.data.secondaryPasswordHash };
+    if (event.type === 'StudentProfileErased') return { ...state, erased: true, secondaryPasswordHash: null };
     return state;
   },
   decide(command, state) {

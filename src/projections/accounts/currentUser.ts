@@ -49,27 +49,12 @@ export async function currentUser(
     }[]
   >`SELECT * FROM users WHERE id = ${principal.userId}`;
   if (!u) return null;
-  const [s] = principal.studentId
-    ? await sql<
-        {
-          id: string;
-          grade: string;
-          is_university_student: boolean;
-          school_year_start_month: number | null;
-          has_secondary_login: boolean;
-        }[]
-      >`
-        SELECT * FROM students WHERE id = ${principal.studentId}`
-    : await sql<
-        {
-          id: string;
-          grade: string;
-          is_university_student: boolean;
-          school_year_start_month: number | null;
-          has_secondary_login: boolean;
-        }[]
-      >`
-        SELECT * FROM students WHERE user_id = ${principal.userId} ORDER BY created_at LIMIT 1`;
+  // A secondary login opens its own student; an account holder sees their first student profile.
+  const [s] = await sql<
+    { id: string; grade: string; is_university_student: boolean; school_year_start_month: number | null; has_secondary_login: boolean }[]
+  >`SELECT * FROM students
+    WHERE CASE WHEN ${principal.studentId}::text IS NULL THEN user_id = ${principal.userId} ELSE id = ${principal.studentId} END
+    ORDER BY created_at LIMIT 1`;
   const viewOnly = principal.role === 'student_secondary';
   return {
     id: u.id,
