@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { horizontalOverflow } from './browser.ts';
 
 const pages = [
   { link: 'How It Works', path: '/how-it-works' },
@@ -107,6 +108,6 @@ test('the site works on a 375 px phone', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/pricing');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await horizontalOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
 });
