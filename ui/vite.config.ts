@@ -8,6 +8,11 @@ const uiRoot = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root: uiRoot,
   plugins: [tailwindcss(), react()],
+  resolve: {
+    // The server's pure zod schemas (src/domain), the only server code the UI may import; the
+    // same alias is in ui/tsconfig.json and tsconfig.json.
+    alias: { '@shared': fileURLToPath(new URL('../src/domain', import.meta.url)) },
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/ui', import.meta.url)),
     emptyOutDir: true,

@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import type { z } from 'zod';
 
 /**
  * The data layer of spec part 1 §7: every request sends credentials (cookies), a body is sent as
@@ -71,5 +72,68 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     if (on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return (await res.json()) as T;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The typed client: every answer is read through the zod schema of its endpoint (shared with the
+// server through `@shared/…`, or `ui/src/contracts/…` until the server publishes it), so a
+// caller's type is the schema's output and a drifted answer fails loudly at the call.
+
+/** A 2xx answer whose body does not match the endpoint's schema (the UI and server disagree). */
+export class ApiContractError extends Error {
+  constructor(
+    readonly path: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(`Unexpected answer from ${path}: ${issues.map((i) => `${i.path.join('.') || '(body)'} ${i.message}`).join('; ')}`);
+    this.name = 'ApiContractError';
+  }
+}
+
+async function readAnswer<S extends z.ZodType>(res: Response, path: string, schema: S): Promise<z.output<S>> {
+  const body: unknown = await res.json();
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiContractError(path, parsed.error.issues);
+  return parsed.data;
+}
+
+export const api = {
+  /** GET `path`; the answer parsed with `schema`. */
+  async get<S extends z.ZodType>(path: string, schema: S, options: ApiRequestOptions = {}): Promise<z.output<S>> {
+    return readAnswer(await apiRequest('GET', path, undefined, options), path, schema);
+  },
+  /** A write with an optional JSON body; the answer parsed with `schema`. */
+  async send<S extends z.ZodType>(
+    method: Exclude<HttpMethod, 'GET'>,
+    path: string,
+    body: unknown,
+    schema: S,
+    options: ApiRequestOptions = {},
+  ): Promise<z.output<S>> {
+    return readAnswer(await apiRequest(method, path, body, options), path, schema);
+  },
+};
+
+/**
+ * A query function for `path` whose answer is parsed with `schema`; with `on401: 'returnNull'` a
+ * 401 resolves to null (the current-user read, spec part 1 §7).
+ */
+export function jsonQuery<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: { on401: 'returnNull' },
+): QueryFunction<z.output<S> | null>;
+export function jsonQuery<S extends z.ZodType>(path: string, schema: S, options?: { on401: 'throw' }): QueryFunction<z.output<S>>;
+export function jsonQuery<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  { on401 }: { on401: UnauthorizedBehavior } = { on401: 'throw' },
+): QueryFunction<z.output<S> | null> {
+  return async ({ signal }) => {
+    const res = await fetch(path, { credentials: 'include', signal });
+    if (on401 === 'returnNull' && res.status === 401) return null;
+    await throwIfResNotOk(res);
+    return readAnswer(res, path, schema);
   };
 }

@@ -1,6 +1,21 @@
-import { type LandingPath, landingOf } from '../../../../src/domain/accounts/accountForms.ts';
+export type LandingPath = '/admin' | '/tutor' | '/parent' | '/student' | '/';
 
-export { type LandingPath, landingOf };
+/** Where a signed-in user lands (spec part 1 §2 /login, §6). */
+export function landingOf(role: string | null | undefined): LandingPath {
+  switch (role) {
+    case 'admin':
+      return '/admin';
+    case 'tutor':
+      return '/tutor';
+    case 'parent':
+      return '/parent';
+    case 'student':
+    case 'student_secondary':
+      return '/student';
+    default:
+      return '/';
+  }
+}
 
 export type GuardHomePath = '/admin' | '/tutor' | '/student' | '/';
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiRequest } from '../api.ts';
+import { accountsApi } from '../../features/accounts/api.ts';
 import type { User } from './types.ts';
 import { currentUserKey } from './useCurrentUser.ts';
 
@@ -26,7 +26,7 @@ export async function syncTimezone(user: User, queryClient: QueryClient): Promis
   const timezone = browserTimezone();
   if (!timezone || user.timezone === timezone) return;
   try {
-    await apiRequest('PATCH', '/api/user/timezone', { timezone });
+    await accountsApi.changeTimezone(timezone);
     queryClient.setQueryData<User | null>(currentUserKey, (current) =>
       current && current.id === user.id ? { ...current, timezone } : current,
     );

@@ -1,34 +1,9 @@
-/** The current user as GET /api/user returns it (docs/accounts.md). */
+import type { CurrentUser } from '../../contracts/accounts.ts';
 
-export type AccountRole = 'admin' | 'tutor' | 'parent' | 'student' | 'student_secondary' | 'finance';
+export type { AccountRole, StudentSummary } from '../../contracts/accounts.ts';
 
-export interface StudentSummary {
-  id: string;
-  grade: string | null;
-  isUniversityStudent: boolean;
-  schoolYearStartMonth: number | null;
-  hasSecondaryLogin: boolean;
-}
-
-export interface User {
-  id: string;
-  username: string;
-  email: string;
-  /** One of AccountRole; kept open so an unknown role from a newer server does not break the UI. */
-  role: AccountRole | (string & {});
-  firstName: string;
-  lastName: string;
-  phone: string | null;
-  emailVerified: boolean;
-  authProvider: string;
-  timezone: string;
-  termsAcceptedAt: string | null;
-  termsAcceptedVersion: string | null;
-  createdAt: string;
-  student: StudentSummary | null;
-  /** True for a student's secondary (view-only) login. */
-  viewOnly: boolean;
-}
+/** The current user as GET /api/user returns it (docs/accounts.md; schema in contracts/accounts.ts). */
+export type User = CurrentUser;
 
 /** "Ann Lee"; falls back to the username when both names are empty. */
 export function fullName(user: Pick<User, 'firstName' | 'lastName' | 'username'>): string {

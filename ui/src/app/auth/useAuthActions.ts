@@ -1,16 +1,16 @@
+import type { LoginValues, RegistrationPayload } from '@shared/accounts/accountForms.ts';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import type { LoginValues, RegistrationPayload } from '../../../../src/domain/accounts/accountForms.ts';
 import { toast } from '../../components/ui/toast.tsx';
-import { apiRequest, errorMessage } from '../api.ts';
+import { accountsApi } from '../../features/accounts/api.ts';
+import { errorMessage } from '../api.ts';
 import { syncTimezone } from './timezoneSync.ts';
 import type { User } from './types.ts';
 import { currentUserKey } from './useCurrentUser.ts';
 
 /** POST /api/login; answers the signed-in user (the session cookie is set by the server). */
-export async function postLogin(credentials: LoginValues): Promise<User> {
-  const res = await apiRequest('POST', '/api/login', credentials);
-  return (await res.json()) as User;
+export function postLogin(credentials: LoginValues): Promise<User> {
+  return accountsApi.login(credentials);
 }
 
 /** Stores a freshly signed-in user as the current user and starts the time-zone sync. */
@@ -41,10 +41,7 @@ export function useLogin() {
  */
 export function useRegister() {
   return useMutation({
-    mutationFn: async (payload: RegistrationPayload) => {
-      const res = await apiRequest('POST', '/api/register', payload);
-      return (await res.json()) as User;
-    },
+    mutationFn: (payload: RegistrationPayload) => accountsApi.register(payload),
   });
 }
 
@@ -56,9 +53,7 @@ export function useLogout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: async () => {
-      await apiRequest('POST', '/api/logout');
-    },
+    mutationFn: () => accountsApi.logout(),
     onSuccess: async () => {
       // Leave the protected page first so its guard does not bounce to /login on the way out.
       await navigate({ to: '/' });
@@ -75,9 +70,7 @@ export function useDeleteAccount() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: async () => {
-      await apiRequest('DELETE', '/api/user/delete');
-    },
+    mutationFn: () => accountsApi.deleteAccount(),
     onSuccess: async () => {
       await navigate({ to: '/' });
       forgetSignedInUser(queryClient);

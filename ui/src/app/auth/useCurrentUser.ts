@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '../api.ts';
+import { accountsApi } from '../../features/accounts/api.ts';
 import type { User } from './types.ts';
 
 /** The query key of the current user; the login, logout and register actions write to it. */
-export const currentUserKey = ['/api/user'] as const;
+export const currentUserKey = accountsApi.currentUserKey;
 
 /**
  * The signed-in user (spec part 1 §4, §7): `undefined` while loading, `null` when anonymous
@@ -12,6 +12,6 @@ export const currentUserKey = ['/api/user'] as const;
 export function useCurrentUser() {
   return useQuery<User | null>({
     queryKey: currentUserKey,
-    queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+    queryFn: accountsApi.currentUser,
   });
 }

@@ -1,10 +1,10 @@
+import { CURRENT_TERMS_VERSION } from '@shared/accounts/accountForms.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from '@tanstack/react-router';
 import { CheckCircle2, FileText, Loader2 } from 'lucide-react';
 import type * as React from 'react';
 import { useEffect, useRef, useState } from 'react';
-import { CURRENT_TERMS_VERSION } from '../../../../src/domain/accounts/accountForms.ts';
-import { apiRequest, errorMessage } from '../../app/api.ts';
+import { errorMessage } from '../../app/api.ts';
 import { termsLandingOf } from '../../app/auth/landing.ts';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
@@ -14,6 +14,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { LogoutButton } from '../dashboards/LogoutButton.tsx';
+import { accountsApi } from './api.ts';
 import { checkboxClasses } from './FieldMessage.tsx';
 import { StudentParentAgreement } from './StudentParentAgreement.tsx';
 
@@ -67,9 +68,8 @@ function AcceptTermsForm({ user, onAccepted }: { user: User; onAccepted: () => v
 
   const accept = useMutation({
     mutationFn: async () => {
-      const res = await apiRequest('POST', '/api/accept-terms', { termsAcceptedVersion: CURRENT_TERMS_VERSION });
-      const body = (await res.json()) as { ok?: boolean; termsAcceptedAt?: string; message?: string };
-      if (!body.ok) throw new Error(body.message || 'Failed to accept terms. Please try again.');
+      const body = await accountsApi.acceptTerms({ termsAcceptedVersion: CURRENT_TERMS_VERSION });
+      if (!body.ok) throw new Error('Failed to accept terms. Please try again.');
       return body.termsAcceptedAt ?? new Date().toISOString();
     },
     onSuccess: (termsAcceptedAt) => {

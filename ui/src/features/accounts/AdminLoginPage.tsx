@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginInput, type LoginValues, loginSchema } from '@shared/accounts/accountForms.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CircleAlert, Eye, EyeOff, Loader2, LogIn, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { type LoginInput, type LoginValues, loginSchema } from '../../../../src/domain/accounts/accountForms.ts';
-import { apiRequest, errorMessage } from '../../app/api.ts';
+import { errorMessage } from '../../app/api.ts';
 import { postLogin, storeSignedInUser } from '../../app/auth/useAuthActions.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
@@ -14,6 +14,7 @@ import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { accountsApi } from './api.ts';
 import { FieldMessage, fieldA11y } from './FieldMessage.tsx';
 
 export const ADMIN_LOGIN_FAILED = 'Invalid email or password';
@@ -44,7 +45,7 @@ export function AdminLoginPage() {
     mutationFn: async (values: LoginValues) => {
       const user = await postLogin(values);
       if (!ADMIN_AREA_ROLES.has(user.role)) {
-        await apiRequest('POST', '/api/logout').catch(() => undefined);
+        await accountsApi.logout().catch(() => undefined);
         throw new Error(ADMIN_LOGIN_FAILED);
       }
       return user;

@@ -4,7 +4,7 @@ import { readApiError } from '../../app/auth/apiErrors.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { type DevMail, devMailboxKey } from './devMailbox.tsx';
+import { accountsApi } from './api.ts';
 
 const sentFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -19,7 +19,10 @@ function formatSent(iso: string): string {
  */
 export function DevMailboxPage() {
   useDocumentTitle('Dev Mailbox');
-  const { data, isPending, isError, error, refetch, isFetching } = useQuery<{ mails: DevMail[] }>({ queryKey: devMailboxKey });
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery({
+    queryKey: accountsApi.devMailboxKey,
+    queryFn: accountsApi.devMailbox,
+  });
   const mails = [...(data?.mails ?? [])].sort((a, b) => b.sentAt.localeCompare(a.sentAt));
   const failure = isError ? readApiError(error) : null;
 

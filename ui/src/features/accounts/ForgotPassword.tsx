@@ -1,8 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { ArrowLeft, CircleAlert, KeyRound, Loader2, Mail } from 'lucide-react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import {
   type ResetPasswordInput,
   type ResetPasswordValues,
@@ -10,13 +6,18 @@ import {
   type ResetRequestValues,
   resetPasswordSchema,
   resetRequestSchema,
-} from '../../../../src/domain/accounts/accountForms.ts';
-import { apiRequest, errorMessage } from '../../app/api.ts';
+} from '@shared/accounts/accountForms.ts';
+import { useMutation } from '@tanstack/react-query';
+import { ArrowLeft, CircleAlert, KeyRound, Loader2, Mail } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { errorMessage } from '../../app/api.ts';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { accountsApi } from './api.ts';
 import { DevMailboxLink } from './devMailbox.tsx';
 import { FieldMessage, fieldA11y } from './FieldMessage.tsx';
 
@@ -61,7 +62,7 @@ function RequestStep({ onBack, onSent }: { onBack: () => void; onSent: (email: s
   });
   const request = useMutation({
     mutationFn: async (values: ResetRequestValues) => {
-      await apiRequest('POST', '/api/auth/request-password-reset', values);
+      await accountsApi.requestPasswordReset(values);
     },
   });
 
@@ -116,7 +117,7 @@ function ResetStep({ email, onBack, onDone }: { email: string; onBack: () => voi
   const codeField = register('code');
   const reset = useMutation({
     mutationFn: async ({ confirmPassword: _confirm, ...payload }: ResetPasswordValues) => {
-      await apiRequest('POST', '/api/auth/reset-password', payload);
+      await accountsApi.resetPassword(payload);
     },
   });
 

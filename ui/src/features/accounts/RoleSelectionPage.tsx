@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { CalendarCheck, GraduationCap, Loader2, MessageSquare, TrendingUp, UserCheck } from 'lucide-react';
-import { apiRequest, errorMessage } from '../../app/api.ts';
+import { errorMessage } from '../../app/api.ts';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { accountsApi } from './api.ts';
 
 const benefits = [
   { icon: CalendarCheck, text: 'Book your own sessions' },
@@ -27,10 +28,7 @@ function RoleSelection({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const create = useMutation({
-    mutationFn: async () => {
-      const res = await apiRequest('POST', '/api/user/update-role', { role: 'student' });
-      return (await res.json()) as User;
-    },
+    mutationFn: () => accountsApi.becomeStudent(),
     onSuccess: async (updated) => {
       queryClient.setQueryData<User | null>(currentUserKey, updated);
       toast({ title: 'Student Account Created', description: 'Your student account is ready.', variant: 'success' });

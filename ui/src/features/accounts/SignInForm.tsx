@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginInput, type LoginValues, loginSchema } from '@shared/accounts/accountForms.ts';
 import { useNavigate } from '@tanstack/react-router';
 import { Loader2, LogIn } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { type LoginInput, type LoginValues, loginSchema } from '../../../../src/domain/accounts/accountForms.ts';
 import { errorMessage } from '../../app/api.ts';
 import { useLogin } from '../../app/auth/useAuthActions.ts';
 import { Button } from '../../components/ui/button.tsx';

@@ -1,7 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useNavigate } from '@tanstack/react-router';
-import { GraduationCap, Loader2, UserPlus } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import {
   CURRENT_TERMS_VERSION,
   gradeOptions,
@@ -9,7 +6,10 @@ import {
   type RegistrationPayload,
   type RegistrationValues,
   registrationSchema,
-} from '../../../../src/domain/accounts/accountForms.ts';
+} from '@shared/accounts/accountForms.ts';
+import { useNavigate } from '@tanstack/react-router';
+import { GraduationCap, Loader2, UserPlus } from 'lucide-react';
+import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import { useRegister } from '../../app/auth/useAuthActions.ts';
 import { Button } from '../../components/ui/button.tsx';

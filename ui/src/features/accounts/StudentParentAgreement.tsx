@@ -1,4 +1,4 @@
-import { CURRENT_TERMS_VERSION } from '../../../../src/domain/accounts/accountForms.ts';
+import { CURRENT_TERMS_VERSION } from '@shared/accounts/accountForms.ts';
 import { site } from '../../app/site.ts';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog.tsx';
 import { cn } from '../../lib/utils.ts';

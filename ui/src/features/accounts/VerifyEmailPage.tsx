@@ -3,7 +3,6 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { CheckCircle2, CircleAlert, Loader2, MailCheck, RotateCw } from 'lucide-react';
 import type * as React from 'react';
 import { useEffect, useState } from 'react';
-import { apiRequest } from '../../app/api.ts';
 import { verificationErrorText } from '../../app/auth/apiErrors.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
@@ -11,6 +10,7 @@ import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { accountsApi } from './api.ts';
 import { DevMailboxLink } from './devMailbox.tsx';
 import { sixDigits } from './ForgotPassword.tsx';
 
@@ -54,7 +54,7 @@ export function VerifyEmailPage({ email: emailParam = '' }: { email?: string | u
 
   const verify = useMutation({
     mutationFn: async () => {
-      await apiRequest('POST', '/api/verify-email', { email: email.trim(), code });
+      await accountsApi.verifyEmail(email.trim(), code);
     },
     onSuccess: () => {
       setVerified(true);
@@ -67,7 +67,7 @@ export function VerifyEmailPage({ email: emailParam = '' }: { email?: string | u
 
   const resend = useMutation({
     mutationFn: async () => {
-      await apiRequest('POST', '/api/resend-verification', { email: email.trim() });
+      await accountsApi.resendVerification(email.trim());
     },
     onSuccess: () => setOutcome({ tone: 'success', text: VERIFY_MESSAGES.resent }),
     onError: (error) => {

@@ -1,17 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
 import { cn } from '../../lib/utils.ts';
-
-export interface DevMail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  sentAt: string;
-}
-
-/** The mails of GET /api/dev/mailbox (only while the outbox mailer is active; 404 with real SMTP). */
-export const devMailboxKey = ['/api/dev/mailbox'] as const;
+import { accountsApi } from './api.ts';
 
 /** True when GET /api/dev/mailbox answers 200. Asked once per page load. */
 export function useDevMailboxAvailable(): boolean {
@@ -19,7 +9,7 @@ export function useDevMailboxAvailable(): boolean {
     queryKey: ['dev-mailbox-available'],
     queryFn: async ({ signal }) => {
       try {
-        const res = await fetch(devMailboxKey[0], { credentials: 'include', signal });
+        const res = await fetch(accountsApi.devMailboxKey[0], { credentials: 'include', signal });
         return res.status === 200;
       } catch {
         return false;

@@ -1,17 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { contactMessageSchema } from '@shared/contact/contactMessage.ts';
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, CircleAlert, Loader2, Send } from 'lucide-react';
 import type * as React from 'react';
 import { useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { contactMessageSchema } from '../../../../src/domain/contact/contactMessage.ts';
-import { apiRequest } from '../../app/api.ts';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
+import { contactApi } from './api.ts';
 import { newIdempotencyKey } from './idempotencyKey.ts';
 
 type ContactSchema = typeof contactMessageSchema;
@@ -54,7 +54,7 @@ export function ContactForm() {
   const mutation = useMutation({
     mutationFn: async (data: ContactFormOutput) => {
       const payload = { ...data, phone: data.phone ? data.phone : undefined };
-      await apiRequest('POST', '/api/contact', payload, { headers: { 'Idempotency-Key': idempotencyKey } });
+      await contactApi.send(payload, idempotencyKey);
     },
     onSuccess: () => {
       setOutcome('success');

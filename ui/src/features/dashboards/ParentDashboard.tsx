@@ -4,6 +4,7 @@ import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { accountsApi } from '../accounts/api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
 
@@ -31,16 +32,8 @@ function ParentDashboard({ user }: { user: User }) {
   );
 }
 
-interface ParentStudent {
-  id: string;
-  firstName: string;
-  lastName: string;
-  grade: string;
-  hasSecondaryLogin: boolean;
-}
-
 function ParentStudents() {
-  const { data, isLoading, isError } = useQuery<{ students: ParentStudent[] }>({ queryKey: ['/api/parent/students'] });
+  const { data, isLoading, isError } = useQuery({ queryKey: accountsApi.parentStudentsKey, queryFn: accountsApi.parentStudents });
   return (
     <Card className="mt-8">
       <CardHeader>

@@ -1,3 +1,4 @@
+import { gradeTiers } from '@shared/pricing/pricing.ts';
 import { Link } from '@tanstack/react-router';
 import {
   ArrowRight,
@@ -10,7 +11,6 @@ import {
   Star,
   UserCheck,
 } from 'lucide-react';
-import { gradeTiers } from '../../../../src/domain/pricing/pricing.ts';
 import { AppLink } from '../../app/layout/AppLink.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';

@@ -1,4 +1,4 @@
-import { gradeTiers, packageFrequencies, quotePackage } from '../../../../src/domain/pricing/pricing.ts';
+import { gradeTiers, packageFrequencies, quotePackage } from '@shared/pricing/pricing.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { dollarsAndCents, wholeDollars } from './format.ts';
 

@@ -1,11 +1,5 @@
+import { type GradeTierId, gradeTiers, type PackageFrequencyId, packageFrequencies, quotePackage } from '@shared/pricing/pricing.ts';
 import { useId, useState } from 'react';
-import {
-  type GradeTierId,
-  gradeTiers,
-  type PackageFrequencyId,
-  packageFrequencies,
-  quotePackage,
-} from '../../../../src/domain/pricing/pricing.ts';
 import { AppLink } from '../../app/layout/AppLink.tsx';
 import { buttonVariants } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/utils.ts';

@@ -1,6 +1,6 @@
+import { gradeTiers, packageFrequencies, quotePackage } from '@shared/pricing/pricing.ts';
 import { Link } from '@tanstack/react-router';
 import { CalendarRange, Check, Infinity as InfinityIcon, ReceiptText, RefreshCw, ShieldCheck } from 'lucide-react';
-import { gradeTiers, packageFrequencies, quotePackage } from '../../../../src/domain/pricing/pricing.ts';
 import { AppLink } from '../../app/layout/AppLink.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';

@@ -1,5 +1,5 @@
+import { gradeTiers } from '@shared/pricing/pricing.ts';
 import { Atom, BookOpen, Calculator, Code, Dna, FlaskConical, Landmark, type LucideIcon, Sigma } from 'lucide-react';
-import { gradeTiers } from '../../../../src/domain/pricing/pricing.ts';
 
 /** The three levels of spec part 1 §1, named as the pricing policy names them. */
 export type Level = (typeof gradeTiers)[number]['name'];

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * The accounts API's answers (and the two request bodies the server does not publish yet), as zod
+ * schemas. Pure zod, no UI imports: this file is written to move verbatim into the server's
+ * shared schemas (`src/domain/accounts/accountApi.ts`, imported here as `@shared/accounts/…`)
+ * once the server uses them as route `response` schemas. Until then they mirror
+ * src/projections/accounts/currentUser.ts and src/http/routes/accounts/accountRoutes.ts.
+ */
+
+export const accountRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
+export type AccountRole = (typeof accountRoles)[number];
+
+/** The student profile of the signed-in user (or of the student a view-only login opens). */
+export const studentSummarySchema = z.object({
+  id: z.string(),
+  /** Null or empty for a student created by Google sign-in (no grade asked yet). */
+  grade: z.string().nullable(),
+  isUniversityStudent: z.boolean(),
+  schoolYearStartMonth: z.number().int().nullable(),
+  hasSecondaryLogin: z.boolean(),
+});
+export type StudentSummary = z.output<typeof studentSummarySchema>;
+
+/** GET /api/user (and the answer of POST /api/login, /api/register, /api/user/update-role). */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  /** One of accountRoles; kept open so an unknown role from a newer server does not break the UI. */
+  role: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string().nullable(),
+  emailVerified: z.boolean(),
+  authProvider: z.string(),
+  timezone: z.string(),
+  termsAcceptedAt: z.string().nullable(),
+  termsAcceptedVersion: z.string().nullable(),
+  googleTokenExpiry: z.string().nullable().optional(),
+  createdAt: z.string(),
+  student: studentSummarySchema.nullable(),
+  /** True for a student's secondary (view-only) login. */
+  viewOnly: z.boolean(),
+});
+export type CurrentUser = z.output<typeof currentUserSchema>;
+
+/** `{ ok, message? }`: the answer of the account actions that return nothing else. */
+export const okSchema = z.object({ ok: z.boolean(), message: z.string().optional() });
+
+/** POST /api/accept-terms. */
+export const acceptTermsResponseSchema = z.object({ ok: z.boolean(), termsAcceptedAt: z.string().nullable().optional() });
+
+/** PATCH /api/user/timezone. */
+export const timezoneResponseSchema = z.object({ ok: z.boolean(), timezone: z.string() });
+
+/** GET /api/parent/students. */
+export const parentStudentSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  grade: z.string().nullable(),
+  hasSecondaryLogin: z.boolean(),
+  /** Not sent by the server yet; shown when it is. */
+  secondaryUsername: z.string().nullable().optional(),
+});
+export type ParentStudent = z.output<typeof parentStudentSchema>;
+export const parentStudentsResponseSchema = z.object({ students: z.array(parentStudentSchema) });
+
+/** POST /api/student/secondary-login: create, rename or reset a student's view-only login. */
+export const secondaryLoginSchema = z.object({
+  studentId: z.string().max(100).optional(),
+  secondaryUsername: z
+    .string({ error: 'Username must be at least 3 characters' })
+    .trim()
+    .min(3, 'Username must be at least 3 characters')
+    .max(100, 'Username is too long'),
+  password: z
+    .string({ error: 'Password must be at least 6 characters long' })
+    .min(6, 'Password must be at least 6 characters long')
+    .max(200, 'Password is too long'),
+});
+export type SecondaryLoginInput = z.input<typeof secondaryLoginSchema>;
+export type SecondaryLoginPayload = z.output<typeof secondaryLoginSchema>;
+
+/** Grade options of the student Account dialog (spec part 2 §5). */
+export const studentGradeOptions = [
+  'Grade 6',
+  'Grade 7',
+  'Grade 8',
+  'Grade 9',
+  'Grade 10',
+  'Grade 11',
+  'Grade 12',
+  'University/College',
+] as const;
+export type StudentGrade = (typeof studentGradeOptions)[number];
+
+export const ACCOUNT_FIELDS_REQUIRED = 'Grade and school year start month are required';
+
+/** PUT /api/student/{studentId}/account: grade and school year start month, both required. */
+export const studentAccountSchema = z.object({
+  grade: z.enum(studentGradeOptions, { error: ACCOUNT_FIELDS_REQUIRED }),
+  schoolYearStartMonth: z.coerce
+    .number<string | number>({ error: ACCOUNT_FIELDS_REQUIRED })
+    .int(ACCOUNT_FIELDS_REQUIRED)
+    .min(1, ACCOUNT_FIELDS_REQUIRED)
+    .max(12, ACCOUNT_FIELDS_REQUIRED),
+});
+export type StudentAccountInput = z.input<typeof studentAccountSchema>;
+export type StudentAccountPayload = z.output<typeof studentAccountSchema>;
+
+/** The answer of PUT /api/student/{studentId}/account: the updated student. */
+export const updatedStudentSchema = z.object({
+  id: z.string(),
+  grade: z.string().nullable(),
+  schoolYearStartMonth: z.number().int().nullable(),
+});
+
+/** GET /api/dev/mailbox (only while the outbox mailer is active; 404 with real SMTP). */
+export const devMailSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  sentAt: z.string(),
+});
+export type DevMail = z.output<typeof devMailSchema>;
+export const devMailboxResponseSchema = z.object({ mails: z.array(devMailSchema) });

@@ -1,0 +1,9 @@
+import type { ContactMessageInput } from '@shared/contact/contactMessage.ts';
+import { api } from '../../app/api.ts';
+import { contactCreatedSchema } from '../../contracts/contact.ts';
+
+/** The contact API (spec part 1 §7). A retry with the same idempotency key sends the message once. */
+export const contactApi = {
+  send: (message: ContactMessageInput, idempotencyKey: string) =>
+    api.send('POST', '/api/contact', message, contactCreatedSchema, { headers: { 'Idempotency-Key': idempotencyKey } }),
+};
