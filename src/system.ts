@@ -16,7 +16,7 @@ import { PersonalDataVault } from './adapters/personalData/personalDataVault.ts'
 import { ProtectedEventStore } from './adapters/personalData/protectedEventStore.ts';
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SessionStore } from './adapters/sessions/sessionStore.ts';
-import type { AccountDeps } from './commands/accounts/accountDeps.ts';
+import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
 import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/recordFailures.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
@@ -146,7 +146,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   }
 
   const sessions = new SessionStore(sql);
-  const accounts: AccountDeps = { store, sql, hasher: argon2Hasher, sessions, rateLimiter: new RateLimiter(sql), vault };
+  const accounts: AccountDeps = { handlers: accountHandlers(store), store, sql, hasher: argon2Hasher, sessions, rateLimiter: new RateLimiter(sql), vault };
   const identity: IdentityProvider =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({

@@ -12,8 +12,8 @@ import { migrate } from '../../src/adapters/db/migrate.ts';
 import { PostgresEventStore } from '../../src/adapters/eventstore/postgres/postgresEventStore.ts';
 import { receiveContactMessage } from '../../src/commands/contact/receiveContactMessage.ts';
 import { commandContext } from '../../src/commands/kit/commandContext.ts';
-import { handleCommand } from '../../src/commands/kit/handleCommand.ts';
-import { reservationDecider } from '../../src/domain/accounts/reservation.ts';
+import { commandHandler } from '../../src/commands/kit/handleCommand.ts';
+import { reservationDecider } from '../../src/domain/accounts/reservationDecider.ts';
 import { auditLogProjector } from '../../src/projections/auditLog/auditLogProjector.ts';
 import { ProjectionRunner } from '../../src/projections/runner/projectionRunner.ts';
 
@@ -48,17 +48,12 @@ async function commandAppends(writers: number, perWriter: number): Promise<numbe
  * writer releases and re-takes reservations on 25 short streams of its own.
  */
 async function existingStreamCommands(writers: number, perWriter: number): Promise<number> {
+  const reservations = commandHandler(store, reservationDecider, (id) => id);
   const owned = await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
       const streams = Array.from({ length: 25 }, () => `usernameReservation-bench${w}${randomUUID().slice(0, 8)}`);
       for (const id of streams) {
-        await handleCommand(
-          store,
-          reservationDecider,
-          id,
-          { type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() },
-          commandContext(),
-        );
+        await reservations.handle(id, { type: 'Reserve', data: { holderId: `user-u${w}`, takenMessage: 'taken' } }, commandContext());
       }
       return streams;
     }),
@@ -69,10 +64,11 @@ async function existingStreamCommands(writers: number, perWriter: number): Promi
       for (let i = 0; i < perWriter; i++) {
         const id = streams[i % streams.length] as string;
         const release = Math.floor(i / streams.length) % 2 === 0;
+        const holderId = `user-u${w}`;
         const command = release
-          ? ({ type: 'Release', userId: `u${w}`, now: new Date() } as const)
-          : ({ type: 'Reserve', userId: `u${w}`, takenMessage: 'taken', now: new Date() } as const);
-        await handleCommand(store, reservationDecider, id, command, commandContext());
+          ? ({ type: 'Release', data: { holderId } } as const)
+          : ({ type: 'Reserve', data: { holderId, takenMessage: 'taken' } } as const);
+        await reservations.handle(id, command, commandContext());
       }
     }),
   );

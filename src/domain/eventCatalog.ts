@@ -1,21 +1,25 @@
-import { userEventCatalog } from './accounts/accountEvents.ts';
-import { reservationEventCatalog } from './accounts/reservation.ts';
-import { studentEventCatalog } from './accounts/studentProfile.ts';
-import { tutorApplicationEventCatalog } from './accounts/tutorApplication.ts';
-import { contactEventCatalog } from './contact/contactEvents.ts';
-import type { EventCatalog, EventDefinition } from './eventDefinition.ts';
-import { operationsEventCatalog } from './operations/operationsEvents.ts';
+import { reservationEvents } from './accounts/reservation.ts';
+import { studentEvents } from './accounts/student.ts';
+import { tutorApplicationEvents } from './accounts/tutorApplication.ts';
+import { userEvents } from './accounts/user.ts';
+import { userActivityEvents } from './accounts/userActivity.ts';
+import { contactEvents } from './contact/contact.ts';
+import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
+import { operationsEvents } from './operations/operationsEvents.ts';
 
-/** Every event type the system records, by type name. */
-export const eventCatalog: EventCatalog = {
-  ...contactEventCatalog,
-  ...operationsEventCatalog,
-  ...userEventCatalog,
-  ...reservationEventCatalog,
-  ...studentEventCatalog,
-  ...tutorApplicationEventCatalog,
-};
+/** Every event type the system records, by type name: one line per aggregate. */
+export const eventCatalog = {
+  ...contactEvents,
+  ...operationsEvents,
+  ...userEvents,
+  ...userActivityEvents,
+  ...reservationEvents,
+  ...studentEvents,
+  ...tutorApplicationEvents,
+} satisfies EventCatalog;
+
+export type EventType = keyof typeof eventCatalog;
 
 export function definitionOf(type: string): EventDefinition<unknown> | undefined {
-  return eventCatalog[type];
+  return (eventCatalog as EventCatalog)[type];
 }

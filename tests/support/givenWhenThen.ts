@@ -1,22 +1,22 @@
 import { expect } from 'vitest';
-import type { Decider, DomainEvent } from '../../src/domain/decider.ts';
+import type { Command, Decider, DomainErrorKind, DomainEvent } from '../../src/domain/kit/decider.ts';
 
-/** Decider specification: given past events, when a command, then these events or this error. */
-export function deciderSpec<Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>) {
+/** Decider specification: given past events, when a command, then these events or this refusal. */
+export function deciderSpec<C extends Command, E extends DomainEvent, S>(decider: Decider<C, E, S>) {
   return {
-    given(events: Event[]) {
+    given(events: E[]) {
       const state = events.reduce(decider.evolve, decider.initialState);
       return {
-        when(command: Command) {
+        when(command: C) {
           const run = () => decider.decide(command, state);
           return {
-            thenEvents(expected: Event[]) {
+            thenEvents(expected: E[]) {
               expect(run()).toEqual(expected);
             },
             thenNothing() {
               expect(run()).toEqual([]);
             },
-            thenThrows(message: string | RegExp, status?: number) {
+            thenThrows(message: string | RegExp, kind?: DomainErrorKind) {
               let caught: unknown;
               try {
                 run();
@@ -25,7 +25,7 @@ export function deciderSpec<Command, Event extends DomainEvent, State>(decider: 
               }
               expect(caught, 'expected the command to be refused').toBeInstanceOf(Error);
               expect((caught as Error).message).toMatch(message);
-              if (status !== undefined) expect((caught as { status?: number }).status).toBe(status);
+              if (kind !== undefined) expect((caught as { kind?: string }).kind).toBe(kind);
             },
           };
         },

@@ -2,18 +2,17 @@ import { randomInt } from 'node:crypto';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/identityProvider.ts';
 import { landingOf } from '../../domain/accounts/accountForms.ts';
-import { reservationDecider } from '../../domain/accounts/reservation.ts';
-import { tutorApplicationDecider, tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
-import { type UserState, userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import { DomainError } from '../../domain/decider.ts';
+import type { UserState } from '../../domain/accounts/user.ts';
+import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { handleCommand, loadState } from '../kit/handleCommand.ts';
+import { stepOf } from '../kit/processStep.ts';
 import { type AccountDeps, findUserByEmail, reservationStreamId } from './accountDeps.ts';
+import { recordActivity } from './recordActivity.ts';
 import { EMAIL_TAKEN, registerAccount, USERNAME_TAKEN } from './registerUser.ts';
 import type { SignedIn } from './signIn.ts';
 
-export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google e-mail address is not verified';
-export const GOOGLE_ACCOUNT_MISMATCH = 'This e-mail address is linked to a different Google account';
+export { GOOGLE_ACCOUNT_MISMATCH, GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
 export const TUTOR_APPLICATION_SUBMITTED = '/tutor-login?status=submitted';
 
 export interface GoogleSignInResult {
@@ -37,7 +36,7 @@ type Step = (name: string) => CommandContext;
 /** The live account of the Google identity: by linked Google id first, then by e-mail address. */
 async function findAccount(deps: AccountDeps, identity: ExternalIdentity): Promise<FoundAccount | null> {
   const load = async (userId: string, matchedBy: FoundAccount['matchedBy']): Promise<FoundAccount | null> => {
-    const state = await loadState(deps.store, userDecider, userStreamId(userId));
+    const state = await deps.handlers.users.load(userId);
     return state.exists && !state.deleted ? { userId, state, matchedBy } : null;
   };
   const [byGoogle] = await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE google_id = ${identity.subject} LIMIT 1`;
@@ -49,59 +48,49 @@ async function findAccount(deps: AccountDeps, identity: ExternalIdentity): Promi
 }
 
 async function emailHolder(deps: AccountDeps, email: string): Promise<string | null> {
-  return (await loadState(deps.store, reservationDecider, reservationStreamId('email', email))).heldBy;
+  const holder = (await deps.handlers.reservations.load(reservationStreamId('email', email))).heldBy;
+  return holder?.startsWith('user-') ? holder.slice('user-'.length) : null;
 }
 
 /** Link the tokens, record the sign-in, open a session: the same for a found and a new account. */
 async function completeSignIn(
   deps: AccountDeps,
-  userId: string,
-  role: string,
+  found: Pick<FoundAccount, 'userId' | 'matchedBy'>,
   identity: ExternalIdentity,
   step: Step,
-  now: Date,
-): Promise<{ session: SignedIn; position: Position | null }> {
-  await handleCommand(
-    deps.store,
-    userDecider,
-    userStreamId(userId),
+): Promise<{ session: SignedIn; position: Position | null; role: string }> {
+  const { userId } = found;
+  // The decider refuses an unverified address claiming an account by e-mail, or another Google account's.
+  await deps.handlers.users.handle(
+    userId,
     {
       type: 'LinkGoogleAccount',
-      userId,
-      googleId: identity.subject,
-      accessToken: identity.accessToken,
-      refreshToken: identity.refreshToken,
-      tokenExpiry: identity.expiresAt?.toISOString() ?? null,
-      emailVerifiedByProvider: identity.emailVerified,
-      now,
+      data: {
+        userId,
+        googleId: identity.subject,
+        accessToken: identity.accessToken,
+        refreshToken: identity.refreshToken,
+        tokenExpiry: identity.expiresAt?.toISOString() ?? null,
+        emailVerifiedByProvider: identity.emailVerified,
+        matchedBy: found.matchedBy,
+      },
     },
     step('link-google'),
   );
-  const signedIn = await handleCommand(
+  const user = await deps.handlers.users.load(userId);
+  const signedIn = await recordActivity(
     deps.store,
-    userDecider,
-    userStreamId(userId),
-    { type: 'RecordSignIn', userId, via: 'google', now },
+    user,
+    { type: 'SignIn', data: { userId, via: 'google', passwordMatched: true, throttled: false } },
     step('sign-in'),
   );
+  const role = user.role ?? 'student';
   const session = await deps.sessions.create(userId, role);
-  return { session: { userId, role, studentId: null, ...session }, position: signedIn.position };
+  return { session: { userId, role, studentId: null, ...session }, position: signedIn.position, role };
 }
 
-async function signInExisting(
-  deps: AccountDeps,
-  found: FoundAccount,
-  identity: ExternalIdentity,
-  step: Step,
-  now: Date,
-): Promise<GoogleSignInResult> {
-  if (found.matchedBy === 'email') {
-    // Only a verified address may claim an account by e-mail, and never one linked to another Google account.
-    if (!identity.emailVerified) throw new DomainError(GOOGLE_EMAIL_UNVERIFIED, 403);
-    if (found.state.googleId && found.state.googleId !== identity.subject) throw new DomainError(GOOGLE_ACCOUNT_MISMATCH, 409);
-  }
-  const role = found.state.role ?? 'student';
-  const { session, position } = await completeSignIn(deps, found.userId, role, identity, step, now);
+async function signInExisting(deps: AccountDeps, found: FoundAccount, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
+  const { session, position, role } = await completeSignIn(deps, found, identity, step);
   return { outcome: 'signed_in', redirectTo: landingOf(role), session, position };
 }
 
@@ -114,20 +103,16 @@ async function freeUsername(deps: AccountDeps, email: string, attempt: number): 
   const base = local.length >= 3 ? local : `user${local}`;
   for (let i = attempt; i < attempt + 20; i++) {
     const candidate = i === 0 ? base : `${base}${randomInt(1000, 10_000)}`;
+    // A hint only: the claim on the username's reservation stream decides, and a lost claim retries.
     const [clash] = await deps.sql`
       SELECT 1 FROM users WHERE lower(username) = ${candidate}
       UNION ALL SELECT 1 FROM students WHERE lower(secondary_username) = ${candidate} LIMIT 1`;
     if (!clash) return candidate;
   }
-  throw new DomainError(USERNAME_TAKEN, 409);
+  throw new DomainError(USERNAME_TAKEN, 'conflict');
 }
 
-async function registerStudentFromGoogle(
-  deps: AccountDeps,
-  identity: ExternalIdentity,
-  step: Step,
-  now: Date,
-): Promise<GoogleSignInResult> {
+async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
   for (let attempt = 0; ; attempt++) {
     const username = await freeUsername(deps, identity.email, attempt);
     try {
@@ -146,12 +131,12 @@ async function registerStudentFromGoogle(
           emailVerified: true,
           // The terms gate (/accept-terms) asks for them at the first visit.
           termsAccepted: null,
-          // The grade is unknown here: the student profile is created when the student gives it.
-          student: null,
+          // The grade is unknown here: the profile exists with none, and the dashboard asks for it.
+          student: { grade: '', isUniversityStudent: false },
         },
         step(`register-${attempt}`),
       );
-      const { session, position } = await completeSignIn(deps, userId, 'student', identity, step, now);
+      const { session, position } = await completeSignIn(deps, { userId, matchedBy: 'google' }, identity, step);
       return { outcome: 'registered', redirectTo: landingOf('student'), session, position };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -159,7 +144,7 @@ async function registerStudentFromGoogle(
       if (error.message === EMAIL_TAKEN) {
         // A concurrent sign-in with the same address created the account first: sign into it.
         const found = await findAccount(deps, identity);
-        if (found) return signInExisting(deps, found, identity, step, now);
+        if (found) return signInExisting(deps, found, identity, step);
       }
       throw error;
     }
@@ -173,12 +158,10 @@ async function registerStudentFromGoogle(
  * Google subject, so signing in again does not apply twice. Calendar tokens are not kept for an
  * applicant: a selected tutor grants them again at the first sign-in (prompt=consent).
  */
-async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdentity, step: Step, now: Date): Promise<GoogleSignInResult> {
+async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
   const applicantId = deterministicUuid(`tutor-applicant/${identity.subject}`);
-  const result = await handleCommand(
-    deps.store,
-    tutorApplicationDecider,
-    tutorApplicationStreamId(applicantId),
+  const result = await deps.handlers.tutorApplications.handle(
+    applicantId,
     {
       type: 'SubmitTutorApplication',
       data: {
@@ -189,7 +172,6 @@ async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdent
         lastName: identity.lastName,
         googleId: identity.subject,
       },
-      now,
     },
     step('tutor-application'),
   );
@@ -209,10 +191,10 @@ export async function signInWithGoogle(
   userType: SignInUserType,
   ctx: CommandContext,
 ): Promise<GoogleSignInResult> {
-  const step: Step = (name) => ({ ...ctx, commandId: deterministicUuid(`${ctx.commandId}/${name}`), causationId: ctx.commandId });
+  const step: Step = stepOf(ctx);
   const found = await findAccount(deps, identity);
-  if (found) return signInExisting(deps, found, identity, step, ctx.now);
-  if (!identity.emailVerified) throw new DomainError(GOOGLE_EMAIL_UNVERIFIED, 403);
-  if (userType === 'tutor') return submitTutorApplication(deps, identity, step, ctx.now);
-  return registerStudentFromGoogle(deps, identity, step, ctx.now);
+  if (found) return signInExisting(deps, found, identity, step);
+  if (!identity.emailVerified) throw new DomainError(GOOGLE_EMAIL_UNVERIFIED, 'forbidden');
+  if (userType === 'tutor') return submitTutorApplication(deps, identity, step);
+  return registerStudentFromGoogle(deps, identity, step);
 }

@@ -1,7 +1,6 @@
-import { INVALID_RESET_CODE, userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import { DomainError } from '../../domain/decider.ts';
+import { INVALID_RESET_CODE } from '../../domain/accounts/userDecider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { handleCommand } from '../kit/handleCommand.ts';
 import { type AccountDeps, codeHash, findUserByEmail, newCode } from './accountDeps.ts';
 
 /** Answers the same whether or not the address has an account, and whether or not it was too soon. */
@@ -10,30 +9,27 @@ export async function requestPasswordReset(deps: AccountDeps, email: string, ctx
   if (!user) return;
   const code = newCode();
   try {
-    await handleCommand(
-      deps.store,
-      userDecider,
-      userStreamId(user.id),
-      { type: 'RequestPasswordReset', userId: user.id, code, codeHash: codeHash(user.id, code), now: ctx.now },
+    await deps.handlers.users.handle(
+      user.id,
+      { type: 'RequestPasswordReset', data: { userId: user.id, code, codeHash: codeHash(user.id, code) } },
       ctx,
     );
   } catch (error) {
+    // Too soon or no account: the same answer as a success, by design (no enumeration).
     if (!(error instanceof DomainError)) throw error;
   }
 }
 
 export async function resetPassword(deps: AccountDeps, email: string, code: string, newPassword: string, ctx: CommandContext) {
   const user = await findUserByEmail(deps.sql, email);
-  if (!user) throw new DomainError(INVALID_RESET_CODE, 400);
+  if (!user) throw new DomainError(INVALID_RESET_CODE, 'invalid');
   const passwordHash = await deps.hasher.hash(newPassword);
-  const result = await handleCommand(
-    deps.store,
-    userDecider,
-    userStreamId(user.id),
-    { type: 'ResetPassword', userId: user.id, codeHash: codeHash(user.id, code), passwordHash, now: ctx.now },
+  const result = await deps.handlers.users.handle(
+    user.id,
+    { type: 'ResetPassword', data: { userId: user.id, codeHash: codeHash(user.id, code), passwordHash } },
     ctx,
   );
-  if (result.events.some((e) => e.type === 'PasswordResetFailed')) throw new DomainError(INVALID_RESET_CODE, 400);
+  if (result.events.some((e) => e.type === 'PasswordResetFailed')) throw new DomainError(INVALID_RESET_CODE, 'invalid');
   // A new password ends every session, wherever it was opened.
   await deps.sessions.endAllFor(user.id);
   return { userId: user.id, position: result.position };

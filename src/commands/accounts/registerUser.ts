@@ -1,13 +1,11 @@
 import type { z } from 'zod';
-import type { AccountRole } from '../../domain/accounts/accountEvents.ts';
 import type { registrationPayloadSchema } from '../../domain/accounts/accountForms.ts';
 import { CURRENT_TERMS_VERSION } from '../../domain/accounts/accountForms.ts';
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
-import { reservationDecider } from '../../domain/accounts/reservation.ts';
-import { studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
-import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
+import { accountHolder } from '../../domain/accounts/reservation.ts';
+import type { AccountRole } from '../../domain/accounts/user.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { handleCommand } from '../kit/handleCommand.ts';
+import { compensating, stepOf } from '../kit/processStep.ts';
 import { type AccountDeps, codeHash, newCode, reservationStreamId } from './accountDeps.ts';
 
 export interface NewAccount {
@@ -38,77 +36,64 @@ export const EMAIL_TAKEN = 'Email already registered';
  * Ids derive from the command id, so a retried registration lands on the same streams.
  */
 export async function registerAccount(deps: AccountDeps, account: NewAccount, ctx: CommandContext) {
+  const { users, students, reservations } = deps.handlers;
   const userId = deterministicUuid(`user/${ctx.commandId}`);
+  const holderId = accountHolder(userId);
   const passwordHash = account.password ? await deps.hasher.hash(account.password) : null;
   const usernameStream = reservationStreamId('username', account.username);
   const emailStream = reservationStreamId('email', account.email);
-  const step = (name: string) => ({ ...ctx, commandId: deterministicUuid(`${ctx.commandId}/${name}`), causationId: ctx.commandId });
+  const step = stepOf(ctx);
+  const release = (stream: string, name: string) => () => reservations.handle(stream, { type: 'Release', data: { holderId } }, step(name));
 
-  await handleCommand(
-    deps.store,
-    reservationDecider,
+  await reservations.handle(
     usernameStream,
-    { type: 'Reserve', userId, takenMessage: USERNAME_TAKEN, now: ctx.now },
+    { type: 'Reserve', data: { holderId, takenMessage: USERNAME_TAKEN } },
     step('reserve-username'),
   );
-  try {
-    await handleCommand(
-      deps.store,
-      reservationDecider,
-      emailStream,
-      { type: 'Reserve', userId, takenMessage: EMAIL_TAKEN, now: ctx.now },
-      step('reserve-email'),
-    );
-  } catch (error) {
-    await handleCommand(
-      deps.store,
-      reservationDecider,
-      usernameStream,
-      { type: 'Release', userId, now: ctx.now },
-      step('release-username'),
-    );
-    throw error;
-  }
+  await compensating(
+    () => reservations.handle(emailStream, { type: 'Reserve', data: { holderId, takenMessage: EMAIL_TAKEN } }, step('reserve-email')),
+    release(usernameStream, 'release-username'),
+  );
 
   const code = account.emailVerified ? null : newCode();
-  const result = await handleCommand(
-    deps.store,
-    userDecider,
-    userStreamId(userId),
-    {
-      type: 'RegisterUser',
-      data: {
+  const registration = {
+    userId,
+    username: account.username.trim(),
+    email: account.email.trim().toLowerCase(),
+    passwordHash,
+    role: account.role,
+    firstName: account.firstName.trim(),
+    lastName: account.lastName.trim(),
+    phone: account.phone?.trim() || null,
+    authProvider: account.authProvider,
+    googleId: account.googleId,
+    timezone: account.timezone ?? DEFAULT_TIMEZONE,
+    emailVerified: account.emailVerified,
+    termsAcceptedAt: account.termsAccepted ? ctx.now.toISOString() : null,
+    termsAcceptedIp: account.termsAccepted?.ip ?? null,
+    termsAcceptedVersion: account.termsAccepted?.version ?? null,
+    parentId: account.parentId ?? null,
+  };
+  // A user that cannot be written (refused input) gives both claims back.
+  const result = await compensating(
+    () =>
+      users.handle(
         userId,
-        username: account.username.trim(),
-        email: account.email.trim().toLowerCase(),
-        passwordHash,
-        role: account.role,
-        firstName: account.firstName.trim(),
-        lastName: account.lastName.trim(),
-        phone: account.phone?.trim() || null,
-        authProvider: account.authProvider,
-        googleId: account.googleId,
-        timezone: account.timezone ?? DEFAULT_TIMEZONE,
-        emailVerified: account.emailVerified,
-        termsAcceptedAt: account.termsAccepted ? ctx.now.toISOString() : null,
-        termsAcceptedIp: account.termsAccepted?.ip ?? null,
-        termsAcceptedVersion: account.termsAccepted?.version ?? null,
-        parentId: account.parentId ?? null,
-      },
-      verification: code ? { code, codeHash: codeHash(userId, code) } : null,
-      now: ctx.now,
+        { type: 'RegisterUser', data: { registration, verification: code ? { code, codeHash: codeHash(userId, code) } : null } },
+        step('register'),
+        { expectNewStream: true },
+      ),
+    async () => {
+      await release(emailStream, 'release-email')();
+      await release(usernameStream, 'release-username')();
     },
-    step('register'),
-    { expectNewStream: true },
   );
   let position = result.position;
   let studentId: string | null = null;
   if (account.student) {
     studentId = deterministicUuid(`student/${ctx.commandId}`);
-    const created = await handleCommand(
-      deps.store,
-      studentDecider,
-      studentStreamId(studentId),
+    const created = await students.handle(
+      studentId,
       {
         type: 'CreateStudentProfile',
         data: {
@@ -121,7 +106,6 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount, ct
           isUniversityStudent: account.student.isUniversityStudent,
           schoolYearStartMonth: account.student.schoolYearStartMonth ?? null,
         },
-        now: ctx.now,
       },
       step('student-profile'),
       { expectNewStream: true },

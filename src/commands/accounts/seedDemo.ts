@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { AccountRole } from '../../domain/accounts/accountEvents.ts';
 import { CURRENT_TERMS_VERSION } from '../../domain/accounts/accountForms.ts';
+import type { AccountRole } from '../../domain/accounts/user.ts';
 import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
 import type { AccountDeps } from './accountDeps.ts';
 import { type NewAccount, registerAccount } from './registerUser.ts';

@@ -1,15 +1,13 @@
 import { DUMMY_HASH } from '../../adapters/passwords/passwordHasher.ts';
 import { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
-import { studentDecider, studentStreamId } from '../../domain/accounts/studentProfile.ts';
-import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
-import { DomainError } from '../../domain/decider.ts';
+import { INVALID_LOGIN, signInRefusal, TOO_MANY_SIGN_IN_ATTEMPTS } from '../../domain/accounts/userActivityDecider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { handleCommand, loadState } from '../kit/handleCommand.ts';
 import { type AccountDeps, findUserByLogin } from './accountDeps.ts';
+import { recordActivity } from './recordActivity.ts';
 
-export const INVALID_LOGIN = 'Invalid username or password';
-export const UNVERIFIED = 'Please verify your email before logging in';
-export const TOO_MANY_ATTEMPTS = 'Too many failed sign-in attempts. Please try again in 15 minutes.';
+export { INVALID_LOGIN, UNVERIFIED } from '../../domain/accounts/userActivityDecider.ts';
+export const TOO_MANY_ATTEMPTS = TOO_MANY_SIGN_IN_ATTEMPTS;
 export const perAccount = { limit: 5, windowSeconds: 15 * 60 };
 export const perIp = { limit: 20, windowSeconds: 15 * 60 };
 
@@ -21,18 +19,11 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
-async function recordFailure(
-  deps: AccountDeps,
-  userId: string,
-  reason: 'wrong_password' | 'unverified' | 'rate_limited',
-  ctx: CommandContext,
-) {
-  await handleCommand(deps.store, userDecider, userStreamId(userId), { type: 'RecordSignInFailure', userId, reason, now: ctx.now }, ctx);
-}
-
 /**
  * Password sign-in by username, e-mail, or a student's secondary (view-only) username. Failures
  * count against the account and the IP address; the answer never says which part was wrong.
+ * The handler computes the facts (does the password match, is a limit reached); the rules that
+ * follow from them are the activity decider's.
  */
 export async function signIn(deps: AccountDeps, login: string, password: string, ctx: CommandContext): Promise<SignedIn> {
   const accountKey = RateLimiter.key('login-account', login);
@@ -42,56 +33,54 @@ export async function signIn(deps: AccountDeps, login: string, password: string,
     deps.rateLimiter.count(accountKey, perAccount),
     deps.rateLimiter.count(ipKey, perIp),
   ]);
-  if (accountFailures >= perAccount.limit || ipFailures >= perIp.limit) {
-    if (user) await recordFailure(deps, user.id, 'rate_limited', ctx);
-    throw new DomainError(TOO_MANY_ATTEMPTS, 429);
-  }
-  const fail = async (userId: string | null) => {
-    await Promise.all([deps.rateLimiter.hit(accountKey, perAccount), deps.rateLimiter.hit(ipKey, perIp)]);
-    if (userId) await recordFailure(deps, userId, 'wrong_password', ctx);
-    return new DomainError(INVALID_LOGIN, 401);
-  };
+  const throttled = accountFailures >= perAccount.limit || ipFailures >= perIp.limit;
+  const countFailure = () => Promise.all([deps.rateLimiter.hit(accountKey, perAccount), deps.rateLimiter.hit(ipKey, perIp)]);
 
   if (!user) {
+    if (throttled) throw new DomainError(TOO_MANY_SIGN_IN_ATTEMPTS, 'rate_limited');
     const secondary = await signInSecondary(deps, login, password, ctx);
     if (secondary) return secondary;
     await deps.hasher.verify(DUMMY_HASH, password);
-    throw await fail(null);
+    await countFailure();
+    throw new DomainError(INVALID_LOGIN, 'unauthenticated');
   }
-  const state = await loadState(deps.store, userDecider, userStreamId(user.id));
-  if (state.deleted || !state.passwordHash || !(await deps.hasher.verify(state.passwordHash, password))) {
-    if (!state.passwordHash) await deps.hasher.verify(DUMMY_HASH, password);
-    throw await fail(user.id);
+  const state = await deps.handlers.users.load(user.id);
+  const passwordMatched = !throttled && state.passwordHash !== null && (await deps.hasher.verify(state.passwordHash, password));
+  if (!throttled && !state.passwordHash) await deps.hasher.verify(DUMMY_HASH, password);
+  if (!state.exists || state.deleted) {
+    await countFailure();
+    throw new DomainError(INVALID_LOGIN, 'unauthenticated');
   }
-  if (!state.emailVerified) {
-    await recordFailure(deps, user.id, 'unverified', ctx);
-    throw new DomainError(UNVERIFIED, 403);
-  }
-  await deps.rateLimiter.clear(accountKey);
-  await handleCommand(
+  const { events } = await recordActivity(
     deps.store,
-    userDecider,
-    userStreamId(user.id),
-    { type: 'RecordSignIn', userId: user.id, via: 'password', now: ctx.now },
+    state,
+    { type: 'SignIn', data: { userId: user.id, via: 'password', passwordMatched, throttled } },
     ctx,
   );
-  const session = await deps.sessions.create(user.id, state.role ?? user.role);
-  return { userId: user.id, role: state.role ?? user.role, studentId: null, ...session };
+  const refusal = events[0] ? signInRefusal(events[0]) : null;
+  if (refusal) {
+    if (refusal.kind === 'unauthenticated') await countFailure();
+    throw refusal;
+  }
+  await deps.rateLimiter.clear(accountKey);
+  const role = state.role ?? user.role;
+  const session = await deps.sessions.create(user.id, role);
+  return { userId: user.id, role, studentId: null, ...session };
 }
 
 async function signInSecondary(deps: AccountDeps, login: string, password: string, ctx: CommandContext): Promise<SignedIn | null> {
   const [student] = await deps.sql<{ id: string; user_id: string }[]>`
     SELECT id, user_id FROM students WHERE lower(secondary_username) = lower(${login}) AND has_secondary_login LIMIT 1`;
   if (!student) return null;
-  const state = await loadState(deps.store, studentDecider, studentStreamId(student.id));
-  if (state.erased || !state.secondaryPasswordHash || !(await deps.hasher.verify(state.secondaryPasswordHash, password))) {
+  const profile = await deps.handlers.students.load(student.id);
+  if (profile.erased || !profile.secondaryPasswordHash || !(await deps.hasher.verify(profile.secondaryPasswordHash, password))) {
     return null;
   }
-  await handleCommand(
+  const user = await deps.handlers.users.load(student.user_id);
+  await recordActivity(
     deps.store,
-    userDecider,
-    userStreamId(student.user_id),
-    { type: 'RecordSignIn', userId: student.user_id, via: 'secondary', now: ctx.now },
+    user,
+    { type: 'SignIn', data: { userId: student.user_id, via: 'secondary', passwordMatched: true, throttled: false } },
     ctx,
   );
   const session = await deps.sessions.create(student.user_id, 'student_secondary', student.id);

@@ -1,36 +1,31 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import { contactStreamId } from '../../domain/contact/contact.ts';
 import { contactDecider } from '../../domain/contact/contactDecider.ts';
-import { contactStreamId } from '../../domain/contact/contactEvents.ts';
 import type { ContactMessageInput } from '../../domain/contact/contactMessage.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { handleCommand } from '../kit/handleCommand.ts';
+import { commandHandler } from '../kit/handleCommand.ts';
+
+export const contactHandler = (store: EventStore) => commandHandler(store, contactDecider, contactStreamId);
+export type ContactHandlers = ReturnType<typeof contactHandler>;
 
 /** The message id derives from the command id, so a retried submission lands on the same stream. */
 export async function receiveContactMessage(store: EventStore, message: ContactMessageInput, ctx: CommandContext) {
   const contactId = deterministicUuid(`contact/${ctx.commandId}`);
-  const result = await handleCommand(
-    store,
-    contactDecider,
-    contactStreamId(contactId),
-    { type: 'ReceiveContactMessage', contactId, message, now: ctx.now },
+  const result = await contactHandler(store).handle(
+    contactId,
+    { type: 'ReceiveContactMessage', data: { contactId, message, senderUserId: ctx.actorId } },
     ctx,
     { expectNewStream: true },
   );
   return { contactId, ...result };
 }
 
-export async function recordContactMailSent(
+export function recordContactMailSent(
   store: EventStore,
   contactId: string,
   kind: 'confirmation' | 'support',
   mailId: string,
   ctx: CommandContext,
 ) {
-  return handleCommand(
-    store,
-    contactDecider,
-    contactStreamId(contactId),
-    { type: 'RecordContactMailSent', contactId, kind, mailId, now: ctx.now },
-    ctx,
-  );
+  return contactHandler(store).handle(contactId, { type: 'RecordContactMailSent', data: { contactId, kind, mailId } }, ctx);
 }

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
-import { contactStreamId } from '../../domain/contact/contactEvents.ts';
+import { reservationDecider } from '../../domain/accounts/reservationDecider.ts';
+import { contactStreamId } from '../../domain/contact/contact.ts';
 import { receiveContactMessage, recordContactMailSent } from '../contact/receiveContactMessage.ts';
 import { commandContext, eventIdFor } from './commandContext.ts';
+import { FoldedStateCache } from './foldedStateCache.ts';
+import { commandHandler } from './handleCommand.ts';
 
 let system: TestSystem;
 beforeAll(async () => {
@@ -66,6 +69,33 @@ describe('command handler', () => {
     expect(open?.data).toMatchObject({ email: 'ann@example.com', name: 'Ann Lee' });
     await system.vault.shred(`contact-${contactId}`);
     const [erased] = await system.store.readStream(contactStreamId(contactId));
-    expect(erased?.data).toMatchObject({ email: '[erased]', name: '[erased]', subject: 'Hello' });
+    expect(erased?.data).toMatchObject({ email: '[erased]', name: '[erased]', subject: '[erased]', message: '[erased]' });
+  });
+
+  it('corrects a stale cached state with the expected revision (another process wrote in between)', async () => {
+    // Two handlers with their own caches stand for two API processes.
+    const a = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
+    const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
+    const stream = `usernameReservation-cache${Date.now()}`;
+    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
+    await b.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    // a's cache still says "held by a": releasing on it would append; the revision check refutes it.
+    const stale = await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    expect(stale.events).toEqual([]);
+    // a's cache says "held by a" no more; a refusal on a guessed state is decided again on the stream.
+    await expect(
+      a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext()),
+    ).rejects.toThrow('taken');
+    expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual(['ValueReserved', 'ValueReleased', 'ValueReserved']);
+  });
+
+  it('refuses text PostgreSQL cannot store before anything is appended', async () => {
+    const ctx = commandContext();
+    for (const name of ['Nul\u0000Name', 'Lone\uD800Surrogate']) {
+      await expect(receiveContactMessage(system.store, { ...message, name }, commandContext())).rejects.toMatchObject({ kind: 'invalid' });
+    }
+    const ok = await receiveContactMessage(system.store, { ...message, name: 'Emoji 😀 ok' }, ctx);
+    expect(ok.position).not.toBeNull();
   });
 });

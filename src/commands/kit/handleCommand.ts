@@ -1,7 +1,9 @@
 import { type EventStore, type Position, type RecordedEvent, WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
-import { type Decider, type DomainEvent, fold } from '../../domain/decider.ts';
 import { definitionOf } from '../../domain/eventCatalog.ts';
+import { type Command, type CommandInput, type Decider, DomainError, type DomainEvent } from '../../domain/kit/decider.ts';
+import { findUnstorableText } from '../../domain/kit/storableText.ts';
 import { type CommandContext, eventIdFor, metadataOf } from './commandContext.ts';
+import { FoldedStateCache } from './foldedStateCache.ts';
 
 export interface CommandResult<Event extends DomainEvent> {
   events: Event[];
@@ -33,62 +35,138 @@ export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent
   return { type: recorded.type, data: parseEventData(recorded.type, recorded.data) } as Event;
 }
 
-/** A stream's state for a decision taken outside a command (sign-in checks, look-ups). */
-export async function loadState<Command, Event extends DomainEvent, State>(
-  store: EventStore,
-  decider: Decider<Command, Event, State>,
-  streamId: string,
-): Promise<State> {
-  return fold(
-    decider,
-    (await store.readStream(streamId)).map((e) => toDomainEvent<Event>(e)),
-  );
+/**
+ * Nothing a projector cannot write enters the log: every event is parsed by its schema and its
+ * text checked for what PostgreSQL cannot store (NUL, lone surrogates) before it is appended.
+ */
+function checkedForAppend(type: string, data: unknown): unknown {
+  const parsed = parseEventData(type, data);
+  const path = findUnstorableText(parsed);
+  if (path) throw new DomainError(`${path.join('.') || 'Input'} contains characters that cannot be stored`, 'invalid');
+  return parsed;
+}
+
+interface Loaded<State> {
+  state: State;
+  revision: number | null;
+  /** Command ids already in the stream: a retried command is answered from the stream, not decided again. */
+  commandIds: ReadonlySet<string>;
+}
+
+export interface CommandHandler<C extends Command, E extends DomainEvent, S> {
+  /** Load, decide, append with the revision read; on a conflict reload and decide again (bounded). */
+  handle(id: string, command: CommandInput<C>, ctx: CommandContext, options?: HandleOptions): Promise<CommandResult<E>>;
+  /** The stream's folded state, for facts a caller must compute before deciding (a password check). */
+  load(id: string): Promise<S>;
+  readonly decider: Decider<C, E, S>;
+  streamIdOf(id: string): string;
 }
 
 /**
- * Load the stream, fold it, decide, append with the revision that was read. A conflict means
- * someone else wrote in between: reload and decide again, a bounded number of times.
+ * The one way commands run: `commandHandler(decider, streamIdOf)`. Folded state of recently used
+ * streams is kept in a bounded cache keyed by stream and revision; the expected-revision check of
+ * the append corrects a stale entry (another process wrote): the conflict reloads the stream.
  */
-export async function handleCommand<Command, Event extends DomainEvent, State>(
+export function commandHandler<C extends Command, E extends DomainEvent, S>(
   store: EventStore,
-  decider: Decider<Command, Event, State>,
-  streamId: string,
-  command: Command,
-  ctx: CommandContext,
-  options: HandleOptions = {},
-): Promise<CommandResult<Event>> {
-  const maxAttempts = options.maxAttempts ?? 5;
-  const firstId = eventIdFor(ctx.commandId, 0);
-  for (let attempt = 1; ; attempt++) {
-    const recorded = attempt === 1 && options.expectNewStream ? [] : await store.readStream(streamId);
-    const already = recorded.findIndex((e) => e.id === firstId);
-    if (already !== -1) {
-      const mine = recorded.slice(already).filter((e) => e.metadata.commandId === ctx.commandId);
-      return {
-        events: mine.map((e) => toDomainEvent<Event>(e)),
-        position: (mine[mine.length - 1] as RecordedEvent).position,
-        alreadyHandled: true,
-      };
-    }
+  decider: Decider<C, E, S>,
+  streamIdOf: (id: string) => string,
+  cache: FoldedStateCache = sharedCache(store),
+): CommandHandler<C, E, S> {
+  const readFolded = async (streamId: string): Promise<{ loaded: Loaded<S>; recorded: RecordedEvent[] }> => {
+    const recorded = await store.readStream(streamId);
     let state = decider.initialState;
-    for (const e of recorded) state = decider.evolve(state, toDomainEvent<Event>(e));
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, position: null, alreadyHandled: false };
-    const metadata = metadataOf(ctx);
-    const newEvents = events.map((e, i) => ({
-      id: eventIdFor(ctx.commandId, i),
-      type: e.type,
-      data: parseEventData(e.type, e.data),
-      metadata,
-    }));
-    const last = recorded[recorded.length - 1];
-    try {
-      const result = await store.append(streamId, newEvents, last ? { exact: last.revision } : 'no_stream');
-      return { events, position: result.position, alreadyHandled: result.alreadyAppended };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
-      if (attempt === 1 && options.expectNewStream) continue;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+    const commandIds = new Set<string>();
+    for (const e of recorded) {
+      state = decider.evolve(state, toDomainEvent<E>(e));
+      if (e.metadata.commandId) commandIds.add(e.metadata.commandId);
     }
+    const last = recorded[recorded.length - 1];
+    return { loaded: { state, revision: last ? last.revision : null, commandIds }, recorded };
+  };
+
+  const alreadyHandled = async (streamId: string, commandId: string): Promise<CommandResult<E>> => {
+    const mine = (await store.readStream(streamId)).filter((e) => e.metadata.commandId === commandId);
+    return {
+      events: mine.map((e) => toDomainEvent<E>(e)),
+      position: mine.length > 0 ? (mine[mine.length - 1] as RecordedEvent).position : null,
+      alreadyHandled: true,
+    };
+  };
+
+  return {
+    decider,
+    streamIdOf,
+    // Always read: a decision taken on this state appends nowhere that would refute a stale cache entry.
+    async load(id) {
+      const streamId = streamIdOf(id);
+      const { loaded } = await readFolded(streamId);
+      cache.set(decider, streamId, loaded);
+      return loaded.state;
+    },
+    async handle(id, input, ctx, options = {}) {
+      const streamId = streamIdOf(id);
+      const command = { ...input, metadata: { now: ctx.now, actorId: ctx.actorId, actorRole: ctx.actorRole, ...input.metadata } } as C;
+      const maxAttempts = options.maxAttempts ?? 5;
+      for (let attempt = 1; ; attempt++) {
+        let loaded: Loaded<S> | undefined;
+        if (attempt === 1 && options.expectNewStream) loaded = { state: decider.initialState, revision: null, commandIds: new Set() };
+        else if (attempt === 1) loaded = cache.get<Loaded<S>>(decider, streamId);
+        const guessed = loaded !== undefined;
+        if (!loaded) loaded = (await readFolded(streamId)).loaded;
+        if (loaded.commandIds.has(ctx.commandId)) return alreadyHandled(streamId, ctx.commandId);
+
+        let events: E[];
+        try {
+          events = decider.decide(command, loaded.state);
+        } catch (error) {
+          // A refusal on a guessed state may be the guess's fault: decide again on the stream itself.
+          if (!guessed) throw error;
+          cache.delete(decider, streamId);
+          continue;
+        }
+        if (events.length === 0) {
+          cache.set(decider, streamId, loaded);
+          return { events, position: null, alreadyHandled: false };
+        }
+        const metadata = metadataOf(ctx);
+        const newEvents = events.map((e, i) => ({
+          id: eventIdFor(ctx.commandId, i),
+          type: e.type,
+          data: checkedForAppend(e.type, e.data),
+          metadata,
+        }));
+        try {
+          const result = await store.append(streamId, newEvents, loaded.revision === null ? 'no_stream' : { exact: loaded.revision });
+          if (result.alreadyAppended) {
+            cache.delete(decider, streamId);
+            return alreadyHandled(streamId, ctx.commandId);
+          }
+          const state = events.reduce(decider.evolve, loaded.state);
+          cache.set(decider, streamId, {
+            state,
+            revision: result.nextRevision,
+            commandIds: new Set([...loaded.commandIds, ctx.commandId]),
+          });
+          return { events, position: result.position, alreadyHandled: false };
+        } catch (error) {
+          cache.delete(decider, streamId);
+          if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+          if (attempt === 1 && options.expectNewStream) continue;
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+        }
+      }
+    },
+  };
+}
+
+const caches = new WeakMap<EventStore, FoldedStateCache>();
+/** One cache per event store (per process): handlers of the same decider share entries. */
+function sharedCache(store: EventStore): FoldedStateCache {
+  let cache = caches.get(store);
+  if (!cache) {
+    cache = new FoldedStateCache();
+    caches.set(store, cache);
   }
+  return cache;
 }

@@ -1,7 +1,8 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { operationsDecider } from '../../domain/operations/operationsDecider.ts';
+import { jobFailureStreamId, projectorFailureStreamId } from '../../domain/operations/operationsEvents.ts';
 import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { handleCommand } from '../kit/handleCommand.ts';
+import { commandHandler } from '../kit/handleCommand.ts';
 
 const system = { actorRole: 'system' } as const;
 
@@ -11,10 +12,8 @@ export function recordProjectorStopped(
   now = new Date(),
 ) {
   const key = `${data.projector}/${data.eventId}`;
-  return handleCommand(
-    store,
-    operationsDecider,
-    `projectorFailure-${deterministicUuid(key)}`,
+  return commandHandler(store, operationsDecider, projectorFailureStreamId).handle(
+    deterministicUuid(key),
     { type: 'RecordProjectorStopped', data: { ...data, stoppedAt: now.toISOString() } },
     commandContext({ ...system, commandId: deterministicUuid(`projector-stopped/${key}`), now }),
   );
@@ -25,10 +24,8 @@ export function recordJobGaveUp(
   data: { queue: string; jobId: string; error: string; attempts: number },
   now = new Date(),
 ) {
-  return handleCommand(
-    store,
-    operationsDecider,
-    `jobFailure-${data.jobId}`,
+  return commandHandler(store, operationsDecider, jobFailureStreamId).handle(
+    data.jobId,
     { type: 'RecordJobGaveUp', data: { ...data, gaveUpAt: now.toISOString() } },
     commandContext({ ...system, commandId: deterministicUuid(`job-gave-up/${data.jobId}`), now }),
   );

@@ -12,6 +12,17 @@ export const ACCOUNT_MIN_PASSWORD_LENGTH = 6;
 
 export const gradeOptions = ['Grade 9', 'Grade 10', 'Grade 11', 'Grade 12', 'University/College'] as const;
 export type GradeOption = (typeof gradeOptions)[number];
+/** The student Account dialog offers a wider range than registration (spec part 2: Grade 6 to 12, University/College). */
+export const studentGrades = [
+  'Grade 6',
+  'Grade 7',
+  'Grade 8',
+  'Grade 9',
+  'Grade 10',
+  'Grade 11',
+  'Grade 12',
+  'University/College',
+] as const;
 
 const PASSWORD_TOO_SHORT = 'Password must be at least 6 characters long';
 const PASSWORDS_DONT_MATCH = "Passwords don't match";
@@ -43,7 +54,13 @@ export type LoginValues = z.output<typeof loginSchema>;
 // Registration
 
 const registrationFields = {
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100, 'Username is too long'),
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(100, 'Username is too long')
+    // Signing in by e-mail must name one account: a username may not look like an address.
+    .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address'),
   email: emailField('Email is required'),
   password: z.string({ error: PASSWORD_TOO_SHORT }).min(ACCOUNT_MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200, 'Password is too long'),
   firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name is too long'),

@@ -1,43 +1,42 @@
 import { z } from 'zod';
-import { type Decider, DomainError } from '../decider.ts';
-import { defineEvent } from '../eventDefinition.ts';
+import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 
 /**
- * A unique value (username, e-mail) is claimed by appending to the stream named after it, so
- * two concurrent registrations of one username race on that stream's revision and one loses.
- * The stream id carries a hash of the value, never the value.
+ * A unique value (a username of an account or of a secondary login, an e-mail) is claimed by
+ * appending to the stream named after it, so two concurrent claims race on that stream's
+ * revision and one loses. The stream id carries a hash of the value, never the value.
+ * The holder is `user-<id>` for an account, `secondaryLogin-<studentId>` for a view-only login.
  */
-export const reservationMade = z.object({ userId: z.string(), at: z.string() });
-export const reservationReleased = z.object({ userId: z.string(), at: z.string() });
+const holderOf = z.preprocess(
+  // Events recorded before secondary logins shared the namespace named the holding user only.
+  (data) => {
+    const d = data as { userId?: string; holderId?: string } | null;
+    return d && d.holderId === undefined && typeof d.userId === 'string'
+      ? { holderId: `user-${d.userId}`, at: (d as { at?: string }).at }
+      : d;
+  },
+  z.object({ holderId: z.string(), at: z.string() }),
+);
 
-export type ReservationEvent =
-  | { type: 'ValueReserved'; data: z.infer<typeof reservationMade> }
-  | { type: 'ValueReleased'; data: z.infer<typeof reservationReleased> };
+/** The request details of a claim are the holding account's; a secondary login's, whoever set it. */
+const personal = { fields: [], subject: (d: { holderId: string }) => (d.holderId.startsWith('user-') ? d.holderId : null) };
 
-export type ReservationCommand =
-  | { type: 'Reserve'; userId: string; takenMessage: string; now: Date }
-  | { type: 'Release'; userId: string; now: Date };
+export const reservationEvents = {
+  ValueReserved: eventType(holderOf, { personal, describe: () => 'Unique value reserved' }),
+  ValueReleased: eventType(holderOf, { personal, describe: () => 'Unique value released' }),
+};
+
+export type ReservationEvent = EventsOf<typeof reservationEvents>;
 
 export interface ReservationState {
   heldBy: string | null;
 }
 
-export const reservationDecider: Decider<ReservationCommand, ReservationEvent, ReservationState> = {
-  initialState: { heldBy: null },
-  evolve: (_state, event) => ({ heldBy: event.type === 'ValueReserved' ? event.data.userId : null }),
-  decide(command, state) {
-    const at = command.now.toISOString();
-    if (command.type === 'Reserve') {
-      if (state.heldBy === command.userId) return [];
-      if (state.heldBy) throw new DomainError(command.takenMessage, 409);
-      return [{ type: 'ValueReserved', data: { userId: command.userId, at } }];
-    }
-    if (state.heldBy !== command.userId) return [];
-    return [{ type: 'ValueReleased', data: { userId: command.userId, at } }];
-  },
-};
+export const initialReservationState: ReservationState = { heldBy: null };
 
-export const reservationEventCatalog = {
-  ValueReserved: defineEvent({ schema: reservationMade, describe: () => 'Unique value reserved' }),
-  ValueReleased: defineEvent({ schema: reservationReleased, describe: () => 'Unique value released' }),
-};
+export const evolveReservation = (_state: ReservationState, event: ReservationEvent): ReservationState => ({
+  heldBy: event.type === 'ValueReserved' ? event.data.holderId : null,
+});
+
+export const accountHolder = (userId: string) => `user-${userId}`;
+export const secondaryLoginHolder = (studentId: string) => `secondaryLogin-${studentId}`;

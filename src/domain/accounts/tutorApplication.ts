@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Decider } from '../decider.ts';
-import { defineEvent } from '../eventDefinition.ts';
+import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 
 /** A tutor who signed in with Google and awaits review (the admin side comes with the tutors feature). */
 export const tutorApplicationSubmitted = z.object({
@@ -13,26 +12,20 @@ export const tutorApplicationSubmitted = z.object({
   at: z.string(),
 });
 
-export type TutorApplicationEvent = { type: 'TutorApplicationSubmitted'; data: z.infer<typeof tutorApplicationSubmitted> };
-export type TutorApplicationCommand = {
-  type: 'SubmitTutorApplication';
-  data: Omit<z.infer<typeof tutorApplicationSubmitted>, 'at'>;
-  now: Date;
-};
-
-export const tutorApplicationDecider: Decider<TutorApplicationCommand, TutorApplicationEvent, { submitted: boolean }> = {
-  initialState: { submitted: false },
-  evolve: () => ({ submitted: true }),
-  decide: (command, state) =>
-    state.submitted ? [] : [{ type: 'TutorApplicationSubmitted', data: { ...command.data, at: command.now.toISOString() } }],
-};
-
-export const tutorApplicationEventCatalog = {
-  TutorApplicationSubmitted: defineEvent({
-    schema: tutorApplicationSubmitted,
-    personal: { fields: ['email', 'firstName', 'lastName', 'googleId'], subject: (d: { userId: string }) => `user-${d.userId}` },
+export const tutorApplicationEvents = {
+  TutorApplicationSubmitted: eventType(tutorApplicationSubmitted, {
+    personal: { fields: ['email', 'firstName', 'lastName', 'googleId'], subject: (d) => `user-${d.userId}` },
     describe: () => 'Tutor application submitted',
   }),
 };
 
-export const tutorApplicationStreamId = (userId: string) => `tutorApplication-${userId}`;
+export type TutorApplicationEvent = EventsOf<typeof tutorApplicationEvents>;
+export interface TutorApplicationState {
+  submitted: boolean;
+}
+export const initialTutorApplicationState: TutorApplicationState = { submitted: false };
+export const evolveTutorApplication = (_state: TutorApplicationState, _event: TutorApplicationEvent): TutorApplicationState => ({
+  submitted: true,
+});
+
+export const tutorApplicationStreamId = (applicantId: string) => `tutorApplication-${applicantId}`;

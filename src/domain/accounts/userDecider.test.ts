@@ -1,7 +1,14 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
-import type { UserEvent } from './accountEvents.ts';
-import { EXPIRED_CODE, INVALID_RESET_CODE, TOO_MANY_ATTEMPTS, userDecider } from './userDecider.ts';
+import type { UserEvent } from './user.ts';
+import {
+  EXPIRED_CODE,
+  GOOGLE_ACCOUNT_MISMATCH,
+  GOOGLE_EMAIL_UNVERIFIED,
+  INVALID_RESET_CODE,
+  TOO_MANY_ATTEMPTS,
+  userDecider,
+} from './userDecider.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
 const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
@@ -40,34 +47,37 @@ describe('user decider', () => {
   it('verifies the e-mail with the right code', () => {
     spec
       .given([registered, issued])
-      .when({ type: 'VerifyEmail', userId, codeHash: 'right', now: later(5) })
+      .when({ type: 'VerifyEmail', data: { userId, codeHash: 'right' }, metadata: { now: later(5) } })
       .thenEvents([{ type: 'EmailVerified', data: { userId, at: later(5).toISOString() } }]);
   });
 
   it('records a wrong code as a failed attempt', () => {
-    spec.given([registered, issued]).when({ type: 'VerifyEmail', userId, codeHash: 'wrong', now }).thenEvents([failed]);
+    spec
+      .given([registered, issued])
+      .when({ type: 'VerifyEmail', data: { userId, codeHash: 'wrong' }, metadata: { now: now } })
+      .thenEvents([failed]);
   });
 
   it('refuses an expired code and a code after five wrong attempts', () => {
     spec
       .given([registered, issued])
-      .when({ type: 'VerifyEmail', userId, codeHash: 'right', now: later(61) })
-      .thenThrows(EXPIRED_CODE, 400);
+      .when({ type: 'VerifyEmail', data: { userId, codeHash: 'right' }, metadata: { now: later(61) } })
+      .thenThrows(EXPIRED_CODE, 'invalid');
     spec
       .given([registered, issued, failed, failed, failed, failed, failed])
-      .when({ type: 'VerifyEmail', userId, codeHash: 'right', now })
-      .thenThrows(TOO_MANY_ATTEMPTS, 429);
+      .when({ type: 'VerifyEmail', data: { userId, codeHash: 'right' }, metadata: { now: now } })
+      .thenThrows(TOO_MANY_ATTEMPTS, 'rate_limited');
   });
 
   it('allows a new code once a minute', () => {
-    const again = { type: 'IssueVerificationCode' as const, userId, codeHash: 'new', code: '654321' };
+    const again = { type: 'IssueVerificationCode' as const, data: { userId, codeHash: 'new', code: '654321' } };
     spec
       .given([registered, issued])
-      .when({ ...again, now: later(0.5) })
-      .thenThrows(/Please wait 60 seconds/, 429);
+      .when({ ...again, metadata: { now: later(0.5) } })
+      .thenThrows(/Please wait 60 seconds/, 'rate_limited');
     spec
       .given([registered, issued])
-      .when({ ...again, now: later(2) })
+      .when({ ...again, metadata: { now: later(2) } })
       .thenEvents([
         {
           type: 'EmailVerificationCodeIssued',
@@ -83,76 +93,93 @@ describe('user decider', () => {
     };
     spec
       .given([registered])
-      .when({ type: 'ResetPassword', userId, codeHash: 'r', passwordHash: 'new', now })
-      .thenThrows(INVALID_RESET_CODE, 400);
+      .when({ type: 'ResetPassword', data: { userId, codeHash: 'r', passwordHash: 'new' }, metadata: { now: now } })
+      .thenThrows(INVALID_RESET_CODE, 'invalid');
     spec
       .given([registered, reset])
-      .when({ type: 'ResetPassword', userId, codeHash: 'r', passwordHash: 'new', now: later(16) })
-      .thenThrows(INVALID_RESET_CODE, 400);
+      .when({ type: 'ResetPassword', data: { userId, codeHash: 'r', passwordHash: 'new' }, metadata: { now: later(16) } })
+      .thenThrows(INVALID_RESET_CODE, 'invalid');
     spec
       .given([registered, reset])
-      .when({ type: 'ResetPassword', userId, codeHash: 'r', passwordHash: 'new', now: later(1) })
+      .when({ type: 'ResetPassword', data: { userId, codeHash: 'r', passwordHash: 'new' }, metadata: { now: later(1) } })
       .thenEvents([{ type: 'PasswordReset', data: { userId, passwordHash: 'new', at: later(1).toISOString() } }]);
   });
 
   it('lets a user choose only the student role', () => {
     spec
       .given([registered])
-      .when({ type: 'ChooseRole', userId, role: 'admin', now })
-      .thenThrows('You can only choose the student role', 403);
-    spec.given([registered]).when({ type: 'ChooseRole', userId, role: 'student', now }).thenNothing();
+      .when({ type: 'ChooseRole', data: { userId, role: 'admin' }, metadata: { now: now } })
+      .thenThrows('You can only choose the student role', 'forbidden');
+    spec
+      .given([registered])
+      .when({ type: 'ChooseRole', data: { userId, role: 'student' }, metadata: { now: now } })
+      .thenNothing();
     const parent: UserEvent = { ...registered, data: { ...registered.data, role: 'parent' } } as UserEvent;
     spec
       .given([parent])
-      .when({ type: 'ChooseRole', userId, role: 'student', now })
+      .when({ type: 'ChooseRole', data: { userId, role: 'student' }, metadata: { now: now } })
       .thenEvents([{ type: 'RoleChanged', data: { userId, from: 'parent', to: 'student', at: now.toISOString() } }]);
     const tutor: UserEvent = { ...registered, data: { ...registered.data, role: 'tutor' } } as UserEvent;
     spec
       .given([tutor])
-      .when({ type: 'ChooseRole', userId, role: 'student', now })
-      .thenThrows(/cannot change their own role/, 403);
+      .when({ type: 'ChooseRole', data: { userId, role: 'student' }, metadata: { now: now } })
+      .thenThrows(/cannot change their own role/, 'forbidden');
   });
 
   it('records terms once per version', () => {
-    spec.given([registered]).when({ type: 'AcceptTerms', userId, version: '1.0', ip: null, now }).thenNothing();
+    spec
+      .given([registered])
+      .when({ type: 'AcceptTerms', data: { userId, version: '1.0', ip: null }, metadata: { now: now } })
+      .thenNothing();
     const noTerms: UserEvent = {
       ...registered,
       data: { ...registered.data, termsAcceptedVersion: null, termsAcceptedAt: null },
     } as UserEvent;
     spec
       .given([noTerms])
-      .when({ type: 'AcceptTerms', userId, version: '1.0', ip: '10.0.0.1', now })
+      .when({ type: 'AcceptTerms', data: { userId, version: '1.0', ip: '10.0.0.1' }, metadata: { now: now } })
       .thenEvents([{ type: 'TermsAccepted', data: { userId, version: '1.0', ip: '10.0.0.1', at: now.toISOString() } }]);
+  });
+
+  const link = (emailVerifiedByProvider: boolean, matchedBy: 'google' | 'email', googleId = 'g') => ({
+    type: 'LinkGoogleAccount' as const,
+    data: { userId, googleId, accessToken: null, refreshToken: null, tokenExpiry: null, emailVerifiedByProvider, matchedBy },
+    metadata: { now },
+  });
+  const linked = (googleId: string): UserEvent => ({
+    type: 'GoogleAccountLinked',
+    data: { userId, googleId, accessToken: null, refreshToken: null, tokenExpiry: null, at: now.toISOString() },
   });
 
   it('verifies an unverified address when Google vouches for it', () => {
     spec
       .given([registered])
-      .when({
-        type: 'LinkGoogleAccount',
-        userId,
-        googleId: 'g',
-        accessToken: null,
-        refreshToken: null,
-        tokenExpiry: null,
-        emailVerifiedByProvider: true,
-        now,
-      })
-      .thenEvents([
-        { type: 'EmailVerified', data: { userId, at: now.toISOString() } },
-        {
-          type: 'GoogleAccountLinked',
-          data: { userId, googleId: 'g', accessToken: null, refreshToken: null, tokenExpiry: null, at: now.toISOString() },
-        },
-      ]);
+      .when(link(true, 'email'))
+      .thenEvents([{ type: 'EmailVerified', data: { userId, at: now.toISOString() } }, linked('g')]);
+  });
+
+  it('lets only a verified Google address claim an account by e-mail, and never one linked to another Google account', () => {
+    spec.given([registered]).when(link(false, 'email')).thenThrows(GOOGLE_EMAIL_UNVERIFIED, 'forbidden');
+    spec
+      .given([registered, linked('other')])
+      .when(link(true, 'email'))
+      .thenThrows(GOOGLE_ACCOUNT_MISMATCH, 'conflict');
+    spec
+      .given([registered, linked('g')])
+      .when(link(false, 'google'))
+      .thenEvents([linked('g')]);
   });
 
   it('refuses everything but re-registration checks once the account is deleted', () => {
     const deleted: UserEvent = { type: 'AccountDeleted', data: { userId, at: now.toISOString() } };
-    spec.given([registered, deleted]).when({ type: 'RecordSignIn', userId, via: 'password', now }).thenThrows('Account not found', 404);
+    spec
+      .given([registered, deleted])
+      .when({ type: 'ChangeTimezone', data: { userId, timezone: 'UTC' }, metadata: { now } })
+      .thenThrows('Account not found', 'not_found');
+    const { registeredAt: _r, ...registration } = registered.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
     spec
       .given([registered])
-      .when({ type: 'RegisterUser', data: registered.data, verification: null, now })
-      .thenThrows('Account already exists', 409);
+      .when({ type: 'RegisterUser', data: { registration, verification: null }, metadata: { now } })
+      .thenThrows('Account already exists', 'conflict');
   });
 });

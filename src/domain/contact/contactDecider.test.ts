@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import type { ContactEvent } from './contact.ts';
 import { contactDecider } from './contactDecider.ts';
-import type { ContactEvent } from './contactEvents.ts';
 
 const now = new Date('2026-11-20T15:00:00.000Z');
 const spec = deciderSpec(contactDecider);
@@ -14,6 +14,7 @@ const received: ContactEvent = {
     phone: null,
     subject: 'Pricing',
     message: 'Do you tutor calculus?',
+    senderUserId: null,
     receivedAt: now.toISOString(),
   },
 };
@@ -24,9 +25,12 @@ describe('contact decider', () => {
       .given([])
       .when({
         type: 'ReceiveContactMessage',
-        contactId: 'c1',
-        now,
-        message: { name: ' Ann Lee ', email: 'Ann@Example.com', phone: '  ', subject: 'Pricing ', message: ' Do you tutor calculus?' },
+        data: {
+          contactId: 'c1',
+          senderUserId: null,
+          message: { name: ' Ann Lee ', email: 'Ann@Example.com', phone: '  ', subject: 'Pricing ', message: ' Do you tutor calculus?' },
+        },
+        metadata: { now },
       })
       .thenEvents([received]);
   });
@@ -34,19 +38,23 @@ describe('contact decider', () => {
   it('refuses to receive the same message twice', () => {
     spec
       .given([received])
-      .when({ type: 'ReceiveContactMessage', contactId: 'c1', now, message: { name: 'A', email: 'a@b.co', subject: 's', message: 'm' } })
-      .thenThrows('This message has already been received', 409);
+      .when({
+        type: 'ReceiveContactMessage',
+        data: { contactId: 'c1', senderUserId: null, message: { name: 'A', email: 'a@b.co', subject: 's', message: 'm' } },
+        metadata: { now },
+      })
+      .thenThrows('This message has already been received', 'conflict');
   });
 
   it('records the confirmation once, however often the mail job reports it', () => {
     const sent: ContactEvent = { type: 'ContactConfirmationSent', data: { contactId: 'c1', mailId: 'm1', sentAt: now.toISOString() } };
     spec
       .given([received])
-      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now })
+      .when({ type: 'RecordContactMailSent', data: { contactId: 'c1', kind: 'confirmation', mailId: 'm1' }, metadata: { now } })
       .thenEvents([sent]);
     spec
       .given([received, sent])
-      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'confirmation', mailId: 'm1', now })
+      .when({ type: 'RecordContactMailSent', data: { contactId: 'c1', kind: 'confirmation', mailId: 'm1' }, metadata: { now } })
       .thenNothing();
   });
 
@@ -54,14 +62,14 @@ describe('contact decider', () => {
     const sent: ContactEvent = { type: 'ContactConfirmationSent', data: { contactId: 'c1', mailId: 'm1', sentAt: now.toISOString() } };
     spec
       .given([received, sent])
-      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now })
+      .when({ type: 'RecordContactMailSent', data: { contactId: 'c1', kind: 'support', mailId: 'm2' }, metadata: { now } })
       .thenEvents([{ type: 'SupportNotifiedOfContact', data: { contactId: 'c1', mailId: 'm2', sentAt: now.toISOString() } }]);
   });
 
   it('cannot record mail for a message that does not exist', () => {
     spec
       .given([])
-      .when({ type: 'RecordContactMailSent', contactId: 'c1', kind: 'support', mailId: 'm2', now })
-      .thenThrows('Contact message not found', 404);
+      .when({ type: 'RecordContactMailSent', data: { contactId: 'c1', kind: 'support', mailId: 'm2' }, metadata: { now } })
+      .thenThrows('Contact message not found', 'not_found');
   });
 });

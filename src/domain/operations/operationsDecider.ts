@@ -1,23 +1,24 @@
-import type { z } from 'zod';
-import type { Decider } from '../decider.ts';
-import type { jobGaveUp, projectorStopped } from './operationsEvents.ts';
-
-export type OperationsEvent =
-  | { type: 'ProjectorStopped'; data: z.infer<typeof projectorStopped> }
-  | { type: 'JobGaveUp'; data: z.infer<typeof jobGaveUp> };
+import { type Command, type Decider, decideWith } from '../kit/decider.ts';
+import type { DataOf } from '../kit/eventDefinition.ts';
+import {
+  evolveOperations,
+  initialOperationsState,
+  type OperationsEvent,
+  type OperationsState,
+  type operationsEvents,
+} from './operationsEvents.ts';
 
 export type OperationsCommand =
-  | { type: 'RecordProjectorStopped'; data: z.infer<typeof projectorStopped> }
-  | { type: 'RecordJobGaveUp'; data: z.infer<typeof jobGaveUp> };
+  | Command<'RecordProjectorStopped', DataOf<typeof operationsEvents, 'ProjectorStopped'>>
+  | Command<'RecordJobGaveUp', DataOf<typeof operationsEvents, 'JobGaveUp'>>;
 
-/** One stream per failure: recording the same failure twice is a no-op. */
-export const operationsDecider: Decider<OperationsCommand, OperationsEvent, { recorded: boolean }> = {
-  initialState: { recorded: false },
-  evolve: () => ({ recorded: true }),
-  decide(command, state) {
-    if (state.recorded) return [];
-    return command.type === 'RecordProjectorStopped'
-      ? [{ type: 'ProjectorStopped', data: command.data }]
-      : [{ type: 'JobGaveUp', data: command.data }];
-  },
+export const decideOperations = decideWith<OperationsCommand, OperationsEvent, OperationsState>({
+  RecordProjectorStopped: ({ data }, state) => (state.recorded ? [] : [{ type: 'ProjectorStopped', data }]),
+  RecordJobGaveUp: ({ data }, state) => (state.recorded ? [] : [{ type: 'JobGaveUp', data }]),
+});
+
+export const operationsDecider: Decider<OperationsCommand, OperationsEvent, OperationsState> = {
+  initialState: initialOperationsState,
+  evolve: evolveOperations,
+  decide: decideOperations,
 };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../../adapters/db/db.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { DomainError } from '../../domain/decider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import { statusOfKind } from './errors.ts';
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,200}$/;
 
@@ -33,7 +34,7 @@ export async function idempotent<T>(
     return reply.status(status).send(body);
   }
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-    throw new DomainError('Idempotency-Key must be 8 to 200 letters, digits or -_.:', 400);
+    throw new DomainError('Idempotency-Key must be 8 to 200 letters, digits or -_.:', 'invalid');
   }
   // Keys are per caller: one user's key never replays another user's response.
   const scope = `${request.method} ${request.routeOptions.url} ${request.principal?.userId ?? 'anonymous'}`;
@@ -47,7 +48,7 @@ export async function idempotent<T>(
     const [previous] = await sql<{ request_hash: string; status_code: number | null; body: unknown }[]>`
       SELECT request_hash, status_code, body FROM http_idempotency WHERE scope = ${scope} AND key = ${key}`;
     if (previous && previous.request_hash !== hash) {
-      throw new DomainError('This Idempotency-Key was already used for a different request', 422);
+      throw new DomainError('This Idempotency-Key was already used for a different request', 'unprocessable');
     }
     if (previous?.status_code != null) {
       return reply.status(previous.status_code).header('idempotent-replayed', 'true').send(previous.body);
@@ -62,8 +63,8 @@ export async function idempotent<T>(
     return reply.status(status).send(body);
   } catch (error) {
     // Only a client error is a final answer worth replaying; anything else may be retried.
-    if (error instanceof DomainError && error.status < 500) {
-      await sql`UPDATE http_idempotency SET status_code = ${error.status}, body = ${sql.json({ message: error.message })}
+    if (error instanceof DomainError) {
+      await sql`UPDATE http_idempotency SET status_code = ${statusOfKind[error.kind]}, body = ${sql.json({ message: error.message })}
                 WHERE scope = ${scope} AND key = ${key}`;
     } else {
       await sql`DELETE FROM http_idempotency WHERE scope = ${scope} AND key = ${key} AND status_code IS NULL`;

@@ -2,7 +2,18 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
-import { DomainError } from '../../domain/decider.ts';
+import { DomainError, type DomainErrorKind } from '../../domain/kit/decider.ts';
+
+/** The only place a domain error's kind becomes an HTTP status. */
+export const statusOfKind: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  rate_limited: 429,
+};
 
 export interface FieldError {
   field: string;
@@ -29,7 +40,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const errors = error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
       return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid request', field: errors[0]?.field, errors });
     }
-    if (error instanceof DomainError) return reply.status(error.status).send({ message: error.message });
+    if (error instanceof DomainError) return reply.status(statusOfKind[error.kind]).send({ message: error.message });
     if (error instanceof WrongExpectedRevisionError) {
       return reply.status(409).send({ message: 'Someone else changed this at the same time. Please try again.' });
     }

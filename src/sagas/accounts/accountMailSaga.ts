@@ -3,9 +3,9 @@ import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { handleCommand, toDomainEvent } from '../../commands/kit/handleCommand.ts';
-import type { UserEvent } from '../../domain/accounts/accountEvents.ts';
-import { userDecider, userStreamId } from '../../domain/accounts/userDecider.ts';
+import { recordActivity } from '../../commands/accounts/recordActivity.ts';
+import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { initialUserState, type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
 import type { Reactor } from '../runner/reactor.ts';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
@@ -42,6 +42,7 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
   const mailId = deterministicUuid(`account-mail/${job.eventId}`);
   await deps.mailer.send({
     id: mailId,
+    dataSubject: `user-${job.userId}`,
     to: registered.data.email,
     // The code stays out of the subject, which the dev outbox logs.
     subject: verification ? 'Your Topmark verification code' : 'Your Topmark password reset code',
@@ -58,11 +59,10 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
       '— The Topmark team',
     ].join('\n'),
   });
-  await handleCommand(
+  await recordActivity(
     deps.store,
-    userDecider,
-    userStreamId(job.userId),
-    { type: 'RecordAccountMailSent', userId: job.userId, mailId, kind: verification ? 'verification' : 'password_reset', now: new Date() },
+    initialUserState,
+    { type: 'RecordAccountMailSent', data: { userId: job.userId, mailId, kind: verification ? 'verification' : 'password_reset' } },
     commandContext({ commandId: deterministicUuid(`account-mail-recorded/${job.eventId}`), actorRole: 'system', causationId: job.eventId }),
   );
 }

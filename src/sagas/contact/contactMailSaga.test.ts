@@ -4,7 +4,7 @@ import type { Mailer, OutgoingMail } from '../../adapters/mail/mailer.ts';
 import { listOutbox, OutboxMailer } from '../../adapters/mail/outboxMailer.ts';
 import { receiveContactMessage } from '../../commands/contact/receiveContactMessage.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
-import { contactStreamId } from '../../domain/contact/contactEvents.ts';
+import { contactStreamId } from '../../domain/contact/contact.ts';
 
 /** A mail provider that is down for its first `failures` calls, then delivers to the outbox. */
 class FlakyMailer implements Mailer {

@@ -5,7 +5,7 @@ import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { recordContactMailSent } from '../../commands/contact/receiveContactMessage.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
-import { type ContactEvent, contactStreamId } from '../../domain/contact/contactEvents.ts';
+import { type ContactEvent, contactStreamId } from '../../domain/contact/contact.ts';
 import type { Reactor } from '../runner/reactor.ts';
 
 export const CONTACT_MAIL_QUEUE = 'contact-mail';
@@ -49,6 +49,7 @@ export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob
   if (job.kind === 'confirmation') {
     await deps.mailer.send({
       id: mailId,
+      dataSubject: `contact-${job.contactId}`,
       to: m.email,
       subject: 'We received your message',
       text: [
@@ -66,6 +67,7 @@ export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob
   } else {
     await deps.mailer.send({
       id: mailId,
+      dataSubject: `contact-${job.contactId}`,
       to: deps.supportAddress,
       subject: `New contact message: ${m.subject}`,
       text: [

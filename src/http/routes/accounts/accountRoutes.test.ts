@@ -111,7 +111,7 @@ describe('registration, verification and sign-in', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
     const events =
-      await system.sql`SELECT type FROM es_events WHERE type IN ('SignInFailed', 'SignedIn') AND stream_id IN (SELECT 'user-' || id FROM users WHERE username = 'userr1')`;
+      await system.sql`SELECT type FROM es_events WHERE type IN ('SignInFailed', 'SignedIn') AND stream_id IN (SELECT 'userActivity-' || id FROM users WHERE username = 'userr1')`;
     expect(events.filter((e) => e.type === 'SignInFailed').length).toBe(6);
   });
 });

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
-import { acceptTerms, changeTimezone, chooseRole, setSecondaryLogin } from '../../../commands/accounts/accountSettings.ts';
+import {
+  acceptTerms,
+  changeTimezone,
+  chooseRole,
+  setSecondaryLogin,
+  updateStudentAccount,
+} from '../../../commands/accounts/accountSettings.ts';
 import { deleteAccount } from '../../../commands/accounts/deleteAccount.ts';
 import { resendVerification, verifyEmail } from '../../../commands/accounts/emailVerification.ts';
 import { requestPasswordReset, resetPassword } from '../../../commands/accounts/passwordReset.ts';
@@ -14,14 +20,16 @@ import {
   resendVerificationSchema,
   resetPasswordPayloadSchema,
   resetRequestSchema,
+  studentGrades,
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
-import { DomainError } from '../../../domain/decider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
+import { statusOfKind } from '../../kit/errors.ts';
 
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
@@ -48,7 +56,7 @@ export const accountRoutes =
     const deps = system.accounts;
     const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
       const user = await currentUser(system.sql, principal);
-      if (!user) throw new DomainError(NOT_AUTHENTICATED, 401);
+      if (!user) throw new DomainError(NOT_AUTHENTICATED, 'unauthenticated');
       return user;
     };
 
@@ -90,7 +98,7 @@ export const accountRoutes =
           return { ok: true, message: 'Email verified successfully! You can now log in to your account.' };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          return reply.status(error.status).send({ ok: false, error: error.message, message: error.message });
+          return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
     );
@@ -104,7 +112,7 @@ export const accountRoutes =
           return { ok: true, message: 'New verification code sent! Please check your email.' };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          return reply.status(error.status).send({ ok: false, error: error.message, message: error.message });
+          return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
     );
@@ -192,7 +200,12 @@ export const accountRoutes =
           body: z
             .object({
               studentId: z.string().max(100).optional(),
-              secondaryUsername: z.string().trim().min(3, 'Username must be at least 3 characters').max(100),
+              secondaryUsername: z
+                .string()
+                .trim()
+                .min(3, 'Username must be at least 3 characters')
+                .max(100)
+                .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address'),
               password: z.string().min(6, 'Password must be at least 6 characters long').max(200),
             })
             .strict(),
@@ -204,14 +217,47 @@ export const accountRoutes =
         const [student] = await system.sql<{ id: string }[]>`
           SELECT id FROM students WHERE (user_id = ${principal.userId} OR parent_id = ${principal.userId})
             AND (${studentId ?? null}::text IS NULL OR id = ${studentId ?? null}) ORDER BY created_at LIMIT 1`;
-        if (!student) throw new DomainError('Student not found', 404);
-        const [clash] = await system.sql`
-          SELECT 1 FROM users WHERE lower(username) = lower(${secondaryUsername})
-          UNION ALL SELECT 1 FROM students WHERE lower(secondary_username) = lower(${secondaryUsername}) AND id <> ${student.id}`;
-        if (clash) throw new DomainError('Username already exists', 409);
+        if (!student) throw new DomainError('Student not found', 'not_found');
+        // Uniqueness is claimed on the username's reservation stream by the command, not checked here.
         const result = await setSecondaryLogin(deps, student.id, secondaryUsername, password, contextFrom(request));
         await waitForProjections(system.sql, accountProjections, result.position);
         return { ok: true };
+      },
+    );
+
+    app.put(
+      '/api/student/:studentId/account',
+      {
+        config: { roles: ['student', 'parent'] },
+        schema: {
+          tags: ['accounts'],
+          summary: "Set a student's grade and school year start month (the student or their parent)",
+          params: z.object({ studentId: z.string().max(100) }),
+          body: z
+            .object({
+              grade: z.enum(studentGrades, { message: 'Grade and school year start month are required' }),
+              schoolYearStartMonth: z.number({ message: 'Grade and school year start month are required' }).int().min(1).max(12),
+            })
+            .strict(),
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { studentId } = request.params;
+        const [student] = await system.sql<{ id: string }[]>`
+          SELECT id FROM students WHERE id = ${studentId} AND (user_id = ${principal.userId} OR parent_id = ${principal.userId})`;
+        // Someone else's student answers as a missing one: ids are not confirmed to strangers.
+        if (!student) throw new DomainError('Student not found', 'not_found');
+        const result = await updateStudentAccount(deps, studentId, request.body, contextFrom(request));
+        await waitForProjections(system.sql, accountProjections, result.position);
+        const [row] = await system.sql<{ grade: string; school_year_start_month: number | null; is_university_student: boolean }[]>`
+          SELECT grade, school_year_start_month, is_university_student FROM students WHERE id = ${studentId}`;
+        return {
+          id: studentId,
+          grade: row?.grade ?? request.body.grade,
+          schoolYearStartMonth: row?.school_year_start_month ?? request.body.schoolYearStartMonth,
+          isUniversityStudent: row?.is_university_student ?? request.body.grade === 'University/College',
+        };
       },
     );
 

@@ -103,7 +103,8 @@ describe('Google sign-in with the dev identity provider', () => {
       authProvider: 'google',
       emailVerified: true,
       termsAcceptedAt: null,
-      student: null,
+      // A profile with no grade yet: the dashboard asks for it.
+      student: { grade: '', schoolYearStartMonth: null },
     });
   });
 

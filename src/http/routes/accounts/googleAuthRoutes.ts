@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { DEV_CONSENT_PATH, DevIdentityProvider } from '../../../adapters/identity/devIdentity.ts';
 import { pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
 import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
-import { DomainError } from '../../../domain/decider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom } from '../../kit/commandRequest.ts';
+import { statusOfKind } from '../../kit/errors.ts';
 
 export const OAUTH_COOKIE = 'tm_oauth';
 const OAUTH_COOKIE_PATH = '/api/auth/google';
@@ -68,7 +69,7 @@ const sameString = (a: string, b: string) => {
 
 /** Why a sign-in failed, for the log: the error's kind only (provider errors can quote the id token). */
 function failureReason(error: unknown): Record<string, unknown> {
-  if (error instanceof DomainError) return { reason: error.message, status: error.status };
+  if (error instanceof DomainError) return { reason: error.message, status: statusOfKind[error.kind] };
   if (error instanceof Error) {
     const status = (error as { response?: { status?: number } }).response?.status;
     return { reason: error.name, ...(status ? { providerStatus: status } : {}) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../eventDefinition.ts';
+import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 
 export const contactMessageReceived = z.object({
   contactId: z.string(),
@@ -8,6 +8,8 @@ export const contactMessageReceived = z.object({
   phone: z.string().nullable(),
   subject: z.string(),
   message: z.string(),
+  /** The account that sent it when signed in: its deletion erases the message too. */
+  senderUserId: z.string().nullable().default(null),
   receivedAt: z.string(),
 });
 
@@ -19,11 +21,18 @@ export const contactMailSent = z.object({
 
 export const contactMessageErased = z.object({ contactId: z.string(), at: z.string() });
 
-export type ContactEvent =
-  | { type: 'ContactMessageReceived'; data: z.infer<typeof contactMessageReceived> }
-  | { type: 'ContactConfirmationSent'; data: z.infer<typeof contactMailSent> }
-  | { type: 'SupportNotifiedOfContact'; data: z.infer<typeof contactMailSent> }
-  | { type: 'ContactMessageErased'; data: z.infer<typeof contactMessageErased> };
+export const contactEvents = {
+  ContactMessageReceived: eventType(contactMessageReceived, {
+    // Everything the sender typed is theirs, the subject and the message included.
+    personal: { fields: ['name', 'email', 'phone', 'subject', 'message'], subject: (d) => `contact-${d.contactId}` },
+    describe: () => 'Contact message received',
+  }),
+  ContactConfirmationSent: eventType(contactMailSent, { describe: () => 'Confirmation e-mail sent to the sender' }),
+  SupportNotifiedOfContact: eventType(contactMailSent, { describe: () => 'Support notified of a contact message' }),
+  ContactMessageErased: eventType(contactMessageErased, { describe: () => "Contact message erased with its sender's account" }),
+};
+
+export type ContactEvent = EventsOf<typeof contactEvents>;
 
 export interface ContactState {
   received: boolean;
@@ -53,26 +62,3 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
 }
 
 export const contactStreamId = (contactId: string) => `contact-${contactId}`;
-
-export const contactEventCatalog = {
-  ContactMessageReceived: defineEvent({
-    schema: contactMessageReceived,
-    personal: {
-      fields: ['name', 'email', 'phone', 'message'],
-      subject: (d: z.infer<typeof contactMessageReceived>) => `contact-${d.contactId}`,
-    },
-    describe: (d: z.infer<typeof contactMessageReceived>) => `Contact message received: ${d.subject}`,
-  }),
-  ContactConfirmationSent: defineEvent({
-    schema: contactMailSent,
-    describe: () => 'Confirmation e-mail sent to the sender',
-  }),
-  ContactMessageErased: defineEvent({
-    schema: contactMessageErased,
-    describe: () => "Contact message erased with its sender's account",
-  }),
-  SupportNotifiedOfContact: defineEvent({
-    schema: contactMailSent,
-    describe: () => 'Support notified of a contact message',
-  }),
-};

@@ -9,17 +9,31 @@ export interface EventDefinition<Data = unknown> {
   schema: z.ZodType<Data>;
   personal?: {
     fields: readonly string[];
-    /** The data subject whose key encrypts the fields. */
-    subject: (data: Data) => string;
+    /** The data subject whose key encrypts the fields; null: whoever the fallbacks of `personalSubjectOf` name. */
+    subject: (data: Data) => string | null;
   };
   /** One line for the audit log; no personal data. */
   describe?: (data: Data) => string;
 }
 
-export type EventCatalog = Record<string, EventDefinition<unknown>>;
+// biome-ignore lint/suspicious/noExplicitAny: a catalogue holds definitions of many data types
+export type EventCatalog = Record<string, EventDefinition<any>>;
 
-/** Erases the data type so definitions of different events can share one catalog. */
-export const defineEvent = <Data>(definition: EventDefinition<Data>) => definition as unknown as EventDefinition<unknown>;
+/** One event type: the schema types the `personal.subject` and `describe` callbacks. */
+export function eventType<S extends z.ZodType>(
+  schema: S,
+  options: Omit<EventDefinition<z.output<S>>, 'schema'> = {},
+): EventDefinition<z.output<S>> {
+  return { schema: schema as unknown as z.ZodType<z.output<S>>, ...options };
+}
+
+/** The union of `{ type, data }` events a catalogue defines: the aggregate's event type derives from it. */
+export type EventsOf<C extends EventCatalog> = {
+  [K in keyof C & string]: { type: K; data: C[K] extends EventDefinition<infer D> ? D : never };
+}[keyof C & string];
+
+/** The data of one event type of a catalogue. */
+export type DataOf<C extends EventCatalog, K extends keyof C> = C[K] extends EventDefinition<infer D> ? D : never;
 
 /**
  * Whose personal data an event carries, data and request metadata alike: the subject its
@@ -30,7 +44,8 @@ export function personalSubjectOf(
   data: unknown,
   actorId: string | null | undefined,
 ): string | null {
-  if (definition?.personal) return definition.personal.subject(data);
+  const named = definition?.personal?.subject(data);
+  if (named) return named;
   const userId = (data as { userId?: unknown } | null)?.userId;
   if (typeof userId === 'string') return `user-${userId}`;
   return actorId ? `user-${actorId}` : null;
