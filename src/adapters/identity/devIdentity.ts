@@ -18,18 +18,6 @@ export class DevIdentityProvider implements IdentityProvider {
 
   constructor(private readonly sql: Sql) {}
 
-  static async migrate(sql: Sql): Promise<void> {
-    await sql.unsafe(`
-      CREATE TABLE IF NOT EXISTS dev_identity_codes (
-        code           text PRIMARY KEY,
-        email          text NOT NULL,
-        first_name     text NOT NULL DEFAULT '',
-        last_name      text NOT NULL DEFAULT '',
-        code_challenge text NOT NULL,
-        created_at     timestamptz NOT NULL DEFAULT now()
-      );`);
-  }
-
   authorizationUrl(request: { state: string; codeChallenge: string; userType: SignInUserType; redirectUri: string }): string {
     const query = new URLSearchParams({ state: request.state, userType: request.userType, code_challenge: request.codeChallenge });
     return `${DEV_CONSENT_PATH}?${query}`;

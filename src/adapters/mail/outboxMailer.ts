@@ -1,4 +1,5 @@
 import type { Sql } from '../db/db.ts';
+import { ERASED, PersonalDataVault, SEALED_PREFIX } from '../personalData/personalDataVault.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 export interface OutboxEntry {
@@ -9,41 +10,64 @@ export interface OutboxEntry {
   sentAt: Date;
 }
 
-/** Mail kept in PostgreSQL instead of sent: the default with no SMTP server, read by `mail:list`. */
+interface OutboxRow {
+  id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  sent_at: Date;
+}
+
+/**
+ * Mail kept in PostgreSQL instead of sent: the default with no SMTP server, read by `mail:list`
+ * and the dev mailbox. A mail that names its data subject is kept sealed with that subject's key
+ * (recipient, subject line and body), so erasing the person erases the kept copy: it then lists
+ * as "[erased]". When the key is already gone (the person was erased while the mail was on its
+ * way) nothing readable is kept at all.
+ */
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox' as const;
 
   constructor(
     private readonly sql: Sql,
     private readonly onSent: (mail: OutgoingMail) => void = () => {},
+    private readonly vault: PersonalDataVault = new PersonalDataVault(sql),
   ) {}
 
-  static async migrate(sql: Sql): Promise<void> {
-    await sql.unsafe(`
-      CREATE TABLE IF NOT EXISTS mail_outbox (
-        id         text PRIMARY KEY,
-        recipient  text NOT NULL,
-        subject    text NOT NULL,
-        body       text NOT NULL,
-        sent_at    timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX IF NOT EXISTS mail_outbox_recipient ON mail_outbox (lower(recipient), sent_at DESC);`);
-  }
-
   async send(mail: OutgoingMail): Promise<void> {
+    let kept = [mail.to, mail.subject, mail.text];
+    if (mail.dataSubject) kept = (await this.vault.sealWithExistingKey(mail.dataSubject, kept)) ?? [ERASED, ERASED, ERASED];
+    const [recipient, subject, body] = kept;
     const inserted = await this.sql`
-      INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (${mail.id}, ${mail.to}, ${mail.subject}, ${mail.text})
+      INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (${mail.id}, ${recipient ?? ''}, ${subject ?? ''}, ${body ?? ''})
       ON CONFLICT (id) DO NOTHING RETURNING id`;
     if (inserted.length > 0) this.onSent(mail);
   }
 }
 
+/** Kept mail, newest first, opened with their subjects' keys ("[erased]" once a key is gone). */
 export async function listOutbox(sql: Sql, options: { to?: string; limit?: number } = {}): Promise<OutboxEntry[]> {
   const limit = options.limit ?? 100;
-  const rows = options.to
-    ? await sql<{ id: string; recipient: string; subject: string; body: string; sent_at: Date }[]>`
-        SELECT * FROM mail_outbox WHERE lower(recipient) = lower(${options.to}) ORDER BY sent_at DESC LIMIT ${limit}`
-    : await sql<{ id: string; recipient: string; subject: string; body: string; sent_at: Date }[]>`
-        SELECT * FROM mail_outbox ORDER BY sent_at DESC LIMIT ${limit}`;
-  return rows.map((r) => ({ id: r.id, to: r.recipient, subject: r.subject, text: r.body, sentAt: r.sent_at }));
+  const vault = new PersonalDataVault(sql);
+  const open = async (rows: OutboxRow[]): Promise<OutboxEntry[]> => {
+    const sealed = rows.flatMap((r) => [r.recipient, r.subject, r.body]).filter((v) => PersonalDataVault.isEncrypted(v));
+    const plain = sealed.length > 0 ? await vault.decryptAll(sealed) : new Map<string, string>();
+    const read = (v: string) => (PersonalDataVault.isEncrypted(v) ? (plain.get(v) ?? ERASED) : v);
+    return rows.map((r) => ({ id: r.id, to: read(r.recipient), subject: read(r.subject), text: read(r.body), sentAt: r.sent_at }));
+  };
+  const to = options.to;
+  if (!to) return open(await sql<OutboxRow[]>`SELECT * FROM mail_outbox ORDER BY sent_at DESC, id LIMIT ${limit}`);
+  // A sealed recipient can only be compared once opened: plain rows are filtered by the database,
+  // sealed ones page by page here (a dev mailbox stays small).
+  const out: OutboxEntry[] = [];
+  const page = 500;
+  for (let offset = 0; out.length < limit; offset += page) {
+    const rows = await sql<OutboxRow[]>`
+      SELECT * FROM mail_outbox
+      WHERE lower(recipient) = lower(${to}) OR starts_with(recipient, ${SEALED_PREFIX})
+      ORDER BY sent_at DESC, id LIMIT ${page} OFFSET ${offset}`;
+    for (const entry of await open(rows)) if (entry.to.toLowerCase() === to.toLowerCase()) out.push(entry);
+    if (rows.length < page) break;
+  }
+  return out.slice(0, limit);
 }

@@ -3,6 +3,8 @@ import type { Sql } from '../db/db.ts';
 
 const PREFIX = 'pii:v1:';
 export const ERASED = '[erased]';
+/** How every sealed value starts (for SQL filters that tell sealed from plain values). */
+export const SEALED_PREFIX = PREFIX;
 
 /**
  * One AES-256-GCM key per data subject, kept in PostgreSQL apart from the events. Deleting a
@@ -14,15 +16,6 @@ export class PersonalDataVault {
   private static readonly cacheMs = 60_000;
 
   constructor(private readonly sql: Sql) {}
-
-  static async migrate(sql: Sql): Promise<void> {
-    await sql.unsafe(`
-      CREATE TABLE IF NOT EXISTS personal_data_keys (
-        subject    text PRIMARY KEY,
-        key        bytea NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now()
-      );`);
-  }
 
   static isEncrypted(value: unknown): value is string {
     return typeof value === 'string' && value.startsWith(PREFIX);
@@ -84,6 +77,16 @@ export class PersonalDataVault {
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const sealed = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
     return `${PREFIX}${Buffer.from(subject).toString('base64url')}:${sealed}`;
+  }
+
+  /**
+   * Seals the values with the subject's existing key and never creates one: null when the subject
+   * has no key (erased), so that nothing written after an erasure is readable again.
+   */
+  async sealWithExistingKey(subject: string, values: readonly string[]): Promise<string[] | null> {
+    const key = (await this.existingKeys([subject])).get(subject);
+    if (!key) return null;
+    return values.map((value) => this.encrypt(subject, key, value));
   }
 
   subjectOf(value: string): string {

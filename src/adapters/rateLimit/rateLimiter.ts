@@ -13,15 +13,6 @@ export interface RateLimitRule {
 export class RateLimiter {
   constructor(private readonly sql: Sql) {}
 
-  static async migrate(sql: Sql): Promise<void> {
-    await sql.unsafe(`
-      CREATE TABLE IF NOT EXISTS rate_limits (
-        key          text PRIMARY KEY,
-        window_start timestamptz NOT NULL,
-        count        int NOT NULL
-      );`);
-  }
-
   static key(kind: string, value: string): string {
     return `${kind}:${createHash('sha256').update(value.trim().toLowerCase()).digest('hex').slice(0, 40)}`;
   }

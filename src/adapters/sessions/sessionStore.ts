@@ -20,20 +20,6 @@ const digest = (token: string) => createHash('sha256').update(token).digest('hex
 export class SessionStore {
   constructor(private readonly sql: Sql) {}
 
-  static async migrate(sql: Sql): Promise<void> {
-    await sql.unsafe(`
-      CREATE TABLE IF NOT EXISTS user_sessions (
-        token_hash   text PRIMARY KEY,
-        user_id      text NOT NULL,
-        role         text NOT NULL,
-        student_id   text,
-        created_at   timestamptz NOT NULL DEFAULT now(),
-        last_seen_at timestamptz NOT NULL DEFAULT now(),
-        expires_at   timestamptz NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS user_sessions_user ON user_sessions (user_id);`);
-  }
-
   async create(userId: string, role: string, studentId: string | null = null): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);

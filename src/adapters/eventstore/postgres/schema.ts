@@ -1,34 +1,12 @@
 import type { Sql } from '../../db/db.ts';
+import { migrate } from '../../db/migrate.ts';
 
 /**
- * Gap-safe global order: every event row carries the id of the transaction that wrote it
- * (`pg_current_xact_id()`), and readers only see rows whose transaction id is below the oldest
- * transaction still running (`pg_snapshot_xmin`). A transaction that commits late with a lower
- * sequence number is therefore never skipped: it is not readable until it has finished.
- * Order and position are (txid, seq).
+ * The event-store tables (`es_streams`, `es_events`) and their gap-safe ordering are defined by
+ * the versioned migration `src/adapters/db/migrations/0001_event_store.sql`. This runs the
+ * migrations, for callers that only need the store (its tests); it creates the other
+ * infrastructure tables too.
  */
 export async function migrateEventStore(sql: Sql): Promise<void> {
-  await sql.unsafe(`
-    CREATE TABLE IF NOT EXISTS es_streams (
-      stream_id  text COLLATE "C" PRIMARY KEY,
-      category   text NOT NULL,
-      revision   bigint NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
-    );
-    CREATE TABLE IF NOT EXISTS es_events (
-      txid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
-      seq         bigserial NOT NULL,
-      event_id    uuid NOT NULL,
-      stream_id   text COLLATE "C" NOT NULL,
-      revision    bigint NOT NULL,
-      type        text NOT NULL,
-      data        jsonb NOT NULL,
-      metadata    jsonb NOT NULL,
-      recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-      PRIMARY KEY (txid, seq),
-      CONSTRAINT es_events_event_id UNIQUE (event_id),
-      CONSTRAINT es_events_stream_revision UNIQUE (stream_id, revision)
-    );
-  `);
+  await migrate(sql);
 }
