@@ -21,10 +21,11 @@ import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/r
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
+import { accountDeletionSaga } from './sagas/accounts/accountDeletionSaga.ts';
 import { ACCOUNT_MAIL_QUEUE, accountMailReactor, workAccountMail } from './sagas/accounts/accountMailSaga.ts';
 import { CONTACT_MAIL_QUEUE, contactMailReactor, workContactMail } from './sagas/contact/contactMailSaga.ts';
+import { reactorProjector } from './sagas/kit/reactor.ts';
 import { HOUSEKEEPING_QUEUE, scheduleHousekeeping } from './sagas/maintenance/housekeeping.ts';
-import { reactorProjector } from './sagas/runner/reactor.ts';
 
 export type Mode = 'all' | 'api' | 'projector' | 'worker' | 'cli';
 
@@ -115,10 +116,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
       await recordProjectorStopped(store, { projector, eventId: event.id, eventType: event.type, error });
     },
   });
+  const accountCommandHandlers = accountHandlers(store);
   const reactorRunner = new ProjectionRunner(
     sql,
     store,
-    reactors.map((r) => reactorProjector(r, jobs)),
+    [...reactors.map((r) => reactorProjector(r, jobs)), accountDeletionSaga({ handlers: accountCommandHandlers, vault })],
     { kind: 'reactor', log: runnerLog, batchSize: 200 },
   );
 
@@ -146,7 +148,15 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   }
 
   const sessions = new SessionStore(sql);
-  const accounts: AccountDeps = { handlers: accountHandlers(store), store, sql, hasher: argon2Hasher, sessions, rateLimiter: new RateLimiter(sql), vault };
+  const accounts: AccountDeps = {
+    handlers: accountCommandHandlers,
+    store,
+    sql,
+    hasher: argon2Hasher,
+    sessions,
+    rateLimiter: new RateLimiter(sql),
+    vault,
+  };
   const identity: IdentityProvider =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({

@@ -44,7 +44,12 @@ export const googleAccountLinked = z.object({
   tokenExpiry: z.string().nullable(),
   at,
 });
-export const accountDeleted = z.object({ userId, at });
+export const accountDeleted = z.object({
+  userId,
+  at,
+  /** Contact messages sent from the account's address while signed out: erased with it. */
+  contactIds: z.array(z.string()).optional(),
+});
 
 /** Every personal field of a user's events is sealed with that user's key. */
 const personOf = (d: { userId: string }) => `user-${d.userId}`;

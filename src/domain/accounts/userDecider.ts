@@ -35,7 +35,7 @@ export type UserCommand =
         matchedBy: 'google' | 'email';
       }
     >
-  | Command<'DeleteAccount', { userId: string }>;
+  | Command<'DeleteAccount', { userId: string; contactIds: string[] }>;
 
 export const INVALID_CODE = 'Invalid verification code';
 export const EXPIRED_CODE = 'Verification code has expired. Please request a new one.';
@@ -138,7 +138,7 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   },
   DeleteAccount({ data, metadata: { now } }, state) {
     requireLive(state);
-    return [{ type: 'AccountDeleted', data: { userId: data.userId, at: now.toISOString() } }];
+    return [{ type: 'AccountDeleted', data: { userId: data.userId, contactIds: data.contactIds, at: now.toISOString() } }];
   },
 });
 

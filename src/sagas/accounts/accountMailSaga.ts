@@ -2,11 +2,11 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
-import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { recordActivity } from '../../commands/accounts/recordActivity.ts';
+import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import { initialUserState, type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
-import type { Reactor } from '../runner/reactor.ts';
+import type { Reactor } from '../kit/reactor.ts';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 

@@ -6,7 +6,7 @@ import { recordContactMailSent } from '../../commands/contact/receiveContactMess
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import { type ContactEvent, contactStreamId } from '../../domain/contact/contact.ts';
-import type { Reactor } from '../runner/reactor.ts';
+import type { Reactor } from '../kit/reactor.ts';
 
 export const CONTACT_MAIL_QUEUE = 'contact-mail';
 

@@ -283,7 +283,9 @@ export const accountRoutes =
     app.delete('/api/user/delete', { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'] } }, async (request, reply) => {
       const principal = principalOf(request);
       const result = await deleteAccount(deps, principal.userId, contextFrom(request));
-      await waitForProjections(system.sql, [...accountProjections, 'contact_messages', 'tutor_applications'], result.position);
+      // The deletion workflow erases and shreds; the answer waits for it (and the read models after it).
+      await waitForProjections(system.sql, ['account_deletion'], result.position, 10_000);
+      await waitForProjections(system.sql, [...accountProjections, 'contact_messages', 'tutor_applications'], await system.store.headPosition());
       clearSessionCookie(reply, request);
       return { ok: true };
     });

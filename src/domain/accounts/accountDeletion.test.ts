@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { stepsAfter } from '../kit/workflow.ts';
+import { accountDeletionWorkflow } from './accountDeletion.ts';
+import type { StudentEvent } from './student.ts';
+import type { UserEvent } from './user.ts';
+
+const at = '2026-11-20T12:00:00.000Z';
+const workflow = accountDeletionWorkflow((kind, value) => `${kind}Reservation-${value.toLowerCase()}`);
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: {
+    userId: 'u',
+    username: 'Ann',
+    email: 'ann@example.com',
+    passwordHash: null,
+    role: 'student',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    phone: null,
+    authProvider: 'local',
+    googleId: null,
+    timezone: 'UTC',
+    emailVerified: true,
+    termsAcceptedAt: null,
+    termsAcceptedIp: null,
+    termsAcceptedVersion: null,
+    parentId: null,
+    registeredAt: at,
+  },
+};
+const profile: StudentEvent = {
+  type: 'StudentProfileCreated',
+  data: {
+    studentId: 's',
+    userId: 'u',
+    parentId: null,
+    firstName: 'Ann',
+    lastName: 'Lee',
+    grade: 'Grade 9',
+    isUniversityStudent: false,
+    schoolYearStartMonth: null,
+    at,
+  },
+};
+const viewer: StudentEvent = {
+  type: 'SecondaryLoginSet',
+  data: { studentId: 's', userId: 'u', secondaryUsername: 'Viewer', secondaryPasswordHash: 'h', at },
+};
+const deleted: UserEvent = { type: 'AccountDeleted', data: { userId: 'u', contactIds: ['c2'], at } };
+
+describe('account deletion workflow', () => {
+  it('erases, gives back and shreds everything the log says the account holds, the key last', () => {
+    const steps = stepsAfter(
+      workflow,
+      [
+        registered,
+        profile,
+        viewer,
+        {
+          type: 'ContactMessageReceived',
+          data: { contactId: 'c1', name: 'n', email: 'e', phone: null, subject: 's', message: 'm', senderUserId: 'u', receivedAt: at },
+        },
+      ],
+      deleted,
+    );
+    expect(steps.map((s) => s.step)).toEqual([
+      'erase-student-s',
+      'release-secondary-s',
+      'erase-contact-c1',
+      'shred-contact-c1',
+      'erase-contact-c2',
+      'shred-contact-c2',
+      'release-username',
+      'release-email',
+      'shred-account',
+    ]);
+    expect(steps.find((s) => s.step === 'release-secondary-s')).toMatchObject({
+      id: 'usernameReservation-viewer',
+      command: { data: { holderId: 'secondaryLogin-s' } },
+    });
+    expect(steps.find((s) => s.step === 'release-email')).toMatchObject({
+      id: 'emailReservation-ann@example.com',
+      command: { data: { holderId: 'user-u' } },
+    });
+  });
+
+  it('takes no step before the deletion, and forgets a finished instance', () => {
+    expect(stepsAfter(workflow, [registered], profile)).toEqual([]);
+    const state = [registered, profile, deleted].reduce(workflow.evolve, workflow.initialState);
+    expect(workflow.isFinished(state)).toBe(true);
+    expect(workflow.instanceOf(deleted)).toBe('u');
+  });
+});
