@@ -66,6 +66,29 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** A slice of a stream by revision, both ends inclusive: the whole stream when neither is given. */
+export interface ReadStreamOptions {
+  /** First revision returned (default 0). */
+  fromRevision?: number;
+  /** Last revision returned (default: the stream's last); the stream as it was after that event. */
+  toRevision?: number;
+}
+
+/** Checks a slice's bounds; null when it is empty (to before from). */
+export function streamSlice(options: ReadStreamOptions = {}): { from: number; to: number | null } | null {
+  const from = options.fromRevision ?? 0;
+  const to = options.toRevision ?? null;
+  for (const [name, value] of [
+    ['fromRevision', from],
+    ['toRevision', to],
+  ] as const) {
+    if (value !== null && (!Number.isSafeInteger(value) || value < 0))
+      throw new RangeError(`${name} must be a whole number ≥ 0, not ${value}`);
+  }
+  if (to !== null && to < from) return null;
+  return { from, to };
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -80,7 +103,11 @@ export interface SubscribeOptions {
 export interface EventStore {
   readonly kind: 'postgres' | 'esdb';
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * A stream's events in revision order ([] when it does not exist); `toRevision` gives the stream
+   * as it was after that event (history, time travel), `fromRevision` only what follows a revision.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events strictly after `from`, in global order, at most `limit`. */
   readAll(from: Position, limit: number): Promise<RecordedEvent[]>;
   /** Position of the newest event a reader may see now (START when empty). */

@@ -25,11 +25,13 @@ import {
   followLog,
   type NewEvent,
   type Position,
+  type ReadStreamOptions,
   type RecordedEvent,
   START,
   type StreamInfo,
   type SubscribeOptions,
   type Subscription,
+  streamSlice,
   WrongExpectedRevisionError,
 } from '../eventStore.ts';
 
@@ -245,8 +247,20 @@ export class EsdbEventStore implements EventStore {
     return { nextRevision, position: positionOf(last), alreadyAppended };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const events = await this.readRaw(`read ${streamId}`, () => this.client.readStream(streamId, { direction: FORWARDS }), true);
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const slice = streamSlice(options);
+    if (!slice) return [];
+    // Revisions of a stream are dense from 0 (streams are never truncated here): a slice is a count.
+    const events = await this.readRaw(
+      `read ${streamId}`,
+      () =>
+        this.client.readStream(streamId, {
+          direction: FORWARDS,
+          fromRevision: slice.from === 0 ? ESDB_START : BigInt(slice.from),
+          ...(slice.to === null ? {} : { maxCount: slice.to - slice.from + 1 }),
+        }),
+      true,
+    );
     return events.map(toRecorded);
   }
 

@@ -7,10 +7,12 @@ import {
   followLog,
   type NewEvent,
   type Position,
+  type ReadStreamOptions,
   type RecordedEvent,
   START,
   type StreamInfo,
   type SubscribeOptions,
+  streamSlice,
   WrongExpectedRevisionError,
 } from '../eventStore.ts';
 
@@ -137,10 +139,15 @@ export class PostgresEventStore implements EventStore {
     return row ? Number(row.revision) : 'no_stream';
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const slice = streamSlice(options);
+    if (!slice) return [];
+    // A range on the (stream_id, revision) index.
     const rows = await this.sql<EventRow[]>`
       SELECT event_id, type, data, metadata, stream_id, revision, txid::text AS txid, seq, recorded_at
-      FROM es_events WHERE stream_id = ${streamId} ORDER BY revision`;
+      FROM es_events
+      WHERE stream_id = ${streamId} AND revision >= ${slice.from} AND revision <= ${slice.to ?? Number.MAX_SAFE_INTEGER}
+      ORDER BY revision`;
     return rows.map(toRecorded);
   }
 
@@ -245,7 +252,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     const listening = this.listening;
     this.listening = null;
-    if (listening) await (await listening.catch(() => null))?.unlisten().catch(() => {});
+    if (listening !== null) await (await listening.catch(() => null))?.unlisten().catch(() => {});
   }
 }
 
