@@ -94,6 +94,52 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
     };
   };
 
+  const newStream: Loaded<S> = { state: decider.initialState, revision: null, commandIds: new Set() };
+
+  /** Decides and appends; RETRY when the state was a guess the stream refuted (or a race was lost). */
+  const decideAndAppend = async (
+    streamId: string,
+    command: C,
+    loaded: Loaded<S>,
+    ctx: CommandContext,
+    guessed: boolean,
+  ): Promise<CommandResult<E> | typeof RETRY> => {
+    let events: E[];
+    try {
+      events = decider.decide(command, loaded.state);
+    } catch (error) {
+      // A refusal on a guessed state may be the guess's fault: decide again on the stream itself.
+      if (!guessed) throw error;
+      cache.delete(decider, streamId);
+      return RETRY;
+    }
+    if (events.length === 0) {
+      cache.set(decider, streamId, loaded);
+      return { events, position: null, alreadyHandled: false };
+    }
+    const metadata = metadataOf(ctx);
+    const newEvents = events.map((e, i) => ({
+      id: eventIdFor(ctx.commandId, i),
+      type: e.type,
+      data: checkedForAppend(e.type, e.data),
+      metadata,
+    }));
+    try {
+      const result = await store.append(streamId, newEvents, loaded.revision === null ? 'no_stream' : { exact: loaded.revision });
+      if (result.alreadyAppended) {
+        cache.delete(decider, streamId);
+        return alreadyHandled(streamId, ctx.commandId);
+      }
+      const state = events.reduce(decider.evolve, loaded.state);
+      cache.set(decider, streamId, { state, revision: result.nextRevision, commandIds: new Set([...loaded.commandIds, ctx.commandId]) });
+      return { events, position: result.position, alreadyHandled: false };
+    } catch (error) {
+      cache.delete(decider, streamId);
+      if (error instanceof WrongExpectedRevisionError) return RETRY;
+      throw error;
+    }
+  };
+
   return {
     decider,
     streamIdOf,
@@ -109,56 +155,21 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       const command = { ...input, metadata: { now: ctx.now, actorId: ctx.actorId, actorRole: ctx.actorRole, ...input.metadata } } as C;
       const maxAttempts = options.maxAttempts ?? 5;
       for (let attempt = 1; ; attempt++) {
-        let loaded: Loaded<S> | undefined;
-        if (attempt === 1 && options.expectNewStream) loaded = { state: decider.initialState, revision: null, commandIds: new Set() };
-        else if (attempt === 1) loaded = cache.get<Loaded<S>>(decider, streamId);
-        const guessed = loaded !== undefined;
-        if (!loaded) loaded = (await readFolded(streamId)).loaded;
+        const first = attempt === 1;
+        const guess = first ? (options.expectNewStream ? newStream : cache.get<Loaded<S>>(decider, streamId)) : undefined;
+        const loaded = guess ?? (await readFolded(streamId)).loaded;
         if (loaded.commandIds.has(ctx.commandId)) return alreadyHandled(streamId, ctx.commandId);
-
-        let events: E[];
-        try {
-          events = decider.decide(command, loaded.state);
-        } catch (error) {
-          // A refusal on a guessed state may be the guess's fault: decide again on the stream itself.
-          if (!guessed) throw error;
-          cache.delete(decider, streamId);
-          continue;
-        }
-        if (events.length === 0) {
-          cache.set(decider, streamId, loaded);
-          return { events, position: null, alreadyHandled: false };
-        }
-        const metadata = metadataOf(ctx);
-        const newEvents = events.map((e, i) => ({
-          id: eventIdFor(ctx.commandId, i),
-          type: e.type,
-          data: checkedForAppend(e.type, e.data),
-          metadata,
-        }));
-        try {
-          const result = await store.append(streamId, newEvents, loaded.revision === null ? 'no_stream' : { exact: loaded.revision });
-          if (result.alreadyAppended) {
-            cache.delete(decider, streamId);
-            return alreadyHandled(streamId, ctx.commandId);
-          }
-          const state = events.reduce(decider.evolve, loaded.state);
-          cache.set(decider, streamId, {
-            state,
-            revision: result.nextRevision,
-            commandIds: new Set([...loaded.commandIds, ctx.commandId]),
-          });
-          return { events, position: result.position, alreadyHandled: false };
-        } catch (error) {
-          cache.delete(decider, streamId);
-          if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
-          if (attempt === 1 && options.expectNewStream) continue;
-          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-        }
+        const outcome = await decideAndAppend(streamId, command, loaded, ctx, guess !== undefined);
+        if (outcome !== RETRY) return outcome;
+        if (attempt >= maxAttempts) throw new WrongExpectedRevisionError(streamId, 'any', 'no_stream');
+        // A conflict after guessing (cache, new stream) reloads at once; a real race backs off a little.
+        if (!first || guess === undefined) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     },
   };
 }
+
+const RETRY = Symbol('retry');
 
 const caches = new WeakMap<EventStore, FoldedStateCache>();
 /** One cache per event store (per process): handlers of the same decider share entries. */

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
 import { DomainError, type DomainErrorKind } from '../../domain/kit/decider.ts';
+import { ReadModelLagError } from './readYourWrites.ts';
 
 /** The only place a domain error's kind becomes an HTTP status. */
 export const statusOfKind: Record<DomainErrorKind, number> = {
@@ -41,6 +42,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid request', field: errors[0]?.field, errors });
     }
     if (error instanceof DomainError) return reply.status(statusOfKind[error.kind]).send({ message: error.message });
+    if (error instanceof ReadModelLagError) {
+      return reply.status(503).header('retry-after', String(error.retryAfterSeconds)).send({ message: error.message });
+    }
     if (error instanceof WrongExpectedRevisionError) {
       return reply.status(409).send({ message: 'Someone else changed this at the same time. Please try again.' });
     }

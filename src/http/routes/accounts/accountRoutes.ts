@@ -29,6 +29,7 @@ import { waitForProjections } from '../../../projections/runner/projectionRunner
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
 import { statusOfKind } from '../../kit/errors.ts';
 
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
@@ -83,7 +84,7 @@ export const accountRoutes =
       async (request, reply) =>
         idempotent(system.sql, request, reply, async (ctx) => {
           const { userId, position } = await registerStudent(deps, request.body, ctx);
-          await waitForProjections(system.sql, accountProjections, position);
+          await readYourWrites(system.sql, accountProjections, position);
           return { status: 201, body: await me({ userId, role: 'student', studentId: null }), subject: userId };
         }),
     );
