@@ -1,4 +1,5 @@
-import { studentsProjector, tutorApplicationsProjector } from './accounts/studentsProjector.ts';
+import { studentsProjector } from './accounts/studentsProjector.ts';
+import { tutorApplicationsProjector } from './accounts/tutorApplicationsProjector.ts';
 import { usersProjector } from './accounts/usersProjector.ts';
 import { alertsProjector } from './alerts/alertsProjector.ts';
 import { auditLogProjector } from './auditLog/auditLogProjector.ts';

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
+import { migrate } from '../../adapters/db/migrate.ts';
+import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
+import { alertsProjector } from './alertsProjector.ts';
+import { openAlerts } from './queries.ts';
+import { alerts } from './tables.ts';
+
+describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batchSize', ({ batchSize }) => {
+  let db: TestDatabase;
+  let spec: ProjectionSpec;
+  beforeAll(async () => {
+    db = await createTestDatabase('alerts');
+    await migrate(db.sql);
+    spec = await projectionSpec(db.sql, [alertsProjector], { batchSize });
+  });
+  afterAll(() => db.drop());
+
+  it('a stopped projector and a job that gave up each raise one open alert', async () => {
+    const [stoppedId, gaveUpId] = [randomUUID(), randomUUID()];
+    const stopped = {
+      projector: 'users',
+      eventId: 'e-1',
+      eventType: 'UserRegistered',
+      error: 'boom',
+      stoppedAt: '2025-06-01T00:00:00.000Z',
+    };
+    const gaveUp = { queue: 'contact-mail', jobId: 'j-1', error: 'smtp down', attempts: 5, gaveUpAt: '2025-06-01T00:00:00.000Z' };
+    await spec.given(
+      event('projectorFailure-users-e-1', 'ProjectorStopped', stopped, { id: stoppedId }),
+      event('jobFailure-j-1', 'JobGaveUp', gaveUp, { id: gaveUpId }),
+    );
+    const rows = await spec.rows(alerts);
+    expect(rows.find((r) => r.id === stoppedId)).toMatchObject({
+      type: 'projection_stopped',
+      title: 'Projection users stopped',
+      description: 'It could not apply event e-1 (UserRegistered): boom',
+      severity: 'high',
+      is_resolved: false,
+      resolved_at: null,
+      metadata: stopped,
+    });
+    expect(rows.find((r) => r.id === gaveUpId)).toMatchObject({
+      type: 'job_failed',
+      title: 'Background job contact-mail gave up',
+      description: 'Job j-1 failed 5 times: smtp down',
+      severity: 'high',
+      metadata: gaveUp,
+    });
+    expect(rows.every((r) => r.created_at instanceof Date)).toBe(true);
+    expect((await openAlerts(db.sql)).map((a) => a.id).sort()).toEqual([stoppedId, gaveUpId].sort());
+  });
+
+  it('a rebuild from the log yields exactly the live rows', async () => {
+    const live = await spec.snapshot();
+    await spec.rebuild();
+    expect(await spec.snapshot()).toEqual(live);
+    expect(spec.failures()).toEqual([]);
+  });
+});

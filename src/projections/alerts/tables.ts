@@ -1,0 +1,24 @@
+import { boolean, jsonb, type RowOf, table, text, timestamptz, uuid } from '../kit/table.ts';
+
+/** Alerts an admin must act on, fed by the platform's own failure events. */
+export const alerts = table(
+  'alerts',
+  {
+    id: uuid().primaryKey(),
+    type: text<'projection_stopped' | 'job_failed'>(),
+    title: text(),
+    description: text().nullable(),
+    severity: text<'low' | 'medium' | 'high'>().default('medium'),
+    is_resolved: boolean().default(false),
+    resolved_at: timestamptz().nullable(),
+    resolved_by: text().nullable(),
+    user_id: text().nullable(),
+    student_id: text().nullable(),
+    session_id: text().nullable(),
+    purchase_id: text().nullable(),
+    metadata: jsonb<Record<string, unknown>>().nullable(),
+    created_at: timestamptz(),
+  },
+  { indexes: [{ name: 'alerts_open', on: ['is_resolved', 'created_at DESC'] }] },
+);
+export type AlertRow = RowOf<typeof alerts>;

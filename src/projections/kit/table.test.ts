@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
+import type { TransactionSql } from '../../adapters/db/db.ts';
+import { foldRows } from './foldRows.ts';
+import { boolean, int, jsonb, type ReadRowOf, type RowOf, table, text, timestamptz, uuid } from './table.ts';
+import { deleteRows, insertRows, updateRows } from './writes.ts';
+
+const widgets = table(
+  'widgets',
+  {
+    id: uuid().primaryKey(),
+    label: text<'a' | 'b'>().default('a'),
+    count: int().nullable(),
+    active: boolean().default(false),
+    meta: jsonb<{ tags: string[] }>().nullable(),
+    position: text().collate('C'),
+    at: timestamptz(),
+  },
+  { indexes: [{ name: 'widgets_label', on: ['lower(label)', 'at DESC'], unique: true, where: 'count IS NOT NULL' }] },
+);
+
+describe('table', () => {
+  it('derives the DDL from the columns', () => {
+    expect(widgets.ddl).toContain(`CREATE TABLE IF NOT EXISTS widgets (
+  "id" uuid PRIMARY KEY,
+  "label" text NOT NULL DEFAULT 'a',
+  "count" int,
+  "active" boolean NOT NULL DEFAULT false,
+  "meta" jsonb,
+  "position" text COLLATE "C" NOT NULL,
+  "at" timestamptz NOT NULL
+);`);
+    expect(widgets.indexDdl).toBe(
+      'CREATE UNIQUE INDEX IF NOT EXISTS widgets_label ON widgets (lower(label), at DESC) WHERE count IS NOT NULL;',
+    );
+    expect(widgets.columnNames).toEqual(['id', 'label', 'count', 'active', 'meta', 'position', 'at']);
+    expect(widgets.primaryKey).toBe('id');
+    expect(widgets.recordDefinition(['id', 'at'])).toBe('"id" uuid, "at" timestamptz');
+  });
+
+  it('derives the row types: written timestamps are ISO strings, read ones dates', () => {
+    const row: RowOf<typeof widgets> = {
+      id: 'x',
+      label: 'b',
+      count: null,
+      active: true,
+      meta: { tags: [] },
+      position: 'p',
+      at: '2025-01-01T00:00:00.000Z',
+    };
+    // @ts-expect-error the label is 'a' | 'b'
+    const wrong: RowOf<typeof widgets>['label'] = 'c';
+    const read: ReadRowOf<typeof widgets>['at'] = new Date();
+    expect([row, wrong, read]).toHaveLength(3);
+  });
+
+  it('refuses names that would need quoting, and a table without exactly one primary key', () => {
+    expect(() => table('Bad-Name', { id: text().primaryKey() })).toThrow('not a plain lower-case SQL name');
+    expect(() => table('t', { 'a b': text().primaryKey() })).toThrow('not a plain lower-case SQL name');
+    expect(() => table('t', { a: text() })).toThrow('exactly one primary-key column');
+    expect(() => table('t', { a: text().primaryKey(), b: text().primaryKey() })).toThrow('exactly one primary-key column');
+  });
+});
+
+describe('table writes against PostgreSQL', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('kit');
+  });
+  afterAll(() => db.drop());
+
+  const row = (id: string, overrides: Partial<RowOf<typeof widgets>> = {}): RowOf<typeof widgets> => ({
+    id,
+    label: 'a',
+    count: 1,
+    active: false,
+    meta: { tags: ['x'] },
+    position: '0001',
+    at: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  });
+  const ids = [
+    '00000000-0000-4000-8000-000000000001',
+    '00000000-0000-4000-8000-000000000002',
+    '00000000-0000-4000-8000-000000000003',
+  ] as const;
+  const all = () => db.sql<ReadRowOf<typeof widgets>[]>`SELECT * FROM widgets ORDER BY id`;
+
+  it('creates the table and indexes idempotently, in the schema the search_path names first', async () => {
+    await db.sql.unsafe(widgets.ddl);
+    await db.sql.unsafe(widgets.ddl);
+    await db.sql.unsafe(widgets.indexDdl as string);
+    await db.sql.begin(async (tx) => {
+      await tx.unsafe('CREATE SCHEMA rebuild_widgets; SET LOCAL search_path TO rebuild_widgets, public');
+      await tx.unsafe(widgets.ddl);
+      await tx.unsafe(widgets.indexDdl as string);
+    });
+    const tables = await db.sql`SELECT schemaname FROM pg_tables WHERE tablename = 'widgets' ORDER BY 1`;
+    expect(tables.map((t) => t.schemaname)).toEqual(['public', 'rebuild_widgets']);
+    const indexes = await db.sql`SELECT schemaname FROM pg_indexes WHERE indexname = 'widgets_label' ORDER BY 1`;
+    expect(indexes.map((t) => t.schemaname)).toEqual(['public', 'rebuild_widgets']);
+  });
+
+  it('adds a nullable column an existing table lacks, and leaves an up-to-date one alone', async () => {
+    await db.sql.unsafe('ALTER TABLE widgets DROP COLUMN meta');
+    await db.sql.unsafe(widgets.ddl);
+    const [column] =
+      await db.sql`SELECT data_type FROM information_schema.columns WHERE table_name = 'widgets' AND column_name = 'meta' AND table_schema = 'public'`;
+    expect(column?.data_type).toBe('jsonb');
+  });
+
+  it('inserts, updates and deletes rows in one statement each, typed by the table', async () => {
+    const write = (work: (tx: TransactionSql) => Promise<void>) => db.sql.begin(work);
+    await write((tx) => insertRows(tx, widgets, [row(ids[0]), row(ids[1], { label: 'b', count: null, meta: null })], 'nothing'));
+    await write((tx) => insertRows(tx, widgets, [row(ids[0], { label: 'b' })], 'nothing'));
+    expect((await all()).map((r) => [r.label, r.count, r.meta])).toEqual([
+      ['a', 1, { tags: ['x'] }],
+      ['b', null, null],
+    ]);
+    await write((tx) => insertRows(tx, widgets, [row(ids[0], { active: true, at: '2025-02-01T00:00:00.000Z' })], 'update'));
+    expect((await all())[0]).toMatchObject({ active: true, at: new Date('2025-02-01T00:00:00.000Z') });
+    await write((tx) =>
+      updateRows(
+        tx,
+        widgets,
+        ['count'],
+        [
+          { id: ids[1], count: 5 },
+          { id: ids[1], count: 7 },
+          { id: ids[2], count: 9 },
+        ],
+      ),
+    );
+    expect((await all()).map((r) => r.count)).toEqual([1, 7]);
+    await write((tx) => deleteRows(tx, widgets, 'id', [ids[0], ids[0]]));
+    expect((await all()).map((r) => r.id)).toEqual([ids[1]]);
+  });
+
+  it('folds events over the rows they touch, writing only what changed', async () => {
+    type Change = { id: string; count: number | null } | { id: string; gone: true };
+    const changes: Change[] = [
+      { id: ids[1], count: 8 },
+      { id: ids[2], count: 1 },
+      { id: ids[2], count: 2 },
+      { id: ids[1], gone: true },
+    ];
+    await db.sql.begin((tx) =>
+      foldRows(tx, widgets, changes, {
+        keyOf: (c) => c.id,
+        apply: (current, c) => ('gone' in c ? null : current ? { ...current, count: c.count } : row(c.id, { count: c.count, label: 'b' })),
+      }),
+    );
+    expect((await all()).map((r) => [r.id, r.count])).toEqual([[ids[2], 2]]);
+  });
+});
