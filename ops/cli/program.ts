@@ -6,7 +6,7 @@ import { createAdmin } from './accounts.ts';
 import { openSystem, opsLogger } from './connect.ts';
 import { listMail } from './mail.ts';
 import { type CommandResult, EXIT_FAILED, EXIT_OK, EXIT_USAGE, OpsError, toJson, UsageError, writeErr, writeOut } from './output.ts';
-import { projectionsStatus, rebuildProjections } from './projections.ts';
+import { defaultActor, listParked, projectionsStatus, rebuildProjections, retryParked, skipParked } from './projections.ts';
 import { countEvents, listStreams, showStream } from './streams.ts';
 
 export interface RunOptions {
@@ -148,6 +148,36 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       }
       await execute(opts, (system) => rebuildProjections(system, { names, all }, { tty }));
     });
+
+  program
+    .command('projections:parked')
+    .description('events a projection could not apply and parked, with their errors (all projections, or one)')
+    .argument('[name]', 'only this projection')
+    .option('--skipped', 'also list the events operators skipped')
+    .option('--json', 'print one JSON document')
+    .action((name: string | undefined, opts: JsonOption & { skipped?: boolean }) =>
+      execute(opts, (system) => listParked(system, name, { skipped: Boolean(opts.skipped) })),
+    );
+
+  program
+    .command('projections:retry')
+    .description("apply the parked events of an event's stream again, in order (after a fix); exit 1 if one fails again")
+    .argument('<name>', 'projection')
+    .argument('<eventId>', 'a parked event (its stream is retried from its first parked event)')
+    .option('--json', 'print one JSON document')
+    .action((name: string, eventId: string, opts: JsonOption) => execute(opts, (system) => retryParked(system, name, eventId)));
+
+  program
+    .command('projections:skip')
+    .description('leave a parked event out of a projection for good (recorded as an event), then apply what waited behind it')
+    .argument('<name>', 'projection')
+    .argument('<eventId>', 'the parked event to skip')
+    .requiredOption('--reason <text>', 'why it is skipped (kept in the log)')
+    .option('--actor <name>', 'who decides (default: OPS_ACTOR, else the OS user)')
+    .option('--json', 'print one JSON document')
+    .action((name: string, eventId: string, opts: JsonOption & { reason: string; actor?: string }) =>
+      execute(opts, (system) => skipParked(system, name, eventId, { reason: opts.reason, actor: opts.actor ?? defaultActor(env) })),
+    );
 
   program
     .command('mail:list')

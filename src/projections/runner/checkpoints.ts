@@ -52,6 +52,55 @@ export async function lockCheckpoint(tx: TransactionSql, name: string): Promise<
   return row;
 }
 
+/**
+ * Events a projector could not apply, kept out of its way: `failed` is the event whose own apply
+ * failed (with its error), `blocked` a later event of the same stream parked behind it to keep the
+ * stream's order, `skipped` an operator's decision to leave an event out (kept as history, and so
+ * that a rebuild that meets the same failure skips it again). Rows hold references, not data: a
+ * retry reads the events from the log again (through the personal-data store, so an erased
+ * person's data is not copied here).
+ */
+export function parkedEventsDdl(table = 'parked_events'): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${table} (
+      projector   text NOT NULL,
+      event_id    text NOT NULL,
+      position    text COLLATE "C" NOT NULL,
+      stream_id   text COLLATE "C" NOT NULL,
+      revision    bigint NOT NULL,
+      type        text NOT NULL,
+      status      text NOT NULL CHECK (status IN ('failed', 'blocked', 'skipped')),
+      error       text,
+      attempts    int NOT NULL DEFAULT 1,
+      parked_at   timestamptz NOT NULL DEFAULT now(),
+      alerted_at  timestamptz,
+      resolved_at timestamptz,
+      reason      text,
+      actor       text,
+      PRIMARY KEY (projector, event_id)
+    );
+    CREATE INDEX IF NOT EXISTS parked_events_stream ON ${table} (projector, stream_id, position);`;
+}
+
+export type ParkedStatus = 'failed' | 'blocked' | 'skipped';
+
+export interface ParkedRow {
+  projector: string;
+  event_id: string;
+  position: string;
+  stream_id: string;
+  revision: bigint | number;
+  type: string;
+  status: ParkedStatus;
+  error: string | null;
+  attempts: number;
+  parked_at: Date;
+  alerted_at: Date | null;
+  resolved_at: Date | null;
+  reason: string | null;
+  actor: string | null;
+}
+
 export async function advanceCheckpoint(
   tx: TransactionSql,
   name: string,

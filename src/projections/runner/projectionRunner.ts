@@ -1,15 +1,26 @@
 import type { Sql, TransactionSql } from '../../adapters/db/db.ts';
 import { type EventStore, type Position, type RecordedEvent, START } from '../../adapters/eventstore/eventStore.ts';
-import { advanceCheckpoint, type CheckpointRow, ensureCheckpoint, lockCheckpoint } from './checkpoints.ts';
+import { type CheckpointRow, ensureCheckpoint, lockCheckpoint, type ParkedRow, type ParkedStatus, parkedEventsDdl } from './checkpoints.ts';
 import { handledBy, type Projector } from './projector.ts';
+
+/** What an alert about a parked event names. */
+export type ParkedEventRef = Pick<RecordedEvent, 'id' | 'type' | 'streamId' | 'position'>;
+export type ParkedCallback = (projector: string, event: ParkedEventRef, error: string) => Promise<void>;
 
 export interface RunnerOptions {
   kind?: 'projector' | 'reactor';
   batchSize?: number;
   pollMs?: number;
   log?: (message: string, detail?: Record<string, unknown>) => void;
-  /** Told when a poison event stops a projector (the caller raises the alert). */
-  onStopped?: (projector: string, event: RecordedEvent, error: string) => Promise<void>;
+  /**
+   * Told about each event a projector could not apply and parked (the caller raises the alert).
+   * Called again after a restart when an earlier call did not complete: it must be idempotent.
+   */
+  onParked?: ParkedCallback;
+  /** @deprecated The former name of `onParked`: a poison event no longer stops a projector, it is parked. */
+  onStopped?: ParkedCallback;
+  /** How long a projector whose batch failed with a transient error waits before it is tried again. */
+  retryMs?: number;
 }
 
 export interface ProjectionStatus {
@@ -20,8 +31,11 @@ export interface ProjectionStatus {
   lagMs: number;
   rows: number | null;
   status: string;
+  /** The error of the newest parked event (null when nothing is parked). */
   lastError: string | null;
   errorEventId: string | null;
+  /** Events parked: those that failed and those waiting behind them in their stream. */
+  parked: number;
   eventsProcessed: number;
   updatedAt: Date;
   rebuild: RebuildProgress | null;
@@ -37,7 +51,50 @@ export interface RebuildProgress {
   error: string | null;
 }
 
-const TRANSIENT = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '40001', '40P01', '55P03']);
+export interface ParkedEvent {
+  projector: string;
+  eventId: string;
+  position: Position;
+  streamId: string;
+  revision: number;
+  type: string;
+  /** failed: its own apply failed; blocked: waits behind a parked event of its stream; skipped: left out by an operator. */
+  status: ParkedStatus;
+  error: string | null;
+  attempts: number;
+  parkedAt: Date;
+  resolvedAt: Date | null;
+  reason: string | null;
+  actor: string | null;
+}
+
+export interface ResumeOutcome {
+  projector: string;
+  streamId: string;
+  /** Ids of the parked events applied now, in stream order. */
+  applied: string[];
+  /** Events of the stream still parked: the first of them failed again (`error`). */
+  stillParked: number;
+  failedEventId: string | null;
+  error: string | null;
+}
+
+export interface SkipOutcome extends ResumeOutcome {
+  skipped: ParkedEvent;
+}
+
+/** An operator asked about an event that is not parked (or not by that projector). */
+export class NotParkedError extends Error {
+  constructor(
+    readonly projector: string,
+    readonly eventId: string,
+  ) {
+    super(`Event ${eventId} is not parked by ${projector}`);
+    this.name = 'NotParkedError';
+  }
+}
+
+const TRANSIENT = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '40001', '40P01', '55P03', '53300']);
 
 /** Connection loss or a server shutdown is retried; anything else in `apply` is a poison event. */
 export function isTransient(error: unknown): boolean {
@@ -50,21 +107,113 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what PostgreSQL cannot store
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** An error as text PostgreSQL can store (no NUL, no lone surrogate), of bounded length. */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(UNSTORABLE, '\ufffd').slice(0, 2000);
+}
+
 const rebuildSchema = (name: string) => `rebuild_${name.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+const PARKED = 'parked_events';
+const lastOf = (events: readonly RecordedEvent[]) => events[events.length - 1] as RecordedEvent;
+
+interface NewParked {
+  event_id: string;
+  position: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  status: 'failed' | 'blocked';
+  error: string | null;
+}
+
+/** Where parked events go: the live table, or the rebuild's own (its streams then kept in memory). */
+interface Parking {
+  table: string;
+  /** Streams with parked events, when the caller tracks them; null: ask the table. */
+  streams: ReadonlySet<string> | null;
+  /** Events an operator skipped before: when they fail again they are skipped again. */
+  skipped: ReadonlySet<string>;
+}
+
+interface Applied {
+  applied: number;
+  parked: NewParked[];
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+function toParkedEvent(row: ParkedRow): ParkedEvent {
+  return {
+    projector: row.projector,
+    eventId: row.event_id,
+    position: row.position,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    type: row.type,
+    status: row.status,
+    error: row.error,
+    attempts: row.attempts,
+    parkedAt: row.parked_at,
+    resolvedAt: row.resolved_at,
+    reason: row.reason,
+    actor: row.actor,
+  };
+}
+
+async function insertParked(tx: TransactionSql, table: string, projector: string, rows: readonly NewParked[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.unsafe(
+    `INSERT INTO ${table} (projector, event_id, position, stream_id, revision, type, status, error)
+     SELECT $1, x.event_id, x.position, x.stream_id, x.revision, x.type, x.status, x.error
+     FROM jsonb_to_recordset($2::text::jsonb) AS x(event_id text, position text, stream_id text, revision bigint, type text, status text, error text)
+     ON CONFLICT (projector, event_id) DO NOTHING`,
+    [projector, JSON.stringify(rows)],
+  );
+}
 
 /**
- * Follows the global log for each projector, applying every batch in one transaction together
- * with its checkpoint, so a crash at any point leaves the read model exactly at a checkpoint.
- * The checkpoint row lock makes one writer per projector across all processes.
+ * Points the checkpoint's error fields at the newest failed parked event, or clears them when
+ * nothing is parked. `error_event_id` being set is what tells a batch to look for parked streams.
+ */
+async function refreshParkedMark(tx: TransactionSql, projector: string): Promise<void> {
+  await tx`
+    UPDATE projection_checkpoints SET (last_error, error_event_id, error_position) = (
+      SELECT coalesce(error, 'waiting behind a parked event of its stream'), event_id, position FROM parked_events
+      WHERE projector = ${projector} AND status IN ('failed', 'blocked')
+      ORDER BY status = 'failed' DESC, parked_at DESC, position DESC LIMIT 1
+    ), updated_at = now()
+    WHERE name = ${projector}`;
+}
+
+/**
+ * Follows the global log for its projectors with one shared reader: each round reads a batch
+ * once and hands every projector the events after its own checkpoint. Each projector applies its
+ * part in its own transaction together with its checkpoint (exactly-once: a crash at any point
+ * leaves the read model at a checkpoint), concurrently with the others; projectors that handle
+ * none of the batch's events move their checkpoints in one statement. The checkpoint row lock
+ * makes one writer per projector across all processes.
+ *
+ * An event a projector cannot apply (any error but a transient one) is parked with its error, an
+ * alert is raised (`onParked`), and the projector goes on; later events of the same stream are
+ * parked behind it, so an entity's events are never applied out of order. An operator retries
+ * (`retryParked`) or skips (`skipParked`) them.
  */
 export class ProjectionRunner {
   private readonly kind: 'projector' | 'reactor';
   private readonly batchSize: number;
   private readonly pollMs: number;
+  private readonly retryMs: number;
+  private readonly onParked: ParkedCallback | undefined;
   private stopped = true;
-  private loops: Promise<void>[] = [];
+  private loop: Promise<void> | null = null;
   private wakers = new Set<() => void>();
   private unwatch: (() => void) | null = null;
+  /** Projectors whose last batch failed with a transient error, and when to try them again. */
+  private retryAt = new Map<string, number>();
 
   constructor(
     private readonly sql: Sql,
@@ -75,10 +224,16 @@ export class ProjectionRunner {
     this.kind = options.kind ?? 'projector';
     this.batchSize = options.batchSize ?? 1000;
     this.pollMs = options.pollMs ?? 500;
+    this.retryMs = options.retryMs ?? 1000;
+    this.onParked = options.onParked ?? options.onStopped;
   }
 
   /** Creates tables and checkpoints; does not start following. */
   async setup(): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(hashtext('topmark:parked_events'))`;
+      await tx.unsafe(parkedEventsDdl(PARKED));
+    });
     for (const p of this.projectors) {
       await this.sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(hashtext(${`setup:${p.name}`}))`;
@@ -86,24 +241,31 @@ export class ProjectionRunner {
         await p.indexes?.(tx);
       });
       await ensureCheckpoint(this.sql, p.name, this.kind);
+      // Stopped by an earlier version at a poison event: resume; the event is met again and parked.
+      await this.sql`UPDATE projection_checkpoints
+                     SET status = 'running', last_error = NULL, error_event_id = NULL, error_position = NULL, updated_at = now()
+                     WHERE name = ${p.name} AND status = 'failed'`;
     }
   }
 
   async start(): Promise<void> {
     await this.setup();
     this.stopped = false;
-    this.unwatch = this.store.watch(() => {
-      for (const w of this.wakers) w();
-    });
-    this.loops = this.projectors.map((p) => this.follow(p));
+    this.unwatch = this.store.watch(() => this.wake());
+    this.loop = this.follow();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.unwatch?.();
+    this.unwatch = null;
+    this.wake();
+    await this.loop;
+    this.loop = null;
+  }
+
+  private wake(): void {
     for (const w of this.wakers) w();
-    await Promise.all(this.loops);
-    this.loops = [];
   }
 
   private sleep(ms: number): Promise<boolean> {
@@ -119,35 +281,92 @@ export class ProjectionRunner {
     });
   }
 
-  private async follow(p: Projector): Promise<void> {
+  private async follow(): Promise<void> {
+    await this.raiseAlerts().catch((error: unknown) =>
+      this.options.log?.(`${this.kind} alerts for parked events failed`, { error: String(error) }),
+    );
     let quick = 0;
     while (!this.stopped) {
       try {
-        const [cp] = await this.sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${p.name}`;
-        if (cp?.status !== 'running') {
-          await this.sleep(this.pollMs);
+        if (await this.round(this.projectors, 'retry later')) {
+          quick = 0;
           continue;
         }
-        const batch = await this.store.readAll(cp.position, this.batchSize);
-        if (batch.length === 0) {
-          // After a wake-up that found nothing yet (a concurrent transaction still hides it),
-          // poll again quickly with a growing delay instead of waiting a full poll interval.
-          if (quick > 0) {
-            await this.sleep(quick);
-            quick = quick < 256 ? quick * 2 : 0;
-          } else {
-            quick = (await this.sleep(this.pollMs)) ? 2 : 0;
-          }
-          continue;
+        const retryIn = Math.max(1, Math.min(...[...this.retryAt.values()].map((t) => t - Date.now()), this.pollMs));
+        // After a wake-up that found nothing yet (a concurrent transaction still hides it),
+        // poll again quickly with a growing delay instead of waiting a full poll interval.
+        if (quick > 0) {
+          await this.sleep(Math.min(quick, retryIn));
+          quick = quick < 256 ? quick * 2 : 0;
+        } else {
+          quick = (await this.sleep(retryIn)) ? 2 : 0;
         }
-        quick = 0;
-        await this.applyBatch(p, cp.position, batch);
       } catch (error) {
         if (this.stopped) break;
-        this.options.log?.(`${this.kind} ${p.name} will retry after an error`, { error: String(error) });
-        await this.sleep(1000);
+        this.options.log?.(`${this.kind} runner will retry after an error`, { error: String(error) });
+        await this.sleep(this.retryMs);
       }
     }
+  }
+
+  /**
+   * One round of the shared reader: reads the log once from the lowest checkpoint and gives each
+   * projector the events after its own. Projectors far ahead of that batch (a new one catching
+   * up beside the others) get a read of their own in the same round. False when there was nothing
+   * to read. A projector whose batch fails transiently is retried after `retryMs` ('retry later')
+   * or the error is thrown ('throw').
+   */
+  private async round(projectors: readonly Projector[], onError: 'retry later' | 'throw'): Promise<boolean> {
+    const now = Date.now();
+    const due = onError === 'throw' ? projectors : projectors.filter((p) => (this.retryAt.get(p.name) ?? 0) <= now);
+    if (due.length === 0) return false;
+    const rows = await this.sql<{ name: string; position: string; status: string }[]>`
+      SELECT name, position, status FROM projection_checkpoints WHERE name = ANY(${due.map((p) => p.name)})`;
+    const at = new Map(rows.filter((r) => r.status === 'running').map((r) => [r.name, r.position]));
+    let pending = due.filter((p) => at.has(p.name)).sort((a, b) => ((at.get(a.name) as string) < (at.get(b.name) as string) ? -1 : 1));
+    const work: Promise<void>[] = [];
+    let read = false;
+    while (pending.length > 0) {
+      const from = at.get((pending[0] as Projector).name) as string;
+      const batch = await this.store.readAll(from, this.batchSize);
+      if (batch.length === 0) break;
+      read = true;
+      const last = lastOf(batch);
+      const idle: { name: string; from: Position }[] = [];
+      for (const p of pending.filter((x) => (at.get(x.name) as string) < last.position)) {
+        const position = at.get(p.name) as string;
+        const events = position === from ? batch : batch.filter((e) => e.position > position);
+        if (handledBy(p, events).length === 0) {
+          idle.push({ name: p.name, from: position });
+          continue;
+        }
+        work.push(
+          this.applyBatch(p, position, events).then(
+            () => {
+              this.retryAt.delete(p.name);
+            },
+            (error: unknown) => {
+              if (onError === 'throw') throw error;
+              this.retryAt.set(p.name, Date.now() + this.retryMs);
+              this.options.log?.(`${this.kind} ${p.name} will retry after an error`, { error: String(error) });
+            },
+          ),
+        );
+      }
+      if (idle.length > 0) work.push(this.advanceIdle(idle, last));
+      // Whoever is at or past the end of this batch: at the head if the batch was short.
+      pending = batch.length < this.batchSize ? [] : pending.filter((x) => (at.get(x.name) as string) >= last.position);
+    }
+    await Promise.all(work);
+    return read;
+  }
+
+  /** Moves the checkpoints of projectors that handle none of a batch's events, in one statement. */
+  private async advanceIdle(idle: readonly { name: string; from: Position }[], last: RecordedEvent): Promise<void> {
+    await this.sql`
+      UPDATE projection_checkpoints c SET position = ${last.position}, last_event_at = ${last.recordedAt}, updated_at = now()
+      FROM unnest(${idle.map((i) => i.name)}::text[], ${idle.map((i) => i.from)}::text[]) AS x(name, from_position)
+      WHERE c.name = x.name AND c.position = x.from_position AND c.status = 'running'`;
   }
 
   /**
@@ -156,63 +375,257 @@ export class ProjectionRunner {
    * position check make every batch apply exactly once whoever applies it.
    */
   async catchUp(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
-    for (const p of this.projectors.filter((x) => names.includes(x.name))) {
-      for (;;) {
-        const [cp] = await this.sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${p.name}`;
-        if (cp?.status !== 'running') break;
-        const batch = await this.store.readAll(cp.position, this.batchSize);
-        if (batch.length === 0) break;
-        await this.applyBatch(p, cp.position, batch);
-      }
-    }
+    const selected = this.projectors.filter((p) => names.includes(p.name));
+    for (let more = true; more; ) more = await this.round(selected, 'throw');
   }
 
-  /** Applies the batch if the checkpoint is still where it was read; false when someone else moved it. */
-  private async applyOnce(p: Projector, from: Position, events: RecordedEvent[]): Promise<boolean> {
+  /**
+   * Applies a projector's part of a batch. When the batch fails (not transiently) it is applied
+   * again event by event, each in a savepoint: what fails is parked, the rest is applied.
+   */
+  private async applyBatch(p: Projector, from: Position, events: RecordedEvent[]): Promise<void> {
+    let parked: NewParked[];
+    try {
+      parked = await this.applyLive(p, from, events, false);
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      this.options.log?.(`${this.kind} ${p.name}: a batch failed, applying it event by event`, { error: errorText(error) });
+      parked = await this.applyLive(p, from, events, true);
+    }
+    const failed = parked.filter((e) => e.status === 'failed');
+    for (const e of failed) {
+      this.options.log?.(`${this.kind} ${p.name} parked an event it cannot apply`, { eventId: e.event_id, type: e.type, error: e.error });
+    }
+    if (failed.length > 0) await this.raiseAlerts([p.name]);
+  }
+
+  private async applyLive(p: Projector, from: Position, events: RecordedEvent[], careful: boolean): Promise<NewParked[]> {
     return this.sql.begin(async (tx) => {
       const cp = await lockCheckpoint(tx, p.name);
-      if (cp.position !== from || cp.status !== 'running') return false;
+      if (cp.position !== from || cp.status !== 'running') return [];
       const handled = handledBy(p, events);
-      if (handled.length > 0) await p.apply(tx, handled);
-      const last = events[events.length - 1] as RecordedEvent;
-      await advanceCheckpoint(tx, p.name, last.position, handled.length, last.recordedAt);
-      return true;
+      // The checkpoint row, read under its lock, is current: its mark says whether to look for parked streams.
+      const parking: Parking = { table: PARKED, streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
+      const result = await this.applyParking(tx, p, handled, parking, careful);
+      const last = lastOf(events);
+      const newest = result.parked.filter((e) => e.status === 'failed').pop();
+      await tx`UPDATE projection_checkpoints
+               SET position = ${last.position}, events_processed = events_processed + ${result.applied},
+                   last_event_at = ${last.recordedAt}, updated_at = now()
+                   ${newest ? tx`, last_error = ${newest.error}, error_event_id = ${newest.event_id}, error_position = ${newest.position}` : tx``}
+               WHERE name = ${p.name}`;
+      return result.parked;
     });
   }
 
-  private async applyBatch(p: Projector, from: Position, batch: RecordedEvent[]): Promise<void> {
-    try {
-      await this.applyOnce(p, from, batch);
-    } catch (error) {
-      if (isTransient(error)) throw error;
-      // Find the poison event: apply one by one, keep what succeeds, stop at the one that fails.
-      let position = from;
-      for (const event of batch) {
+  /**
+   * Applies handled events, leaving out (parking as blocked) those of streams with parked events.
+   * Careful: one event at a time in a savepoint, parking each that fails and its stream's later ones.
+   */
+  private async applyParking(
+    tx: TransactionSql,
+    p: Projector,
+    handled: RecordedEvent[],
+    parking: Parking,
+    careful: boolean,
+  ): Promise<Applied> {
+    if (handled.length === 0) return { applied: 0, parked: [] };
+    const streams = new Set<string>(
+      parking.streams ??
+        (
+          await tx.unsafe<{ stream_id: string }[]>(
+            `SELECT DISTINCT stream_id FROM ${parking.table} WHERE projector = $1 AND status <> 'skipped' AND stream_id = ANY($2::text[])`,
+            [p.name, [...new Set(handled.map((e) => e.streamId))]],
+          )
+        ).map((r) => r.stream_id),
+    );
+    const parked: NewParked[] = [];
+    const park = (e: RecordedEvent, status: 'failed' | 'blocked', error: string | null) =>
+      parked.push({ event_id: e.id, position: e.position, stream_id: e.streamId, revision: e.revision, type: e.type, status, error });
+    let applied = 0;
+    if (!careful) {
+      const ready: RecordedEvent[] = [];
+      for (const e of handled) {
+        if (streams.has(e.streamId)) park(e, 'blocked', null);
+        else ready.push(e);
+      }
+      if (ready.length > 0) await p.apply(tx, ready);
+      applied = ready.length;
+    } else {
+      for (const e of handled) {
+        if (streams.has(e.streamId)) {
+          park(e, 'blocked', null);
+          continue;
+        }
         try {
-          if (!(await this.applyOnce(p, position, [event]))) return;
-          position = event.position;
-        } catch (eventError) {
-          if (isTransient(eventError)) throw eventError;
-          await this.markFailed(p, event, eventError);
-          return;
+          await tx.savepoint((sp) => p.apply(sp, [e]));
+          applied++;
+        } catch (error) {
+          if (isTransient(error)) throw error;
+          if (parking.skipped.has(e.id)) continue;
+          park(e, 'failed', errorText(error));
+          streams.add(e.streamId);
         }
       }
     }
+    await insertParked(tx, parking.table, p.name, parked);
+    return { applied, parked };
   }
 
-  private async markFailed(p: Projector, event: RecordedEvent, error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error);
-    await this.sql`UPDATE projection_checkpoints
-                   SET status = 'failed', last_error = ${message}, error_position = ${event.position},
-                       error_event_id = ${event.id}, updated_at = now()
-                   WHERE name = ${p.name}`;
-    this.options.log?.(`${this.kind} ${p.name} stopped at a poison event`, { eventId: event.id, type: event.type });
-    await this.options.onStopped?.(p.name, event, message);
+  /** Calls `onParked` for every failed parked event whose alert is not confirmed yet. */
+  private async raiseAlerts(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
+    const rows = await this.sql<ParkedRow[]>`
+      SELECT * FROM parked_events WHERE projector = ANY(${names as string[]}) AND status = 'failed' AND alerted_at IS NULL
+      ORDER BY parked_at, position`;
+    for (const row of rows) {
+      try {
+        await this.onParked?.(
+          row.projector,
+          { id: row.event_id, type: row.type, streamId: row.stream_id, position: row.position },
+          row.error ?? '',
+        );
+      } catch (error) {
+        this.options.log?.(`${this.kind} ${row.projector}: the alert for parked event ${row.event_id} failed; it is raised again later`, {
+          error: String(error),
+        });
+        continue;
+      }
+      await this.sql`UPDATE parked_events SET alerted_at = now() WHERE projector = ${row.projector} AND event_id = ${row.event_id}`;
+    }
   }
 
   async status(): Promise<ProjectionStatus[]> {
     const names = this.projectors.map((p) => p.name);
     return projectionStatus(this.sql, this.store, names, (name) => this.projectors.find((p) => p.name === name)?.tables ?? []);
+  }
+
+  /** Parked events of this runner's projectors (or of one), oldest first; skipped ones only when asked. */
+  async parked(name?: string, options: { includeSkipped?: boolean } = {}): Promise<ParkedEvent[]> {
+    const names = name === undefined ? this.projectors.map((p) => p.name) : [this.projector(name).name];
+    const statuses = options.includeSkipped ? ['failed', 'blocked', 'skipped'] : ['failed', 'blocked'];
+    const rows = await this.sql<ParkedRow[]>`
+      SELECT * FROM parked_events WHERE projector = ANY(${names}) AND status = ANY(${statuses})
+      ORDER BY projector, position`;
+    return rows.map(toParkedEvent);
+  }
+
+  private projector(name: string): Projector {
+    const p = this.projectors.find((x) => x.name === name);
+    if (!p) throw new Error(`Unknown ${this.kind} ${name}`);
+    return p;
+  }
+
+  /**
+   * Applies the parked events of the stream of `eventId` again, in order (after a fix). Those
+   * applied are removed; at the first that fails again the rest stay parked, with its new error.
+   */
+  async retryParked(name: string, eventId: string): Promise<ResumeOutcome> {
+    const p = this.projector(name);
+    const outcome = await this.sql.begin(async (tx) => {
+      await lockCheckpoint(tx, name);
+      const [row] = await tx<ParkedRow[]>`
+        SELECT * FROM parked_events WHERE projector = ${name} AND event_id = ${eventId} AND status <> 'skipped'`;
+      if (!row) throw new NotParkedError(name, eventId);
+      return this.resumeStream(tx, p, PARKED, row.stream_id);
+    });
+    await this.afterResume(outcome);
+    return outcome;
+  }
+
+  /**
+   * Leaves a parked event out for good, with the operator's reason. `record` runs first, inside
+   * the transaction that holds the checkpoint lock (it records the decision as an event; it must
+   * be idempotent, since a failure after it lets the operator run the skip again). The events
+   * parked behind it in its stream are then applied (or stay parked behind the next failure).
+   */
+  async skipParked(
+    name: string,
+    eventId: string,
+    decision: { reason: string; actor: string | null },
+    record: (event: ParkedEvent) => Promise<void> = async () => {},
+  ): Promise<SkipOutcome> {
+    const p = this.projector(name);
+    if (!decision.reason.trim()) throw new Error('A skip needs a reason');
+    const outcome = await this.sql.begin(async (tx) => {
+      await lockCheckpoint(tx, name);
+      const [row] = await tx<ParkedRow[]>`
+        SELECT * FROM parked_events WHERE projector = ${name} AND event_id = ${eventId} AND status <> 'skipped' FOR UPDATE`;
+      if (!row) throw new NotParkedError(name, eventId);
+      await record(toParkedEvent(row));
+      const [skipped] = await tx<ParkedRow[]>`
+        UPDATE parked_events SET status = 'skipped', reason = ${decision.reason}, actor = ${decision.actor}, resolved_at = now()
+        WHERE projector = ${name} AND event_id = ${eventId} RETURNING *`;
+      const resumed = await this.resumeStream(tx, p, PARKED, row.stream_id);
+      return { ...resumed, skipped: toParkedEvent(skipped as ParkedRow) };
+    });
+    await this.afterResume(outcome);
+    return outcome;
+  }
+
+  private async afterResume(outcome: ResumeOutcome): Promise<void> {
+    if (outcome.applied.length > 0) this.wake();
+    if (outcome.error) await this.raiseAlerts([outcome.projector]);
+  }
+
+  /**
+   * Applies a stream's parked events in order, in the caller's transaction (which holds the
+   * checkpoint lock), first all together, else one by one up to the first that fails again.
+   */
+  private async resumeStream(tx: TransactionSql, p: Projector, table: string, streamId: string): Promise<ResumeOutcome> {
+    const rows = await tx.unsafe<ParkedRow[]>(
+      `SELECT * FROM ${table} WHERE projector = $1 AND stream_id = $2 AND status <> 'skipped' ORDER BY position FOR UPDATE`,
+      [p.name, streamId],
+    );
+    const outcome: ResumeOutcome = { projector: p.name, streamId, applied: [], stillParked: 0, failedEventId: null, error: null };
+    if (rows.length === 0) return outcome;
+    const wanted = new Map(rows.map((r) => [r.event_id, r]));
+    const minRevision = Math.min(...rows.map((r) => Number(r.revision)));
+    const found = (await this.store.readStream(streamId, { fromRevision: minRevision })).filter((e) => wanted.has(e.id));
+    const events = found.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+    let failed: { row: ParkedRow; error: string } | null = null;
+    const missing = rows.find((r) => !events.some((e) => e.id === r.event_id));
+    try {
+      if (missing) throw new Error(`event ${missing.event_id} is no longer in stream ${streamId}`);
+      await tx.savepoint((sp) => p.apply(sp, events));
+      outcome.applied = events.map((e) => e.id);
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      for (const row of rows) {
+        const event = events.find((e) => e.id === row.event_id);
+        try {
+          if (!event) throw new Error(`event ${row.event_id} is no longer in stream ${streamId}`);
+          await tx.savepoint((sp) => p.apply(sp, [event]));
+          outcome.applied.push(event.id);
+        } catch (eventError) {
+          if (isTransient(eventError)) throw eventError;
+          failed = { row, error: errorText(eventError) };
+          break;
+        }
+      }
+    }
+    if (outcome.applied.length > 0) {
+      await tx.unsafe(`DELETE FROM ${table} WHERE projector = $1 AND event_id = ANY($2::text[])`, [p.name, outcome.applied]);
+    }
+    if (failed) {
+      // A formerly blocked event that fails now is a new failure, and gets its own alert.
+      await tx.unsafe(
+        `UPDATE ${table} SET status = 'failed', error = $3,
+           attempts = CASE WHEN status = 'failed' THEN attempts + 1 ELSE 1 END,
+           alerted_at = CASE WHEN status = 'failed' THEN alerted_at END
+         WHERE projector = $1 AND event_id = $2`,
+        [p.name, failed.row.event_id, failed.error],
+      );
+      outcome.failedEventId = failed.row.event_id;
+      outcome.error = failed.error;
+    }
+    outcome.stillParked = rows.length - outcome.applied.length;
+    if (table === PARKED) {
+      if (outcome.applied.length > 0) {
+        await tx`UPDATE projection_checkpoints SET events_processed = events_processed + ${outcome.applied.length} WHERE name = ${p.name}`;
+      }
+      await refreshParkedMark(tx, p.name);
+    }
+    return outcome;
   }
 
   /**
@@ -221,18 +634,33 @@ export class ProjectionRunner {
    * rebuilt: replaying them would fire their side effects again.
    */
   async rebuild(name: string, onProgress: (p: RebuildProgress) => void = () => {}): Promise<RebuildProgress> {
+    const [result] = await this.rebuildAll([name], (_name, p) => onProgress(p));
+    return result as RebuildProgress;
+  }
+
+  /**
+   * Rebuilds several projectors from one read of the log: each batch is read once and applied to
+   * every projector's fresh tables concurrently, each projector in its own transaction. A rebuild
+   * starts over: its projectors' parked events are replaced by what the replay parks (events that
+   * apply now are resolved; an event an operator skipped and that still fails stays skipped). The
+   * fresh tables are unlogged while they fill (they are private until the swap, and a crashed
+   * rebuild starts over anyway) and made logged before the swap.
+   */
+  async rebuildAll(
+    names: readonly string[] = this.projectors.map((p) => p.name),
+    onProgress: (name: string, progress: RebuildProgress) => void = () => {},
+  ): Promise<RebuildProgress[]> {
     if (this.kind !== 'projector') throw new Error('Only projectors can be rebuilt');
-    const p = this.projectors.find((x) => x.name === name);
-    if (!p) throw new Error(`Unknown projection ${name}`);
-    const schema = rebuildSchema(name);
+    const targets = [...new Set(names)].map((name) => {
+      const p = this.projectors.find((x) => x.name === name);
+      if (!p) throw new Error(`Unknown projection ${name}`);
+      return p;
+    });
+    if (targets.length === 0) return [];
     const sql = this.sql;
-    await ensureCheckpoint(sql, name, 'projector');
+    const all = targets.map((p) => p.name);
     const total = await this.store.countAfter(START);
     const startedAt = new Date();
-    await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second)
-              VALUES (${name}, 'running', 0, ${total}, ${startedAt}, null, null, null)
-              ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
-                started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null`;
     const progress = (done: number, status = 'running'): RebuildProgress => {
       const seconds = (Date.now() - startedAt.getTime()) / 1000;
       return {
@@ -245,72 +673,189 @@ export class ProjectionRunner {
         error: null,
       };
     };
-    const inSchema = async <T>(tx: TransactionSql, work: () => Promise<T>) => {
-      await tx.unsafe(`SET LOCAL search_path TO ${schema}, public`);
-      return work();
-    };
+    const skips = await sql<{ projector: string; event_id: string }[]>`
+      SELECT projector, event_id FROM parked_events WHERE projector = ANY(${all}) AND status = 'skipped'`;
+    const states = targets.map((p) => {
+      const schema = rebuildSchema(p.name);
+      const streams = new Set<string>();
+      const skipped = new Set(skips.filter((s) => s.projector === p.name).map((s) => s.event_id));
+      const parking: Parking = { table: `${schema}.${PARKED}`, streams, skipped };
+      return { p, schema, streams, parking, applied: 0, swapped: false };
+    });
+    for (const p of targets) await ensureCheckpoint(sql, p.name, 'projector');
+    await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second)
+              SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null
+              ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
+                started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null`;
+    const inSchema = (tx: TransactionSql, schema: string) => tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
     try {
-      await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-      await sql.begin((tx) => inSchema(tx, () => p.setup(tx)));
+      for (const s of states) {
+        await sql.unsafe(`DROP SCHEMA IF EXISTS ${s.schema} CASCADE; CREATE SCHEMA ${s.schema}`);
+        await sql.begin(async (tx) => {
+          await inSchema(tx, s.schema);
+          await s.p.setup(tx);
+          await tx.unsafe(parkedEventsDdl(`${s.schema}.${PARKED}`));
+          await setLogged(tx, s.schema, s.p.tables, false);
+        });
+      }
       let position: Position = START;
       let done = 0;
       const batchSize = Math.max(this.batchSize, 5000);
-      const applyInto = async (tx: TransactionSql, events: RecordedEvent[]) => {
-        const handled = handledBy(p, events);
-        if (handled.length > 0) await inSchema(tx, () => p.apply(tx, handled));
-        position = (events[events.length - 1] as RecordedEvent).position;
-        done += events.length;
-      };
       // Read the next batch while the current one is written: reading and writing overlap.
       let next = this.store.readAll(position, batchSize);
       for (;;) {
         const batch = await next;
         if (batch.length === 0) break;
-        next =
-          batch.length < batchSize
-            ? Promise.resolve([])
-            : this.store.readAll((batch[batch.length - 1] as RecordedEvent).position, batchSize);
+        const full = batch.length === batchSize;
+        next = full ? this.store.readAll(lastOf(batch).position, batchSize) : Promise.resolve([]);
         next.catch(() => {});
-        await sql.begin(async (tx) => {
-          await applyInto(tx, batch);
-          const pr = progress(done);
-          await tx`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond} WHERE name = ${name}`;
-        });
-        onProgress(progress(done));
-        if (batch.length < batchSize) break;
+        await Promise.all(
+          states.map(async (s) => {
+            const handled = handledBy(s.p, batch);
+            if (handled.length === 0) return;
+            const run = (careful: boolean) =>
+              sql.begin(async (tx) => {
+                await tx`SELECT set_config('search_path', ${`${s.schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
+                return this.applyParking(tx, s.p, handled, s.parking, careful);
+              });
+            let result: Applied;
+            try {
+              result = await run(false);
+            } catch (error) {
+              if (isTransient(error)) throw error;
+              result = await run(true);
+            }
+            s.applied += result.applied;
+            for (const e of result.parked) s.streams.add(e.stream_id);
+          }),
+        );
+        position = lastOf(batch).position;
+        done += batch.length;
+        const pr = progress(done);
+        await sql`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond}
+                  WHERE name = ANY(${all})`;
+        for (const s of states) onProgress(s.p.name, pr);
+        if (!full) break;
       }
-      if (p.indexes) await sql.begin((tx) => inSchema(tx, () => (p.indexes as (t: TransactionSql) => Promise<void>)(tx)));
-      // Swap: hold the live projector off, apply what arrived meanwhile, move the tables in.
-      await sql.begin(async (tx) => {
-        await lockCheckpoint(tx, name);
-        for (;;) {
-          const batch = await this.store.readAll(position, batchSize);
-          if (batch.length === 0) break;
-          await applyInto(tx, batch);
+      await Promise.all(
+        states.map((s) =>
+          sql.begin(async (tx) => {
+            await inSchema(tx, s.schema);
+            await setLogged(tx, s.schema, s.p.tables, true);
+            await s.p.indexes?.(tx);
+          }),
+        ),
+      );
+      // Swap, one projector at a time: hold its live follower off, apply what arrived meanwhile, move the tables in.
+      const results: RebuildProgress[] = [];
+      for (const s of states) {
+        let swapped: number;
+        try {
+          swapped = await this.swap(s.p, s.schema, s.parking, position, s.applied, done, progress, false);
+        } catch (error) {
+          if (isTransient(error)) throw error;
+          swapped = await this.swap(s.p, s.schema, s.parking, position, s.applied, done, progress, true);
         }
-        await tx.unsafe('SET LOCAL search_path TO public');
-        for (const table of p.tables) {
-          await tx.unsafe(`DROP TABLE IF EXISTS public.${table} CASCADE`);
-          await tx.unsafe(`ALTER TABLE ${schema}.${table} SET SCHEMA public`);
-        }
-        await tx.unsafe(`DROP SCHEMA ${schema} CASCADE`);
-        await tx`UPDATE projection_checkpoints
-                 SET position = ${position}, status = 'running', last_error = null, error_position = null,
-                     error_event_id = null, events_processed = ${done}, updated_at = now()
-                 WHERE name = ${name}`;
-        const pr = progress(done, 'completed');
-        await tx`UPDATE projection_rebuilds SET status = 'completed', done = ${done}, total = ${pr.total},
-                   events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${name}`;
-      });
-      for (const w of this.wakers) w();
-      const finished = progress(done, 'completed');
-      onProgress(finished);
-      return finished;
+        s.swapped = true;
+        const finished = progress(swapped, 'completed');
+        results.push(finished);
+        onProgress(s.p.name, finished);
+      }
+      this.wake();
+      await this.raiseAlerts(all).catch((error: unknown) =>
+        this.options.log?.('alerts for parked events failed', { error: String(error) }),
+      );
+      return results;
     } catch (error) {
-      await sql`UPDATE projection_rebuilds SET status = 'failed', error = ${String(error)}, finished_at = now() WHERE name = ${name}`;
-      await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      const open = states.filter((s) => !s.swapped);
+      await sql`UPDATE projection_rebuilds SET status = 'failed', error = ${String(error)}, finished_at = now()
+                WHERE name = ANY(${open.map((s) => s.p.name)})`.catch(() => {});
+      for (const s of open) await sql.unsafe(`DROP SCHEMA IF EXISTS ${s.schema} CASCADE`).catch(() => {});
       throw error;
     }
+  }
+
+  /** Under the checkpoint lock: catch up with the log, move the fresh tables and parked events in. */
+  private swap(
+    p: Projector,
+    schema: string,
+    parking: Parking,
+    from: Position,
+    appliedBefore: number,
+    done: number,
+    progress: (done: number, status?: string) => RebuildProgress,
+    careful: boolean,
+  ): Promise<number> {
+    const batchSize = Math.max(this.batchSize, 5000);
+    return this.sql.begin(async (tx) => {
+      await lockCheckpoint(tx, p.name);
+      await tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
+      const streams = new Set(parking.streams);
+      let position = from;
+      let applied = appliedBefore;
+      let caughtUp = 0;
+      for (;;) {
+        const batch = await this.store.readAll(position, batchSize);
+        if (batch.length === 0) break;
+        const result = await this.applyParking(tx, p, handledBy(p, batch), { ...parking, streams }, careful);
+        for (const e of result.parked) streams.add(e.stream_id);
+        applied += result.applied;
+        caughtUp += batch.length;
+        position = lastOf(batch).position;
+      }
+      // Events an operator skipped while the replay ran: skip them here too, and resume their streams.
+      const table = `${schema}.${PARKED}`;
+      const skippedMeanwhile = await tx.unsafe<{ event_id: string; stream_id: string }[]>(
+        `SELECT r.event_id, r.stream_id FROM ${table} r
+         JOIN ${PARKED} o ON o.projector = r.projector AND o.event_id = r.event_id AND o.status = 'skipped'`,
+      );
+      for (const row of skippedMeanwhile) {
+        await tx.unsafe(`DELETE FROM ${table} WHERE projector = $1 AND event_id = $2`, [p.name, row.event_id]);
+        applied += (await this.resumeStream(tx, p, table, row.stream_id)).applied.length;
+      }
+      await tx`SELECT set_config('search_path', 'public', true)`;
+      for (const t of p.tables) {
+        await tx.unsafe(`DROP TABLE IF EXISTS public.${t} CASCADE`);
+        await tx.unsafe(`ALTER TABLE ${schema}.${t} SET SCHEMA public`);
+      }
+      // The replay's parked events replace the old ones (keeping whether their alert went out).
+      await tx.unsafe(
+        `UPDATE ${table} r SET alerted_at = o.alerted_at FROM ${PARKED} o
+         WHERE o.projector = r.projector AND o.event_id = r.event_id AND r.status = 'failed' AND o.status = 'failed'`,
+      );
+      await tx`DELETE FROM parked_events WHERE projector = ${p.name} AND status IN ('failed', 'blocked')`;
+      const columns = 'projector, event_id, position, stream_id, revision, type, status, error, attempts, parked_at, alerted_at';
+      await tx.unsafe(`INSERT INTO ${PARKED} (${columns}) SELECT ${columns} FROM ${table} ON CONFLICT (projector, event_id) DO NOTHING`);
+      await tx.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+      const total = done + caughtUp;
+      await tx`UPDATE projection_checkpoints
+               SET position = ${position}, status = 'running', events_processed = ${applied}, updated_at = now()
+               WHERE name = ${p.name}`;
+      await refreshParkedMark(tx, p.name);
+      const pr = progress(total, 'completed');
+      await tx`UPDATE projection_rebuilds SET status = 'completed', done = ${total}, total = ${pr.total},
+                 events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${p.name}`;
+      return total;
+    });
+  }
+}
+
+/**
+ * Rebuild tables are private until the swap and a crashed rebuild starts over, so they fill
+ * without WAL (unlogged) and become logged again, in one pass, before the swap. Tables that
+ * cannot change (foreign keys to logged tables) stay as they are.
+ */
+async function setLogged(tx: TransactionSql, schema: string, tables: readonly string[], logged: boolean): Promise<void> {
+  for (const t of tables) {
+    const [row] = await tx<{ persistence: string }[]>`
+      SELECT c.relpersistence AS persistence FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ${schema} AND c.relname = ${t} AND c.relkind IN ('r', 'p')`;
+    if (!row || (row.persistence === 'p') === logged) continue;
+    await tx
+      .savepoint((sp) => sp.unsafe(`ALTER TABLE ${schema}.${t} SET ${logged ? 'LOGGED' : 'UNLOGGED'}`))
+      .catch((error: unknown) => {
+        if (logged) throw error;
+      });
   }
 }
 
@@ -335,6 +880,13 @@ export async function projectionStatus(
       error: string | null;
     }[]
   >`SELECT * FROM projection_rebuilds`;
+  const parkedCounts = await sql<{ projector: string; parked: bigint }[]>`
+    SELECT projector, count(*) AS parked FROM parked_events WHERE status IN ('failed', 'blocked') GROUP BY projector`.catch(
+    (error: { code?: string }) => {
+      if (error?.code === '42P01') return []; // no runner has set up yet
+      throw error;
+    },
+  );
   const out: ProjectionStatus[] = [];
   for (const row of rows) {
     const lagEvents = await store.countAfter(row.position);
@@ -359,6 +911,7 @@ export async function projectionStatus(
       status: row.status,
       lastError: row.last_error,
       errorEventId: row.error_event_id,
+      parked: Number(parkedCounts.find((c) => c.projector === row.name)?.parked ?? 0),
       eventsProcessed: Number(row.events_processed),
       updatedAt: row.updated_at,
       rebuild: rb
