@@ -1,6 +1,6 @@
+import { Link } from '@tanstack/react-router';
 import { ArrowRight } from 'lucide-react';
 import type * as React from 'react';
-import { AppLink } from '../../app/layout/AppLink.tsx';
 import { buttonVariants } from '../ui/button.tsx';
 
 /** The indigo sign-up band used at the bottom of public pages. */
@@ -30,10 +30,10 @@ export function CallToAction({
           </h2>
           <p className="mx-auto mt-4 max-w-2xl text-lg leading-relaxed text-brand-100">{body}</p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <AppLink to="/login" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
+            <Link to="/login" search={{ tab: 'signup' }} className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
               Sign up free
               <ArrowRight aria-hidden="true" />
-            </AppLink>
+            </Link>
             {secondary}
           </div>
         </div>

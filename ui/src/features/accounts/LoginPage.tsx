@@ -6,6 +6,7 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.t
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { ForgotPassword } from './ForgotPassword.tsx';
+import { StudentGoogleSignIn } from './GoogleSignInButton.tsx';
 import { SignedOutOnly } from './SignedOutOnly.tsx';
 import { SignInForm } from './SignInForm.tsx';
 import { SignUpForm } from './SignUpForm.tsx';
@@ -14,20 +15,20 @@ export type LoginTab = 'signin' | 'signup';
 
 /**
  * /login for students and parents (spec part 1 §2): Sign In and Sign Up tabs, the forgot-password
- * flow inside the Sign In tab, a link to the tutor login. Signed-in users are redirected by role.
+ * flow inside the Sign In tab, Sign in with Google for students, a link to the tutor login. Signed-in users are redirected by role.
  * `error` is the reason a Google sign-in came back to /login?error=….
  */
-export function LoginPage({ error }: { error?: string | undefined }) {
+export function LoginPage({ error, initialTab }: { error?: string | undefined; initialTab?: LoginTab | undefined }) {
   useDocumentTitle('Student Login');
   return (
     <SignedOutOnly>
-      <LoginContent error={error} />
+      <LoginContent error={error} initialTab={initialTab ?? 'signin'} />
     </SignedOutOnly>
   );
 }
 
-function LoginContent({ error }: { error?: string | undefined }) {
-  const [tab, setTab] = useState<LoginTab>('signin');
+function LoginContent({ error, initialTab }: { error?: string | undefined; initialTab: LoginTab }) {
+  const [tab, setTab] = useState<LoginTab>(initialTab);
   const [resetting, setResetting] = useState(false);
 
   return (
@@ -66,11 +67,17 @@ function LoginContent({ error }: { error?: string | undefined }) {
                 {resetting ? (
                   <ForgotPassword onDone={() => setResetting(false)} />
                 ) : (
-                  <SignInForm onForgotPassword={() => setResetting(true)} />
+                  <div className="space-y-6">
+                    <SignInForm onForgotPassword={() => setResetting(true)} />
+                    <StudentGoogleSignIn />
+                  </div>
                 )}
               </TabsContent>
               <TabsContent value="signup" className="pt-2">
-                <SignUpForm />
+                <div className="space-y-6">
+                  <SignUpForm />
+                  <StudentGoogleSignIn />
+                </div>
               </TabsContent>
             </Tabs>
           </CardContent>

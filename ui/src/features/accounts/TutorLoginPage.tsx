@@ -6,9 +6,11 @@ import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { googleSignInUrl } from './api.ts';
 import { checkboxClasses } from './FieldMessage.tsx';
+import { GoogleMark } from './GoogleSignInButton.tsx';
 import { SignedOutOnly } from './SignedOutOnly.tsx';
-import { TUTOR_APPLICATIONS_EMAIL, TUTOR_GOOGLE_SIGN_IN_URL } from './tutorApplication.ts';
+import { TUTOR_APPLICATIONS_EMAIL } from './tutorApplication.ts';
 
 export const TUTOR_TERMS_REQUIRED = 'Please accept the terms and conditions before continuing.';
 
@@ -29,27 +31,6 @@ const steps = [
     text: 'If you are selected, we create your tutor account and you sign in here with Google to set up your profile.',
   },
 ] as const;
-
-/** The Google "G" (brand colours), for the sign-in button. */
-function GoogleMark() {
-  return (
-    <svg viewBox="0 0 48 48" className="size-5" aria-hidden="true">
-      <path
-        fill="#FFC107"
-        d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z"
-      />
-      <path
-        fill="#FF3D00"
-        d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
-      />
-      <path
-        fill="#4CAF50"
-        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2c-2 1.5-4.5 2.4-7.2 2.4-5.2 0-9.6-3.3-11.3-7.9l-6.5 5C9.5 39.6 16.2 44 24 44z"
-      />
-      <path fill="#1976D2" d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z" />
-    </svg>
-  );
-}
 
 /**
  * /tutor-login and /tutor-signup: the tutor application page (spec part 1 §2, part 2 §2).
@@ -75,7 +56,7 @@ function TutorApplication() {
       return;
     }
     // A full-page navigation: the server answers with a redirect to Google.
-    window.location.assign(TUTOR_GOOGLE_SIGN_IN_URL);
+    window.location.assign(googleSignInUrl.tutor);
   };
 
   return (

@@ -50,3 +50,13 @@ export const accountsApi = {
   devMailboxKey: ['/api/dev/mailbox'] as const,
   devMailbox: jsonQuery('/api/dev/mailbox', devMailboxResponseSchema),
 };
+
+/**
+ * Full-page navigations that start Google sign-in (spec part 1 §7): the server answers with a
+ * redirect to Google (or to the dev consent page) and comes back to the user's landing page, or to
+ * /login?error=… when sign-in did not complete.
+ */
+export const googleSignInUrl = {
+  student: '/api/auth/google?userType=student',
+  tutor: '/api/auth/google?userType=tutor',
+} as const;

@@ -3,7 +3,7 @@ import { focusLayoutRoute, optionalString, publicLayoutRoute } from '../../app/l
 import { AcceptTermsPage } from './AcceptTermsPage.tsx';
 import { AdminLoginPage } from './AdminLoginPage.tsx';
 import { DevMailboxPage } from './DevMailboxPage.tsx';
-import { LoginPage } from './LoginPage.tsx';
+import { LoginPage, type LoginTab } from './LoginPage.tsx';
 import { RoleSelectionPage } from './RoleSelectionPage.tsx';
 import { TutorApplicantPage } from './TutorApplicantPage.tsx';
 import { TutorLoginPage } from './TutorLoginPage.tsx';
@@ -12,21 +12,29 @@ import { VerifyEmailPage } from './VerifyEmailPage.tsx';
 /**
  * Accounts: sign-in, registration, verification, terms, the tutor application.
  *
- *   public layout   /login (?error=), /verify-email (?email=),
+ *   public layout   /login (?tab=signin|signup, ?error=), /verify-email (?email=),
  *                   /tutor-login and /tutor-signup (?status=submitted), /tutor-applicant
  *   focus layout    /accept-terms, /role-selection, /admin-login, /dev/mailbox
  */
 
+export interface LoginSearch {
+  error?: string;
+  /** `signup` opens the Sign Up tab ("Sign up free" on the public pages). */
+  tab?: LoginTab;
+}
+
 export const loginRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: '/login',
-  validateSearch: (search: Record<string, unknown>): { error?: string } => {
+  validateSearch: (search: Record<string, unknown>): LoginSearch => {
     const error = optionalString(search.error);
-    return error ? { error } : {};
+    const tab = search.tab === 'signup' || search.tab === 'signin' ? search.tab : undefined;
+    return { ...(error ? { error } : {}), ...(tab ? { tab } : {}) };
   },
   component: function LoginRouteComponent() {
-    const { error } = loginRoute.useSearch();
-    return <LoginPage error={error} />;
+    const { error, tab } = loginRoute.useSearch();
+    // A new key per tab: following "Sign up free" while /login is shown switches the tab.
+    return <LoginPage key={tab ?? 'signin'} error={error} initialTab={tab} />;
   },
 });
 
