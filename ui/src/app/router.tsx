@@ -8,6 +8,7 @@ import { howItWorksPublicRoutes } from '../features/how-it-works/routes.tsx';
 import { pricingPublicRoutes } from '../features/pricing/routes.tsx';
 import { subjectsPublicRoutes } from '../features/subjects/routes.tsx';
 import { focusLayoutRoute, publicLayoutRoute, RootNotFound, rootRoute } from './layoutRoutes.tsx';
+import { dismissErrorToastsOnNavigation } from './toastsOnNavigation.ts';
 
 /**
  * The route tree: only the list of features. Each feature declares its pages in
@@ -35,6 +36,8 @@ export const router = createRouter({
   scrollRestoration: true,
   defaultNotFoundComponent: RootNotFound,
 });
+
+dismissErrorToastsOnNavigation(router);
 
 declare module '@tanstack/react-router' {
   interface Register {

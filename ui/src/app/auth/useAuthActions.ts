@@ -1,7 +1,7 @@
 import type { LoginValues, RegistrationPayload } from '@shared/accounts/accountForms.ts';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { toast } from '../../components/ui/toast.tsx';
+import { dismissToasts, toast } from '../../components/ui/toast.tsx';
 import { accountsApi } from '../../features/accounts/api.ts';
 import { errorMessage } from '../api.ts';
 import { syncTimezone } from './timezoneSync.ts';
@@ -13,8 +13,12 @@ export function postLogin(credentials: LoginValues): Promise<User> {
   return accountsApi.login(credentials);
 }
 
-/** Stores a freshly signed-in user as the current user and starts the time-zone sync. */
+/**
+ * Stores a freshly signed-in user as the current user and starts the time-zone sync. The errors
+ * of earlier failed attempts are closed: they no longer describe the situation.
+ */
 export function storeSignedInUser(queryClient: QueryClient, user: User): void {
+  dismissToasts((t) => t.variant === 'destructive');
   queryClient.setQueryData<User | null>(currentUserKey, user);
   void syncTimezone(user, queryClient);
 }

@@ -4,6 +4,7 @@ import { cn } from '../../lib/utils.ts';
 import { TOAST_DEFAULT_DURATION, TOAST_SWIPE_THRESHOLD, type ToastVariant, useToast } from './use-toast.ts';
 
 export {
+  dismissToasts,
   TOAST_DEFAULT_DURATION,
   TOAST_LIMIT,
   TOAST_REMOVE_DELAY,
@@ -42,7 +43,12 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             {title ? <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title> : null}
-            {description ? <ToastPrimitive.Description className="text-sm opacity-90">{description}</ToastPrimitive.Description> : null}
+            {description ? (
+              // Full strength on the pale success background (AA contrast); softened elsewhere.
+              <ToastPrimitive.Description className={cn('text-sm', variant !== 'success' && 'opacity-90')}>
+                {description}
+              </ToastPrimitive.Description>
+            ) : null}
           </div>
           {action}
           <ToastPrimitive.Close

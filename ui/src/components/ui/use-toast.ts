@@ -110,6 +110,16 @@ export function toast(options: ToastOptions): {
   return { id, dismiss, update };
 }
 
+/**
+ * Closes the open toasts that `predicate` selects (e.g. the errors of a page the user has left).
+ * Returns how many were closed.
+ */
+export function dismissToasts(predicate: (toast: ToasterToast) => boolean): number {
+  const closing = memoryState.toasts.filter((t) => t.open && predicate(t));
+  for (const t of closing) dispatch({ type: 'DISMISS_TOAST', toastId: t.id });
+  return closing.length;
+}
+
 /** Subscribes a component to the toast store. */
 export function useToast(): State & { toast: typeof toast; dismiss: (toastId?: string) => void } {
   const [state, setState] = useState<State>(memoryState);
