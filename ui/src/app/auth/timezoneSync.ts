@@ -18,11 +18,21 @@ export function browserTimezone(): string | null {
 const checkedUsers = new Set<string>();
 
 /**
+ * A view-only (secondary) login reads its student's account and may not change it: the server
+ * answers 403 to its PATCH /api/user/timezone, so its zone is shown, never synced.
+ */
+export function canChangeTimezone(user: Pick<User, 'role' | 'viewOnly'>): boolean {
+  return !user.viewOnly && user.role !== 'student_secondary';
+}
+
+/**
  * Automatic time-zone sync (spec part 1 §4): when the stored zone differs from the browser's,
- * PATCH /api/user/timezone and update the cached user. Failures are only logged.
+ * PATCH /api/user/timezone and update the cached user. Failures are only logged. Skipped for a
+ * view-only login (see canChangeTimezone).
  */
 export async function syncTimezone(user: User, queryClient: QueryClient): Promise<void> {
   checkedUsers.add(user.id);
+  if (!canChangeTimezone(user)) return;
   const timezone = browserTimezone();
   if (!timezone || user.timezone === timezone) return;
   try {
