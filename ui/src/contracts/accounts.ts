@@ -1,8 +1,9 @@
+import { studentGrades } from '@shared/accounts/accountForms.ts';
 import { z } from 'zod';
 
 /**
  * The accounts API's answers (and the two request bodies the server does not publish yet), as zod
- * schemas. Pure zod, no UI imports: this file is written to move verbatim into the server's
+ * schemas. Zod and the shared form schemas only, no UI imports: this file is written to move verbatim into the server's
  * shared schemas (`src/domain/accounts/accountApi.ts`, imported here as `@shared/accounts/…`)
  * once the server uses them as route `response` schemas. Until then they mirror
  * src/projections/accounts/currentUser.ts and src/http/routes/accounts/accountRoutes.ts.
@@ -67,14 +68,18 @@ export const parentStudentSchema = z.object({
 export type ParentStudent = z.output<typeof parentStudentSchema>;
 export const parentStudentsResponseSchema = z.object({ students: z.array(parentStudentSchema) });
 
-/** POST /api/student/secondary-login: create, rename or reset a student's view-only login. */
+/**
+ * POST /api/student/secondary-login: create, rename or reset a student's view-only login (the
+ * server's inline body schema, same rules and messages).
+ */
 export const secondaryLoginSchema = z.object({
   studentId: z.string().max(100).optional(),
   secondaryUsername: z
     .string({ error: 'Username must be at least 3 characters' })
     .trim()
     .min(3, 'Username must be at least 3 characters')
-    .max(100, 'Username is too long'),
+    .max(100, 'Username is too long')
+    .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address'),
   password: z
     .string({ error: 'Password must be at least 6 characters long' })
     .min(6, 'Password must be at least 6 characters long')
@@ -83,18 +88,9 @@ export const secondaryLoginSchema = z.object({
 export type SecondaryLoginInput = z.input<typeof secondaryLoginSchema>;
 export type SecondaryLoginPayload = z.output<typeof secondaryLoginSchema>;
 
-/** Grade options of the student Account dialog (spec part 2 §5). */
-export const studentGradeOptions = [
-  'Grade 6',
-  'Grade 7',
-  'Grade 8',
-  'Grade 9',
-  'Grade 10',
-  'Grade 11',
-  'Grade 12',
-  'University/College',
-] as const;
-export type StudentGrade = (typeof studentGradeOptions)[number];
+/** Grade options of the student Account dialog (spec part 2 §5: Grade 6 to 12, University/College). */
+export const studentGradeOptions = studentGrades;
+export type StudentGrade = (typeof studentGrades)[number];
 
 export const ACCOUNT_FIELDS_REQUIRED = 'Grade and school year start month are required';
 
@@ -115,6 +111,7 @@ export const updatedStudentSchema = z.object({
   id: z.string(),
   grade: z.string().nullable(),
   schoolYearStartMonth: z.number().int().nullable(),
+  isUniversityStudent: z.boolean().optional(),
 });
 
 /** GET /api/dev/mailbox (only while the outbox mailer is active; 404 with real SMTP). */

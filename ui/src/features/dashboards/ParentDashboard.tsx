@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import { CircleAlert, RotateCw } from 'lucide-react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { accountsApi } from '../accounts/api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
+import { SecondaryLoginDialog } from './SecondaryLoginDialog.tsx';
 
 /** /parent (parent only). */
 export function ParentDashboardPage() {
@@ -33,32 +37,60 @@ function ParentDashboard({ user }: { user: User }) {
 }
 
 function ParentStudents() {
-  const { data, isLoading, isError } = useQuery({ queryKey: accountsApi.parentStudentsKey, queryFn: accountsApi.parentStudents });
+  const { data, isPending, isError, refetch, isRefetching } = useQuery({
+    queryKey: accountsApi.parentStudentsKey,
+    queryFn: accountsApi.parentStudents,
+  });
   return (
     <Card className="mt-8">
       <CardHeader>
-        <CardTitle>Your students</CardTitle>
+        <CardTitle as="h2">Your students</CardTitle>
+        <CardDescription>
+          Each student can have a view-only login: it follows courses, sessions and progress, and cannot buy, book or change anything.
+        </CardDescription>
       </CardHeader>
       <CardContent>
-        {isLoading ? (
-          <div className="h-12 animate-pulse rounded-md bg-slate-100" role="status">
+        {isPending ? (
+          <div className="space-y-3" role="status">
+            <div className="h-14 animate-pulse rounded-md bg-slate-100" />
+            <div className="h-14 animate-pulse rounded-md bg-slate-100" />
             <span className="sr-only">Loading students</span>
           </div>
         ) : isError ? (
-          <p className="text-sm text-destructive">Your students could not be loaded. Please refresh the page.</p>
-        ) : !data || data.students.length === 0 ? (
+          <Alert variant="destructive">
+            <CircleAlert aria-hidden="true" />
+            <AlertDescription>
+              <p>Your students could not be loaded.</p>
+              <Button variant="outline" size="sm" className="mt-2" disabled={isRefetching} onClick={() => void refetch()}>
+                <RotateCw className={isRefetching ? 'animate-spin' : undefined} aria-hidden="true" />
+                Try again
+              </Button>
+            </AlertDescription>
+          </Alert>
+        ) : data.students.length === 0 ? (
           <p className="text-sm text-slate-600">No students are linked to your account yet.</p>
         ) : (
           <ul className="divide-y divide-slate-100">
             {data.students.map((s) => (
-              <li key={s.id} className="flex items-center justify-between py-3">
-                <span className="font-medium text-slate-900">
-                  {s.firstName} {s.lastName}
-                </span>
-                <span className="flex items-center gap-2 text-sm text-slate-600">
-                  {s.grade}
-                  {s.hasSecondaryLogin ? <Badge variant="secondary">View-only login set</Badge> : null}
-                </span>
+              <li
+                key={s.id}
+                className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
+                data-testid="parent-student"
+              >
+                <div>
+                  <p className="font-medium text-slate-900">
+                    {s.firstName} {s.lastName}
+                  </p>
+                  <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+                    <span>{s.grade?.trim() ? s.grade : 'Grade not set'}</span>
+                    {s.hasSecondaryLogin ? (
+                      <Badge variant="success">View-only login{s.secondaryUsername ? `: ${s.secondaryUsername}` : ' set'}</Badge>
+                    ) : (
+                      <Badge variant="outline">No view-only login</Badge>
+                    )}
+                  </p>
+                </div>
+                <SecondaryLoginDialog student={s} />
               </li>
             ))}
           </ul>
