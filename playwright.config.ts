@@ -4,7 +4,10 @@ const port = Number(process.env.E2E_PORT ?? 3199);
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 30_000,
+  timeout: 60_000,
+  // Two shared cores: sign-up and sign-in hash passwords and wait for projections, which can take
+  // longer than Playwright's 5 s default while other work runs.
+  expect: { timeout: 10_000 },
   workers: 1,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: '.tmp/playwright.json' }]] : [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],

@@ -1,18 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-
-/** The newest code mailed to `to`, read from the dev mailbox the outbox mailer keeps. */
-async function mailedCode(request: APIRequestContext, to: string, subject: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const res = await request.get('/api/dev/mailbox');
-    const { mails } = (await res.json()) as { mails: { to: string; subject: string; text: string }[] };
-    const code = mails.find((m) => m.to === to && m.subject.includes(subject))?.text.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no ${subject} for ${to}`);
-}
-
-const unique = () => Math.random().toString(36).slice(2, 8);
+import { expect, type Page, test } from '@playwright/test';
+import { mailedCode, signIn, unique } from './helpers.ts';
 
 async function signUp(page: Page, n: string) {
   await page.goto('/login');
@@ -32,13 +19,6 @@ async function signUp(page: Page, n: string) {
   await page.getByLabel('Confirm Password').fill('secret123');
   await page.getByLabel(/I accept the terms and conditions/).check();
   await page.getByRole('button', { name: 'Create Account' }).click();
-}
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or Email').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 test('sign up, verify with the mailed code, sign in and land on /student', async ({ page, request }) => {

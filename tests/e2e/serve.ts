@@ -2,14 +2,17 @@
  * The server the browser tests drive: the whole product (projectors, sagas, API, built UI) on a
  * fresh database of the test PostgreSQL server, listening on E2E_PORT.
  */
+
+import { mkdirSync, writeFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
-import { createStaffAccount } from '../../src/commands/accounts/seedDemo.ts';
+import { createStaffAccount, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
+import { DEMO_ACCOUNTS_FILE } from './demoAccounts.ts';
 
 const probe = postgres(adminUrl(), { max: 1, connect_timeout: 3, onnotice: () => {} });
 try {
@@ -33,6 +36,12 @@ const admin = await createStaffAccount(system.accounts, {
   role: 'admin',
 });
 await waitForProjections(system.sql, ['users'], admin.position, 10_000);
+// The demo accounts a fresh install gets (a parent with one student, Sam): their generated
+// passwords go to a file the tests read (tests/e2e/helpers.ts, demoAccount).
+const demo = await seedDemoAccounts(system.accounts);
+await system.projections.catchUp(['users', 'students']);
+mkdirSync('.tmp', { recursive: true });
+writeFileSync(DEMO_ACCOUNTS_FILE, JSON.stringify(demo));
 const app = await buildApp(system, { logger: false });
 await app.listen({ port, host: '127.0.0.1' });
 console.log(`e2e server on http://127.0.0.1:${port}`);
