@@ -49,7 +49,7 @@ describe('versioned migrations', () => {
 
   it('are numbered files read next to the module, in order', () => {
     const migrations = loadMigrations();
-    expect(migrations.length).toBeGreaterThanOrEqual(8);
+    expect(migrations.length).toBeGreaterThanOrEqual(9);
     expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
     expect(migrations[0]?.name).toBe('event_store');
     for (const m of migrations) expect(m.checksum).toBe(checksumOf(m.sql));
@@ -85,6 +85,7 @@ describe('versioned migrations', () => {
           'rate_limits',
           'schema_migrations',
           'user_sessions',
+          'workflow_state',
         ]),
       );
 
