@@ -1,4 +1,21 @@
-/** Dependencies point inwards: the domain is pure, adapters never reach up into use cases or HTTP. */
+/**
+ * Dependencies point inwards: the domain is pure, adapters never reach up into use cases or HTTP,
+ * HTTP and sagas see adapters through their ports, features meet only through their domains, and
+ * the UI sees the server only through the shared zod schemas of src/domain.
+ */
+const ports = [
+  'src/adapters/eventstore/eventStore\\.ts$',
+  'src/adapters/db/db\\.ts$',
+  'src/adapters/config/config\\.ts$',
+  'src/adapters/mail/mailer\\.ts$',
+  'src/adapters/identity/identityProvider\\.ts$',
+  'src/adapters/jobs/jobQueue\\.ts$',
+  'src/adapters/sessions/sessionStore\\.ts$',
+  'src/adapters/rateLimit/',
+  'src/adapters/passwords/passwordHasher\\.ts$',
+  'src/adapters/personalData/personalDataVault\\.ts$',
+];
+
 module.exports = {
   forbidden: [
     {
@@ -6,9 +23,7 @@ module.exports = {
       comment: 'src/domain imports no I/O, framework, clock source, or outer layer; zod only.',
       severity: 'error',
       from: { path: '^src/domain' },
-      to: {
-        pathNot: ['^src/domain', 'node_modules/zod'],
-      },
+      to: { pathNot: ['^src/domain', 'node_modules/zod'] },
     },
     {
       name: 'domain-no-node-builtins',
@@ -19,8 +34,9 @@ module.exports = {
     {
       name: 'commands-not-into-http-or-projections',
       severity: 'error',
+      comment: 'Commands may ask read models through their queries (look-ups by login), never write them.',
       from: { path: '^src/commands' },
-      to: { path: '^src/(http|projections|sagas)' },
+      to: { path: '^src/(http|projections|sagas)', pathNot: '^src/projections/[^/]+/queries\\.ts$' },
     },
     {
       name: 'projections-not-into-http-commands-sagas',
@@ -34,12 +50,41 @@ module.exports = {
       from: { path: '^src/adapters', pathNot: '^src/adapters/db/migrate\\.ts$' },
       to: { path: '^src/(http|commands|sagas)' },
     },
+    {
+      name: 'http-sees-adapter-ports-only',
+      comment: 'Routes receive ports; the composition root (system.ts) picks the concrete adapter.',
+      severity: 'error',
+      from: { path: '^src/http' },
+      to: { path: '^src/adapters', pathNot: ports },
+    },
+    {
+      name: 'sagas-decide-through-commands',
+      comment: 'A saga or workflow changes state by issuing commands (src/commands), never by calling a decider itself.',
+      severity: 'error',
+      from: { path: '^src/sagas' },
+      to: { path: '^src/domain/.+Decider\\.ts$' },
+    },
+    {
+      name: 'no-cross-feature-imports',
+      comment:
+        'Inside a layer a feature imports only itself, the layer kit and the operations feature; features meet through src/domain (e.g. deletion erases contact messages by their commands).',
+      severity: 'error',
+      from: { path: '^src/(commands|projections|sagas|http/routes)/([^/]+)/' },
+      to: { path: '^src/$1/', pathNot: ['^src/$1/$2/', '^src/$1/(kit|runner|operations)/'] },
+    },
+    {
+      name: 'ui-sees-server-through-shared-schemas',
+      comment: 'The UI talks to the API over HTTP; it may import the zod schemas and pure rules of src/domain, nothing else of the server.',
+      severity: 'error',
+      from: { path: '^ui/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '\\.test\\.ts$|\\.contract\\.ts$' },
+    exclude: { path: '\\.test\\.ts$|\\.contract\\.ts$|\\.spec\\.ts$|routeTree\\.gen\\.ts$' },
   },
 };

@@ -14,7 +14,7 @@ check() { # a named static check counts as one test
 # The two halves separately (stricter than the combined tsconfig.json: the server gets no DOM).
 check "typecheck server" npx tsc --noEmit -p tsconfig.server.json
 check "typecheck ui" npx tsc --noEmit -p ui/tsconfig.json
-check "dependency boundaries" npx depcruise src --config .dependency-cruiser.cjs
+check "dependency boundaries" npx depcruise src ui/src --config .dependency-cruiser.cjs
 check "lint" npx biome check src ui/src ops tests
 npm run -s build:ui || { echo "UI build failed"; failed=$((failed + 1)); }
 

@@ -21,11 +21,9 @@ import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/r
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
-import { accountDeletionSaga } from './sagas/accounts/accountDeletionSaga.ts';
-import { ACCOUNT_MAIL_QUEUE, accountMailReactor, workAccountMail } from './sagas/accounts/accountMailSaga.ts';
-import { CONTACT_MAIL_QUEUE, contactMailReactor, workContactMail } from './sagas/contact/contactMailSaga.ts';
 import { reactorProjector } from './sagas/kit/reactor.ts';
-import { HOUSEKEEPING_QUEUE, scheduleHousekeeping } from './sagas/maintenance/housekeeping.ts';
+import type { SagaPorts } from './sagas/kit/sagaFeature.ts';
+import { queues, reactors, sagaFeatures } from './sagas/sagas.ts';
 
 export type Mode = 'all' | 'api' | 'projector' | 'worker' | 'cli';
 
@@ -49,12 +47,7 @@ export interface System {
   close(): Promise<void>;
 }
 
-export const queues = [
-  { name: CONTACT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
-  { name: ACCOUNT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
-  { name: HOUSEKEEPING_QUEUE, retryLimit: 1, retryDelaySeconds: 60 },
-];
-export const reactors = [contactMailReactor, accountMailReactor];
+export { queues, reactors } from './sagas/sagas.ts';
 
 /**
  * The composition root: picks the adapters the configuration asks for (PostgreSQL or
@@ -117,10 +110,19 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     },
   });
   const accountCommandHandlers = accountHandlers(store);
+  const sagaPorts: SagaPorts = {
+    sql,
+    store,
+    mailer,
+    vault,
+    jobs,
+    supportAddress: config.SUPPORT_EMAIL,
+    accountHandlers: accountCommandHandlers,
+  };
   const reactorRunner = new ProjectionRunner(
     sql,
     store,
-    [...reactors.map((r) => reactorProjector(r, jobs)), accountDeletionSaga({ handlers: accountCommandHandlers, vault })],
+    [...reactors.map((r) => reactorProjector(r, jobs)), ...sagaFeatures.flatMap((f) => f.workflows?.(sagaPorts) ?? [])],
     { kind: 'reactor', log: runnerLog, batchSize: 200 },
   );
 
@@ -135,10 +137,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     await reactorRunner.start();
   }
   if (runsWorkers) {
-    const deps = { store, mailer, supportAddress: config.SUPPORT_EMAIL };
-    await workContactMail(jobs, deps);
-    await workAccountMail(jobs, deps);
-    await scheduleHousekeeping(jobs, sql);
+    for (const feature of sagaFeatures) await feature.work?.(sagaPorts);
     for (const q of queueDefinitions) {
       await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
         log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');

@@ -1,8 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from '../db/db.ts';
-import { type ExternalIdentity, type IdentityProvider, pkceMatches, type SignInUserType } from './identityProvider.ts';
+import {
+  DEV_CONSENT_PATH,
+  type DevConsent,
+  type ExternalIdentity,
+  type IdentityProvider,
+  pkceMatches,
+  type SignInUserType,
+} from './identityProvider.ts';
 
-export const DEV_CONSENT_PATH = '/api/auth/dev/consent';
+export { DEV_CONSENT_PATH } from './identityProvider.ts';
 export const DEV_CODE_TTL_MINUTES = 10;
 
 const digest = (code: string) => createHash('sha256').update(code).digest('hex');
@@ -15,6 +22,7 @@ const digest = (code: string) => createHash('sha256').update(code).digest('hex')
  */
 export class DevIdentityProvider implements IdentityProvider {
   readonly kind = 'dev' as const;
+  readonly devConsent: DevConsent = { issueCode: (input) => this.issueCode(input) };
 
   constructor(private readonly sql: Sql) {}
 

@@ -2,6 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 export type SignInUserType = 'student' | 'tutor';
 
+/** Where the dev provider's consent page lives (the stand-in for Google's). */
+export const DEV_CONSENT_PATH = '/api/auth/dev/consent';
+
 /** Who the provider says signed in, and the tokens it granted (null when it granted none). */
 export interface ExternalIdentity {
   /** The provider's stable id for the person (Google's `sub`; `dev:` + e-mail for the dev provider). */
@@ -20,8 +23,14 @@ export interface ExternalIdentity {
  * the browser, and what a returned code proves. `google` talks to Google; `dev` is the built-in
  * stand-in used when no Google credentials are configured.
  */
+/** The dev stand-in's consent page issues the codes Google would: only the dev provider has it. */
+export interface DevConsent {
+  issueCode(input: { email: string; firstName: string; lastName: string; codeChallenge: string }): Promise<string>;
+}
+
 export interface IdentityProvider {
   kind: 'google' | 'dev';
+  devConsent?: DevConsent;
   authorizationUrl(request: { state: string; codeChallenge: string; userType: SignInUserType; redirectUri: string }): string;
   exchange(request: { code: string; codeVerifier: string; redirectUri: string }): Promise<ExternalIdentity>;
 }

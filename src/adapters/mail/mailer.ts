@@ -13,7 +13,22 @@ export interface OutgoingMail {
   dataSubject?: string;
 }
 
+/** A mail kept instead of sent, opened for reading ("[erased]" where its subject's key is gone). */
+export interface KeptMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: Date;
+}
+
+/** Where kept mail is read back (the dev mailbox): only a mailer that keeps mail has one. */
+export interface Mailbox {
+  list(options?: { to?: string; limit?: number }): Promise<KeptMail[]>;
+}
+
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
   send(mail: OutgoingMail): Promise<void>;
+  readonly mailbox?: Mailbox;
 }

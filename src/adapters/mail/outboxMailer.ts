@@ -1,14 +1,8 @@
 import type { Sql } from '../db/db.ts';
 import { ERASED, PersonalDataVault, SEALED_PREFIX } from '../personalData/personalDataVault.ts';
-import type { Mailer, OutgoingMail } from './mailer.ts';
+import type { KeptMail, Mailbox, Mailer, OutgoingMail } from './mailer.ts';
 
-export interface OutboxEntry {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  sentAt: Date;
-}
+export type OutboxEntry = KeptMail;
 
 interface OutboxRow {
   id: string;
@@ -27,6 +21,7 @@ interface OutboxRow {
  */
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox' as const;
+  readonly mailbox: Mailbox = { list: (options) => listOutbox(this.sql, options) };
 
   constructor(
     private readonly sql: Sql,

@@ -51,22 +51,3 @@ export const codeHash = (userId: string, code: string) => createHash('sha256').u
  */
 export const reservationStreamId = (kind: 'username' | 'email', value: string) =>
   `${kind}Reservation-${createHash('sha256').update(value.trim().toLowerCase()).digest('hex').slice(0, 40)}`;
-
-export interface UserLookup {
-  id: string;
-  role: string;
-  username: string;
-  email: string;
-}
-
-export async function findUserByLogin(sql: Sql, login: string): Promise<UserLookup | null> {
-  const [row] = await sql<UserLookup[]>`
-    SELECT id, role, username, email FROM users
-    WHERE lower(username) = lower(${login}) OR lower(email) = lower(${login}) LIMIT 1`;
-  return row ?? null;
-}
-
-export async function findUserByEmail(sql: Sql, email: string): Promise<UserLookup | null> {
-  const [row] = await sql<UserLookup[]>`SELECT id, role, username, email FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
-  return row ?? null;
-}

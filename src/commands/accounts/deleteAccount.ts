@@ -1,3 +1,5 @@
+import { findUserById } from '../../projections/accounts/queries.ts';
+import { contactMessagesOf } from '../../projections/contact/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import type { AccountDeps } from './accountDeps.ts';
 
@@ -9,17 +11,11 @@ import type { AccountDeps } from './accountDeps.ts';
  * contact messages, gives the username and e-mail back and shreds the keys, resuming after a crash.
  */
 export async function deleteAccount(deps: AccountDeps, userId: string, ctx: CommandContext) {
-  const [user] = await deps.sql<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}`;
+  const user = await findUserById(deps.sql, userId);
   // Messages sent from the account's address while signed out are the same person's: a fact the
   // workflow cannot know from the log alone (the address is sealed per message).
-  const fromAddress = user
-    ? await deps.sql<{ id: string }[]>`SELECT id FROM contact_messages WHERE lower(email) = lower(${user.email})`
-    : [];
-  const result = await deps.handlers.users.handle(
-    userId,
-    { type: 'DeleteAccount', data: { userId, contactIds: fromAddress.map((m) => m.id) } },
-    ctx,
-  );
+  const fromAddress = user ? await contactMessagesOf(deps.sql, { userId: null, email: user.email }) : [];
+  const result = await deps.handlers.users.handle(userId, { type: 'DeleteAccount', data: { userId, contactIds: fromAddress } }, ctx);
   await deps.sessions.endAllFor(userId);
   await deps.sql`DELETE FROM http_idempotency WHERE subject = ${userId}`;
   return result;

@@ -1,7 +1,8 @@
 import { INVALID_CODE } from '../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { findUserByEmail } from '../../projections/accounts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { type AccountDeps, codeHash, findUserByEmail, newCode } from './accountDeps.ts';
+import { type AccountDeps, codeHash, newCode } from './accountDeps.ts';
 
 export async function verifyEmail(deps: AccountDeps, email: string, code: string, ctx: CommandContext) {
   const user = await findUserByEmail(deps.sql, email);

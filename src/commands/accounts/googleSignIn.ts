@@ -5,9 +5,10 @@ import { landingOf } from '../../domain/accounts/accountForms.ts';
 import type { UserState } from '../../domain/accounts/user.ts';
 import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { findUserByEmail, findUserIdByGoogleId, isUsernameTaken } from '../../projections/accounts/queries.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { stepOf } from '../kit/processStep.ts';
-import { type AccountDeps, findUserByEmail, reservationStreamId } from './accountDeps.ts';
+import { type AccountDeps, reservationStreamId } from './accountDeps.ts';
 import { recordActivity } from './recordActivity.ts';
 import { EMAIL_TAKEN, registerAccount, USERNAME_TAKEN } from './registerUser.ts';
 import type { SignedIn } from './signIn.ts';
@@ -39,8 +40,8 @@ async function findAccount(deps: AccountDeps, identity: ExternalIdentity): Promi
     const state = await deps.handlers.users.load(userId);
     return state.exists && !state.deleted ? { userId, state, matchedBy } : null;
   };
-  const [byGoogle] = await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE google_id = ${identity.subject} LIMIT 1`;
-  const linked = byGoogle ? await load(byGoogle.id, 'google') : null;
+  const byGoogle = await findUserIdByGoogleId(deps.sql, identity.subject);
+  const linked = byGoogle ? await load(byGoogle, 'google') : null;
   if (linked) return linked;
   // The read model first; the e-mail reservation (written before the user) covers projection lag.
   const byEmail = (await findUserByEmail(deps.sql, identity.email))?.id ?? (await emailHolder(deps, identity.email));
@@ -104,10 +105,7 @@ async function freeUsername(deps: AccountDeps, email: string, attempt: number): 
   for (let i = attempt; i < attempt + 20; i++) {
     const candidate = i === 0 ? base : `${base}${randomInt(1000, 10_000)}`;
     // A hint only: the claim on the username's reservation stream decides, and a lost claim retries.
-    const [clash] = await deps.sql`
-      SELECT 1 FROM users WHERE lower(username) = ${candidate}
-      UNION ALL SELECT 1 FROM students WHERE lower(secondary_username) = ${candidate} LIMIT 1`;
-    if (!clash) return candidate;
+    if (!(await isUsernameTaken(deps.sql, candidate))) return candidate;
   }
   throw new DomainError(USERNAME_TAKEN, 'conflict');
 }

@@ -1,7 +1,8 @@
 import { INVALID_RESET_CODE } from '../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { findUserByEmail } from '../../projections/accounts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { type AccountDeps, codeHash, findUserByEmail, newCode } from './accountDeps.ts';
+import { type AccountDeps, codeHash, newCode } from './accountDeps.ts';
 
 /** Answers the same whether or not the address has an account, and whether or not it was too soon. */
 export async function requestPasswordReset(deps: AccountDeps, email: string, ctx: CommandContext) {

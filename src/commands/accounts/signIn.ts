@@ -2,8 +2,9 @@ import { DUMMY_HASH } from '../../adapters/passwords/passwordHasher.ts';
 import { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
 import { INVALID_LOGIN, signInRefusal, TOO_MANY_SIGN_IN_ATTEMPTS } from '../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { findSecondaryLogin, findUserByLogin } from '../../projections/accounts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
-import { type AccountDeps, findUserByLogin } from './accountDeps.ts';
+import type { AccountDeps } from './accountDeps.ts';
 import { recordActivity } from './recordActivity.ts';
 
 export { INVALID_LOGIN, UNVERIFIED } from '../../domain/accounts/userActivityDecider.ts';
@@ -69,9 +70,9 @@ export async function signIn(deps: AccountDeps, login: string, password: string,
 }
 
 async function signInSecondary(deps: AccountDeps, login: string, password: string, ctx: CommandContext): Promise<SignedIn | null> {
-  const [student] = await deps.sql<{ id: string; user_id: string }[]>`
-    SELECT id, user_id FROM students WHERE lower(secondary_username) = lower(${login}) AND has_secondary_login LIMIT 1`;
-  if (!student) return null;
+  const found = await findSecondaryLogin(deps.sql, login);
+  if (!found) return null;
+  const student = { id: found.studentId, user_id: found.userId };
   const profile = await deps.handlers.students.load(student.id);
   if (profile.erased || !profile.secondaryPasswordHash || !(await deps.hasher.verify(profile.secondaryPasswordHash, password))) {
     return null;

@@ -9,8 +9,9 @@ export const HOUSEKEEPING_QUEUE = 'housekeeping';
  */
 export async function housekeeping(sql: Sql): Promise<Record<string, number>> {
   const removed: Record<string, number> = {};
+  // A failing sweep fails the job (retried, then dead-lettered with an alert): nothing is swallowed.
   const run = async (name: string, statement: PromiseLike<readonly unknown[]>) => {
-    removed[name] = (await Promise.resolve(statement).catch(() => [])).length;
+    removed[name] = (await statement).length;
   };
   await run('idempotency', sql`DELETE FROM http_idempotency WHERE created_at < now() - interval '24 hours' RETURNING 1`);
   await run('sessions', sql`DELETE FROM user_sessions WHERE expires_at < now() RETURNING 1`);

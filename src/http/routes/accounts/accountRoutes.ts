@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
 import {
   acceptTerms,
   changeTimezone,
@@ -29,8 +28,8 @@ import { waitForProjections } from '../../../projections/runner/projectionRunner
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
-import { readYourWrites } from '../../kit/readYourWrites.ts';
 import { statusOfKind } from '../../kit/errors.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
@@ -286,7 +285,11 @@ export const accountRoutes =
       const result = await deleteAccount(deps, principal.userId, contextFrom(request));
       // The deletion workflow erases and shreds; the answer waits for it (and the read models after it).
       await waitForProjections(system.sql, ['account_deletion'], result.position, 10_000);
-      await waitForProjections(system.sql, [...accountProjections, 'contact_messages', 'tutor_applications'], await system.store.headPosition());
+      await waitForProjections(
+        system.sql,
+        [...accountProjections, 'contact_messages', 'tutor_applications'],
+        await system.store.headPosition(),
+      );
       clearSessionCookie(reply, request);
       return { ok: true };
     });
@@ -295,9 +298,9 @@ export const accountRoutes =
       '/api/dev/mailbox',
       { config: { roles: 'public' }, schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP)' } },
       async (_request, reply) => {
-        if (system.mailer.kind !== 'outbox' || system.config.NODE_ENV === 'production')
-          return reply.status(404).send({ message: 'Not found' });
-        return { mails: await listOutbox(system.sql, { limit: 50 }) };
+        const mailbox = system.mailer.mailbox;
+        if (!mailbox || system.config.NODE_ENV === 'production') return reply.status(404).send({ message: 'Not found' });
+        return { mails: await mailbox.list({ limit: 50 }) };
       },
     );
   };

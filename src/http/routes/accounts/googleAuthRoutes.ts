@@ -2,8 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEV_CONSENT_PATH, DevIdentityProvider } from '../../../adapters/identity/devIdentity.ts';
-import { pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
+import { DEV_CONSENT_PATH, pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
 import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -183,7 +182,7 @@ export const googleAuthRoutes =
   (system: System): FastifyPluginAsyncZod =>
   async (app) => {
     const identity = system.identity;
-    const dev = identity instanceof DevIdentityProvider ? identity : null;
+    const dev = identity.devConsent ?? null;
     // The dev provider signs anyone in: never in production (no Google credentials there means no Google sign-in).
     const unavailable = dev !== null && system.config.NODE_ENV === 'production';
     const redirectUri = `${system.config.PUBLIC_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;

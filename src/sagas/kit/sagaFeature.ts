@@ -1,0 +1,31 @@
+import type { Sql } from '../../adapters/db/db.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
+import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
+import type { Projector } from '../../projections/runner/projector.ts';
+import type { Reactor } from './reactor.ts';
+
+/** What sagas and workflows may use: ports and command handlers, never a whole system. */
+export interface SagaPorts {
+  sql: Sql;
+  store: EventStore;
+  mailer: Mailer;
+  vault: PersonalDataVault;
+  jobs: JobQueue;
+  supportAddress: string;
+  accountHandlers: AccountHandlers;
+}
+
+/**
+ * One feature's side effects: its queues, the reactors that fill them from the log, the workers
+ * that drain them, and its workflows. `src/sagas/sagas.ts` lists the features, one line each.
+ */
+export interface SagaFeature {
+  name: string;
+  queues: readonly QueueDefinition[];
+  reactors?: readonly Reactor[];
+  workflows?: (ports: SagaPorts) => readonly Projector[];
+  work?: (ports: SagaPorts) => Promise<void>;
+}
