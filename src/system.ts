@@ -93,13 +93,15 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     ? options.mailer
     : config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
-      : new OutboxMailer(sql, (mail) => {
-          // Dev mailbox only (no SMTP, not production): the recipient and subject, so a newcomer
-          // can follow sign-up by mail; bodies (codes) stay in the outbox.
-          if (mode !== 'cli' && config.NODE_ENV !== 'production') {
-            log.info({ mailId: mail.id }, `mail to ${mail.to} kept in the outbox: "${mail.subject}" (see /dev/mailbox)`);
-          }
-        });
+      : new OutboxMailer(
+          sql,
+          (mail) => {
+            // Where to look, not what: addresses and subject lines are personal data and stay out of logs.
+            if (mode !== 'cli' && config.NODE_ENV !== 'production')
+              log.info({ mailId: mail.id }, 'mail kept in the outbox (see /dev/mailbox)');
+          },
+          vault,
+        );
 
   const jobs = new JobQueue(databaseUrl);
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);

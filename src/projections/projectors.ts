@@ -1,17 +1,7 @@
-import { studentsProjector } from './accounts/studentsProjector.ts';
-import { tutorApplicationsProjector } from './accounts/tutorApplicationsProjector.ts';
-import { usersProjector } from './accounts/usersProjector.ts';
-import { alertsProjector } from './alerts/alertsProjector.ts';
-import { auditLogProjector } from './auditLog/auditLogProjector.ts';
-import { contactMessagesProjector } from './contact/contactMessagesProjector.ts';
+import { accountProjections } from './accounts/index.ts';
+import { contactProjections } from './contact/index.ts';
+import { operationsProjections } from './operations/index.ts';
 import type { Projector } from './runner/projector.ts';
 
-/** Every read model, in the order they are set up. */
-export const projectors: readonly Projector[] = [
-  auditLogProjector,
-  alertsProjector,
-  contactMessagesProjector,
-  usersProjector,
-  studentsProjector,
-  tutorApplicationsProjector,
-];
+/** Every read model, feature by feature: a new feature adds one line. */
+export const projectors: readonly Projector[] = [...operationsProjections, ...contactProjections, ...accountProjections];

@@ -46,6 +46,11 @@ export class SessionStore {
     await this.sql`DELETE FROM user_sessions WHERE user_id = ${userId}`;
   }
 
+  /** A student's view-only login was renamed or given a new password: its open sessions end. */
+  async endSecondaryFor(studentId: string): Promise<void> {
+    await this.sql`DELETE FROM user_sessions WHERE student_id = ${studentId} AND role = 'student_secondary'`;
+  }
+
   /** A role change takes effect on open sessions at once. */
   async updateRole(userId: string, role: string): Promise<void> {
     await this.sql`UPDATE user_sessions SET role = ${role} WHERE user_id = ${userId} AND role <> 'student_secondary'`;

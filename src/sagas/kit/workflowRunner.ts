@@ -24,16 +24,8 @@ export function workflowProjector<Input extends DomainEvent, State, Step extends
     name: workflow.name,
     handles: workflow.handles,
     tables: [],
-    async setup(tx) {
-      await tx.unsafe(`
-        CREATE TABLE IF NOT EXISTS workflow_state (
-          workflow   text NOT NULL,
-          instance   text NOT NULL,
-          state      jsonb NOT NULL,
-          updated_at timestamptz NOT NULL DEFAULT now(),
-          PRIMARY KEY (workflow, instance)
-        );`);
-    },
+    // workflow_state is an infrastructure table (migration 0009): never rebuilt.
+    async setup() {},
     async apply(tx, events) {
       const typed = events.map((e) => ({ recorded: e, event: toDomainEvent<Input>(e) }));
       const instances = [...new Set(typed.map(({ event }) => workflow.instanceOf(event)).filter((i): i is string => i !== null))];

@@ -1,4 +1,4 @@
-import { jsonb, type RowOf, table, text, timestamptz, uuid } from '../kit/table.ts';
+import { jsonb, type RowOf, table, text, timestamptz, uuid } from '../../kit/table.ts';
 
 /** One row per event: who did what to which entity, when, from where. */
 export const auditLogs = table(

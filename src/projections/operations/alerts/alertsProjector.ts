@@ -1,5 +1,5 @@
-import { defineProjection } from '../kit/defineProjection.ts';
-import { insertRows } from '../kit/writes.ts';
+import { defineProjection } from '../../kit/defineProjection.ts';
+import { insertRows } from '../../kit/writes.ts';
 import { type AlertRow, alerts } from './tables.ts';
 
 /** The alerts table, fed by the platform's own failure events. */

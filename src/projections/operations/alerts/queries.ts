@@ -1,5 +1,5 @@
-import type { Sql } from '../../adapters/db/db.ts';
-import type { ReadRowOf } from '../kit/table.ts';
+import type { Sql } from '../../../adapters/db/db.ts';
+import type { ReadRowOf } from '../../kit/table.ts';
 import type { alerts } from './tables.ts';
 
 export type Alert = ReadRowOf<typeof alerts>;

@@ -1,8 +1,8 @@
-import { categoryOf } from '../../adapters/eventstore/eventStore.ts';
-import { definitionOf } from '../../domain/eventCatalog.ts';
-import { personalSubjectOf } from '../../domain/kit/eventDefinition.ts';
-import { defineProjection, isEvent } from '../kit/defineProjection.ts';
-import { insertRows } from '../kit/writes.ts';
+import { categoryOf } from '../../../adapters/eventstore/eventStore.ts';
+import { definitionOf } from '../../../domain/eventCatalog.ts';
+import { personalSubjectOf } from '../../../domain/kit/eventDefinition.ts';
+import { defineProjection, isEvent } from '../../kit/defineProjection.ts';
+import { insertRows } from '../../kit/writes.ts';
 import { type AuditLogRow, auditLogs } from './tables.ts';
 
 export const REDACTED = '[personal data]';

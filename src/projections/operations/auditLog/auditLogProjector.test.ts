@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
-import { migrate } from '../../adapters/db/migrate.ts';
-import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
+import { migrate } from '../../../adapters/db/migrate.ts';
+import { event, type ProjectionSpec, projectionSpec } from '../../kit/projectionSpec.ts';
 import { auditLogProjector, REDACTED } from './auditLogProjector.ts';
 import { auditTrailOf } from './queries.ts';
 

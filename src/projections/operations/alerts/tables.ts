@@ -1,4 +1,4 @@
-import { boolean, jsonb, type RowOf, table, text, timestamptz, uuid } from '../kit/table.ts';
+import { boolean, jsonb, type RowOf, table, text, timestamptz, uuid } from '../../kit/table.ts';
 
 /** Alerts an admin must act on, fed by the platform's own failure events. */
 export const alerts = table(

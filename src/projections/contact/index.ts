@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { contactMessagesProjector } from './contactMessagesProjector.ts';
+
+/** The contact feature's read models. */
+export const contactProjections: readonly Projector[] = [contactMessagesProjector];
