@@ -1,4 +1,4 @@
-import { type EventCatalog, personalMetadataFields, personalSubjectOf } from '../../domain/eventDefinition.ts';
+import { type EventCatalog, personalMetadataFields, personalSubjectOf } from '../../domain/kit/eventDefinition.ts';
 import type {
   EventMetadata,
   EventStore,
