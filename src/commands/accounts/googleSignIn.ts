@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/identityProvider.ts';
-import { landingOf } from '../../domain/accounts/accountForms.ts';
 import type { UserState } from '../../domain/accounts/user.ts';
 import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
@@ -14,12 +13,9 @@ import { EMAIL_TAKEN, registerAccount, USERNAME_TAKEN } from './registerUser.ts'
 import type { SignedIn } from './signIn.ts';
 
 export { GOOGLE_ACCOUNT_MISMATCH, GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
-export const TUTOR_APPLICATION_SUBMITTED = '/tutor-login?status=submitted';
 
 export interface GoogleSignInResult {
   outcome: 'signed_in' | 'registered' | 'applied';
-  /** Where the browser goes next: the role's landing page, or the tutor application page. */
-  redirectTo: string;
   /** Absent for a tutor applicant: no account until an admin approves the application. */
   session?: SignedIn;
   /** Position of the last event written (for read-your-writes waits). */
@@ -92,7 +88,7 @@ async function completeSignIn(
 
 async function signInExisting(deps: AccountDeps, found: FoundAccount, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
   const { session, position, role } = await completeSignIn(deps, found, identity, step);
-  return { outcome: 'signed_in', redirectTo: landingOf(role), session, position };
+  return { outcome: 'signed_in', session, position };
 }
 
 /** A username from the e-mail's local part: letters, digits, `.`, `_`, `-`; a random suffix when taken. */
@@ -135,7 +131,7 @@ async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalId
         step(`register-${attempt}`),
       );
       const { session, position } = await completeSignIn(deps, { userId, matchedBy: 'google' }, identity, step);
-      return { outcome: 'registered', redirectTo: landingOf('student'), session, position };
+      return { outcome: 'registered', session, position };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.message === USERNAME_TAKEN && attempt < 5) continue;
@@ -173,7 +169,7 @@ async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdent
     },
     step('tutor-application'),
   );
-  return { outcome: 'applied', redirectTo: TUTOR_APPLICATION_SUBMITTED, position: result.position };
+  return { outcome: 'applied', position: result.position };
 }
 
 /**

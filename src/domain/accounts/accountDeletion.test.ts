@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userRegistered } from '../../../tests/support/accountEvents.ts';
 import { stepsAfter } from '../kit/workflow.ts';
 import { accountDeletionWorkflow } from './accountDeletion.ts';
 import type { StudentEvent } from './student.ts';
@@ -6,28 +7,14 @@ import type { UserEvent } from './user.ts';
 
 const at = '2026-11-20T12:00:00.000Z';
 const workflow = accountDeletionWorkflow((kind, value) => `${kind}Reservation-${value.toLowerCase()}`);
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    userId: 'u',
-    username: 'Ann',
-    email: 'ann@example.com',
-    passwordHash: null,
-    role: 'student',
-    firstName: 'Ann',
-    lastName: 'Lee',
-    phone: null,
-    authProvider: 'local',
-    googleId: null,
-    timezone: 'UTC',
-    emailVerified: true,
-    termsAcceptedAt: null,
-    termsAcceptedIp: null,
-    termsAcceptedVersion: null,
-    parentId: null,
-    registeredAt: at,
-  },
-};
+const registered = userRegistered('u', at, {
+  username: 'Ann',
+  passwordHash: null,
+  timezone: 'UTC',
+  emailVerified: true,
+  termsAcceptedAt: null,
+  termsAcceptedVersion: null,
+});
 const profile: StudentEvent = {
   type: 'StudentProfileCreated',
   data: {

@@ -188,30 +188,3 @@ export const selectableTimezones = [
   { value: 'Australia/Sydney', label: 'Sydney' },
 ] as const;
 export type SelectableTimezone = (typeof selectableTimezones)[number]['value'];
-
-/** The label of a selectable zone, or the IANA id itself for any other zone. */
-export function timezoneLabel(timezone: string): string {
-  return selectableTimezones.find((z) => z.value === timezone)?.label ?? timezone;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Landing pages
-
-export type LandingPath = '/admin' | '/tutor' | '/parent' | '/student' | '/';
-
-/** Where a signed-in user lands (spec part 1 §2 /login, §6). */
-export function landingOf(role: string | null | undefined): LandingPath {
-  switch (role) {
-    case 'admin':
-      return '/admin';
-    case 'tutor':
-      return '/tutor';
-    case 'parent':
-      return '/parent';
-    case 'student':
-    case 'student_secondary':
-      return '/student';
-    default:
-      return '/';
-  }
-}

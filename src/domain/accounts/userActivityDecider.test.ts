@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userRegistered } from '../../../tests/support/accountEvents.ts';
 import type { UserEvent, UserState } from './user.ts';
 import { evolveUser, initialUserState } from './user.ts';
 import { decideUserActivity, INVALID_LOGIN, signInRefusal, UNVERIFIED } from './userActivityDecider.ts';
@@ -6,28 +7,7 @@ import { decideUserActivity, INVALID_LOGIN, signInRefusal, UNVERIFIED } from './
 const now = new Date('2026-11-20T12:00:00.000Z');
 const at = now.toISOString();
 const userId = 'u1';
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    userId,
-    username: 'ann',
-    email: 'ann@example.com',
-    passwordHash: 'h',
-    role: 'student',
-    firstName: 'Ann',
-    lastName: 'Lee',
-    phone: null,
-    authProvider: 'local',
-    googleId: null,
-    timezone: 'America/New_York',
-    emailVerified: false,
-    termsAcceptedAt: at,
-    termsAcceptedIp: null,
-    termsAcceptedVersion: '1.0',
-    parentId: null,
-    registeredAt: at,
-  },
-};
+const registered = userRegistered(userId, at);
 const given = (...events: UserEvent[]): UserState => events.reduce(evolveUser, initialUserState);
 const signIn = (passwordMatched: boolean, throttled = false, via: 'password' | 'secondary' = 'password') =>
   decideUserActivity({ type: 'SignIn', data: { userId, via, passwordMatched, throttled }, metadata: { now } }, given(registered, verified));

@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import { userRegistered } from '../../../tests/support/accountEvents.ts';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
 import type { UserEvent } from './user.ts';
 import {
@@ -15,28 +16,7 @@ const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
 const spec = deciderSpec(userDecider);
 const userId = 'u1';
 
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    userId,
-    username: 'ann',
-    email: 'ann@example.com',
-    passwordHash: 'h',
-    role: 'student',
-    firstName: 'Ann',
-    lastName: 'Lee',
-    phone: null,
-    authProvider: 'local',
-    googleId: null,
-    timezone: 'America/New_York',
-    emailVerified: false,
-    termsAcceptedAt: now.toISOString(),
-    termsAcceptedIp: null,
-    termsAcceptedVersion: '1.0',
-    parentId: null,
-    registeredAt: now.toISOString(),
-  },
-};
+const registered = userRegistered(userId, now.toISOString());
 const issued: UserEvent = {
   type: 'EmailVerificationCodeIssued',
   data: { userId, codeHash: 'right', code: '123456', issuedAt: now.toISOString(), expiresAt: later(60).toISOString() },

@@ -10,6 +10,7 @@ import type { System } from '../../../system.ts';
 import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom } from '../../kit/commandRequest.ts';
 import { statusOfKind } from '../../kit/errors.ts';
+import { landingOf, TUTOR_APPLICATION_SUBMITTED } from './landing.ts';
 
 export const OAUTH_COOKIE = 'tm_oauth';
 const OAUTH_COOKIE_PATH = '/api/auth/google';
@@ -252,7 +253,7 @@ export const googleAuthRoutes =
             setSessionCookie(reply, request, result.session.token);
           }
           request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
-          return reply.redirect(result.redirectTo);
+          return reply.redirect(result.outcome === 'applied' ? TUTOR_APPLICATION_SUBMITTED : landingOf(result.session?.role));
         } catch (failure) {
           request.log.warn(failureReason(failure), 'google sign-in failed');
           return reply.redirect('/login?error=google');
