@@ -132,9 +132,15 @@ export async function rebuildProjections(
   const reporter = progressReporter(label, options);
   const startedAt = Date.now();
   try {
-    const first = names[0] as string;
+    // Each projection replays at its own pace: show the one furthest behind.
+    const latest = new Map<string, RebuildProgress>();
     const results = await system.projections.rebuildAll(names, (name, p) => {
-      if (name === first) reporter.update(p);
+      latest.set(name, p);
+      if (latest.size < names.length) return;
+      const behind = [...latest.values()].reduce((a, b) =>
+        b.status !== 'completed' && (a.status === 'completed' || b.done < a.done) ? b : a,
+      );
+      reporter.update(behind);
     });
     reporter.stop();
     const statuses = await system.projections.status();

@@ -381,8 +381,8 @@ describe('projection runner', () => {
     });
     const runner = new ProjectionRunner(sql, counted, projectors, { batchSize: 25 });
     await runner.setup();
-    const total = await store.countAfter('');
     await settled();
+    const total = await store.countAfter('');
     await runner.catchUp();
     // One read per batch of 25 for all three, and the read that finds the end.
     expect(reads.count).toBe(Math.ceil(total / 25) + 1);

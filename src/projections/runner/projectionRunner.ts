@@ -116,6 +116,16 @@ function errorText(error: unknown): string {
   return text.replace(UNSTORABLE, '\ufffd').slice(0, 2000);
 }
 
+/** Runs `work` fast; when that fails with anything but a transient error, once more carefully. */
+async function fastThenCareful<T>(work: (careful: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await work(false);
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    return work(true);
+  }
+}
+
 const rebuildSchema = (name: string) => `rebuild_${name.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
 const PARKED = 'parked_events';
 const lastOf = (events: readonly RecordedEvent[]) => events[events.length - 1] as RecordedEvent;
@@ -187,6 +197,68 @@ async function refreshParkedMark(tx: TransactionSql, projector: string): Promise
       ORDER BY status = 'failed' DESC, parked_at DESC, position DESC LIMIT 1
     ), updated_at = now()
     WHERE name = ${projector}`;
+}
+
+/**
+ * One read of the log for several consumers that move at their own pace: batch k is read once
+ * (right after batch k - 1, from its last event, so the next read overlaps the current batch's
+ * writes) and dropped once every consumer has passed it; a consumer more than `ahead` batches in
+ * front of the slowest waits, which bounds the memory held.
+ */
+class SharedReader {
+  private readonly batches = new Map<number, Promise<RecordedEvent[]>>();
+  private tail: Promise<RecordedEvent[]> | null = null;
+  private created = 0;
+  private readonly at: number[];
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly read: (from: Position, limit: number) => Promise<RecordedEvent[]>,
+    private readonly size: number,
+    consumers: number,
+    private readonly ahead: number,
+  ) {
+    this.at = new Array<number>(consumers).fill(0);
+  }
+
+  /** The consumer's next batch ([] at the end of the log). */
+  async take(consumer: number): Promise<RecordedEvent[]> {
+    const k = this.at[consumer] as number;
+    while (k - Math.min(...this.at) > this.ahead) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    while (this.created <= k + 1) this.create();
+    return this.batches.get(k) as Promise<RecordedEvent[]>;
+  }
+
+  private create(): void {
+    const previous = this.tail;
+    const next =
+      previous === null
+        ? this.read(START, this.size)
+        : previous.then((b) => (b.length < this.size ? [] : this.read(lastOf(b).position, this.size)));
+    next.catch(() => {});
+    this.tail = next;
+    this.batches.set(this.created++, next);
+  }
+
+  /** The consumer is done with its current batch. */
+  passed(consumer: number): void {
+    this.at[consumer] = (this.at[consumer] as number) + 1;
+    this.changed();
+  }
+
+  /** The consumer takes no more batches (finished, or failed): it holds nobody back. */
+  leave(consumer: number): void {
+    this.at[consumer] = Number.POSITIVE_INFINITY;
+    this.changed();
+  }
+
+  private changed(): void {
+    const slowest = Math.min(...this.at);
+    for (const k of this.batches.keys()) if (k < slowest) this.batches.delete(k);
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
 }
 
 /**
@@ -384,14 +456,10 @@ export class ProjectionRunner {
    * again event by event, each in a savepoint: what fails is parked, the rest is applied.
    */
   private async applyBatch(p: Projector, from: Position, events: RecordedEvent[]): Promise<void> {
-    let parked: NewParked[];
-    try {
-      parked = await this.applyLive(p, from, events, false);
-    } catch (error) {
-      if (isTransient(error)) throw error;
-      this.options.log?.(`${this.kind} ${p.name}: a batch failed, applying it event by event`, { error: errorText(error) });
-      parked = await this.applyLive(p, from, events, true);
-    }
+    const parked = await fastThenCareful((careful) => {
+      if (careful) this.options.log?.(`${this.kind} ${p.name}: a batch failed, applying it event by event`);
+      return this.applyLive(p, from, events, careful);
+    });
     const failed = parked.filter((e) => e.status === 'failed');
     for (const e of failed) {
       this.options.log?.(`${this.kind} ${p.name} parked an event it cannot apply`, { eventId: e.event_id, type: e.type, error: e.error });
@@ -640,11 +708,12 @@ export class ProjectionRunner {
 
   /**
    * Rebuilds several projectors from one read of the log: each batch is read once and applied to
-   * every projector's fresh tables concurrently, each projector in its own transaction. A rebuild
+   * every projector's fresh tables, each projector in its own transactions and at its own pace
+   * (the slowest does not hold the others back batch by batch; each swaps in when it is done). A rebuild
    * starts over: its projectors' parked events are replaced by what the replay parks (events that
-   * apply now are resolved; an event an operator skipped and that still fails stays skipped). The
-   * fresh tables are unlogged while they fill (they are private until the swap, and a crashed
-   * rebuild starts over anyway) and made logged before the swap.
+   * apply now are resolved; an event an operator skipped and that still fails stays skipped).
+   * Batch transactions commit without waiting for the WAL flush: the fresh tables are private
+   * until the swap (which commits normally) and a rebuild cut short starts over anyway.
    */
   async rebuildAll(
     names: readonly string[] = this.projectors.map((p) => p.name),
@@ -661,7 +730,7 @@ export class ProjectionRunner {
     const all = targets.map((p) => p.name);
     const total = await this.store.countAfter(START);
     const startedAt = new Date();
-    const progress = (done: number, status = 'running'): RebuildProgress => {
+    const progress = (done: number, status = 'running', error: string | null = null): RebuildProgress => {
       const seconds = (Date.now() - startedAt.getTime()) / 1000;
       return {
         status,
@@ -670,109 +739,111 @@ export class ProjectionRunner {
         eventsPerSecond: seconds > 0 ? done / seconds : null,
         startedAt,
         finishedAt: status === 'running' ? null : new Date(),
-        error: null,
+        error,
       };
     };
     const skips = await sql<{ projector: string; event_id: string }[]>`
       SELECT projector, event_id FROM parked_events WHERE projector = ANY(${all}) AND status = 'skipped'`;
-    const states = targets.map((p) => {
-      const schema = rebuildSchema(p.name);
-      const streams = new Set<string>();
-      const skipped = new Set(skips.filter((s) => s.projector === p.name).map((s) => s.event_id));
-      const parking: Parking = { table: `${schema}.${PARKED}`, streams, skipped };
-      return { p, schema, streams, parking, applied: 0, swapped: false };
-    });
     for (const p of targets) await ensureCheckpoint(sql, p.name, 'projector');
     await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second)
               SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
                 started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null`;
-    const inSchema = (tx: TransactionSql, schema: string) => tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
-    try {
-      for (const s of states) {
-        await sql.unsafe(`DROP SCHEMA IF EXISTS ${s.schema} CASCADE; CREATE SCHEMA ${s.schema}`);
+    const batchSize = Math.max(this.batchSize, 5000);
+    const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4);
+
+    const rebuildOne = async (p: Projector, consumer: number): Promise<RebuildProgress> => {
+      const schema = rebuildSchema(p.name);
+      const skipped = new Set(skips.filter((x) => x.projector === p.name).map((x) => x.event_id));
+      const parking = { table: `${schema}.${PARKED}`, streams: new Set<string>(), skipped };
+      const inSchema = (tx: TransactionSql) => tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
+      let swapped = false;
+      try {
+        await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
         await sql.begin(async (tx) => {
-          await inSchema(tx, s.schema);
-          await s.p.setup(tx);
-          await tx.unsafe(parkedEventsDdl(`${s.schema}.${PARKED}`));
-          await setLogged(tx, s.schema, s.p.tables, false);
+          await inSchema(tx);
+          await p.setup(tx);
+          await tx.unsafe(parkedEventsDdl(`${schema}.${PARKED}`));
         });
+        let reported = 0;
+        const { position, done, applied } = await this.replay(p, schema, parking, reader, consumer, batchSize, async (done) => {
+          const pr = progress(done);
+          onProgress(p.name, pr);
+          if (Date.now() - reported < 250) return;
+          reported = Date.now();
+          await sql`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond}
+                    WHERE name = ${p.name}`;
+        });
+        reader.leave(consumer);
+        await sql.begin(async (tx) => {
+          await inSchema(tx);
+          await p.indexes?.(tx);
+        });
+        // Hold the live follower off, apply what arrived meanwhile, move the tables in.
+        const finalDone = await fastThenCareful((careful) => this.swap(p, schema, parking, position, applied, done, progress, careful));
+        swapped = true;
+        const finished = progress(finalDone, 'completed');
+        onProgress(p.name, finished);
+        return finished;
+      } catch (error) {
+        reader.leave(consumer);
+        if (swapped) throw error;
+        await sql`UPDATE projection_rebuilds SET status = 'failed', error = ${String(error)}, finished_at = now()
+                  WHERE name = ${p.name}`.catch(() => {});
+        await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+        throw error;
       }
-      let position: Position = START;
-      let done = 0;
-      const batchSize = Math.max(this.batchSize, 5000);
-      // Read the next batch while the current one is written: reading and writing overlap.
-      let next = this.store.readAll(position, batchSize);
-      for (;;) {
-        const batch = await next;
-        if (batch.length === 0) break;
-        const full = batch.length === batchSize;
-        next = full ? this.store.readAll(lastOf(batch).position, batchSize) : Promise.resolve([]);
-        next.catch(() => {});
-        await Promise.all(
-          states.map(async (s) => {
-            const handled = handledBy(s.p, batch);
-            if (handled.length === 0) return;
-            const run = (careful: boolean) =>
-              sql.begin(async (tx) => {
-                await tx`SELECT set_config('search_path', ${`${s.schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
-                return this.applyParking(tx, s.p, handled, s.parking, careful);
-              });
-            let result: Applied;
-            try {
-              result = await run(false);
-            } catch (error) {
-              if (isTransient(error)) throw error;
-              result = await run(true);
-            }
-            s.applied += result.applied;
-            for (const e of result.parked) s.streams.add(e.stream_id);
+    };
+
+    // Every projector replays at its own pace from the one shared read, then swaps in on its own.
+    const settled = await Promise.allSettled(targets.map((p, i) => rebuildOne(p, i)));
+    this.wake();
+    await this.raiseAlerts(all).catch((error: unknown) => this.options.log?.('alerts for parked events failed', { error: String(error) }));
+    const failed = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ name: all[i] as string, error: r.reason as unknown }] : []));
+    if (failed.length === 1 && targets.length === 1) throw failed[0]?.error;
+    if (failed.length > 0) {
+      throw new Error(`Rebuild failed for ${failed.map((f) => `${f.name} (${errorText(f.error)})`).join(', ')}`, {
+        cause: failed[0]?.error,
+      });
+    }
+    return settled.map((r) => (r as PromiseFulfilledResult<RebuildProgress>).value);
+  }
+
+  /** Applies the shared batches to a projector's fresh tables (in `schema`), parking what fails. */
+  private async replay(
+    p: Projector,
+    schema: string,
+    parking: Parking & { streams: Set<string> },
+    reader: SharedReader,
+    consumer: number,
+    batchSize: number,
+    report: (done: number) => Promise<void>,
+  ): Promise<{ position: Position; done: number; applied: number }> {
+    let position: Position = START;
+    let done = 0;
+    let applied = 0;
+    for (;;) {
+      const batch = await reader.take(consumer);
+      if (batch.length === 0) break;
+      const handled = handledBy(p, batch);
+      if (handled.length > 0) {
+        // Committed without waiting for the WAL flush: private tables, and a rebuild cut short starts over.
+        const result = await fastThenCareful((careful) =>
+          this.sql.begin(async (tx) => {
+            await tx`SELECT set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
+            return this.applyParking(tx, p, handled, parking, careful);
           }),
         );
-        position = lastOf(batch).position;
-        done += batch.length;
-        const pr = progress(done);
-        await sql`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond}
-                  WHERE name = ANY(${all})`;
-        for (const s of states) onProgress(s.p.name, pr);
-        if (!full) break;
+        applied += result.applied;
+        for (const e of result.parked) parking.streams.add(e.stream_id);
       }
-      await Promise.all(
-        states.map((s) =>
-          sql.begin(async (tx) => {
-            await inSchema(tx, s.schema);
-            await setLogged(tx, s.schema, s.p.tables, true);
-            await s.p.indexes?.(tx);
-          }),
-        ),
-      );
-      // Swap, one projector at a time: hold its live follower off, apply what arrived meanwhile, move the tables in.
-      const results: RebuildProgress[] = [];
-      for (const s of states) {
-        let swapped: number;
-        try {
-          swapped = await this.swap(s.p, s.schema, s.parking, position, s.applied, done, progress, false);
-        } catch (error) {
-          if (isTransient(error)) throw error;
-          swapped = await this.swap(s.p, s.schema, s.parking, position, s.applied, done, progress, true);
-        }
-        s.swapped = true;
-        const finished = progress(swapped, 'completed');
-        results.push(finished);
-        onProgress(s.p.name, finished);
-      }
-      this.wake();
-      await this.raiseAlerts(all).catch((error: unknown) =>
-        this.options.log?.('alerts for parked events failed', { error: String(error) }),
-      );
-      return results;
-    } catch (error) {
-      const open = states.filter((s) => !s.swapped);
-      await sql`UPDATE projection_rebuilds SET status = 'failed', error = ${String(error)}, finished_at = now()
-                WHERE name = ANY(${open.map((s) => s.p.name)})`.catch(() => {});
-      for (const s of open) await sql.unsafe(`DROP SCHEMA IF EXISTS ${s.schema} CASCADE`).catch(() => {});
-      throw error;
+      reader.passed(consumer);
+      position = lastOf(batch).position;
+      done += batch.length;
+      await report(done);
+      if (batch.length < batchSize) break;
     }
+    return { position, done, applied };
   }
 
   /** Under the checkpoint lock: catch up with the log, move the fresh tables and parked events in. */
@@ -837,25 +908,6 @@ export class ProjectionRunner {
                  events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${p.name}`;
       return total;
     });
-  }
-}
-
-/**
- * Rebuild tables are private until the swap and a crashed rebuild starts over, so they fill
- * without WAL (unlogged) and become logged again, in one pass, before the swap. Tables that
- * cannot change (foreign keys to logged tables) stay as they are.
- */
-async function setLogged(tx: TransactionSql, schema: string, tables: readonly string[], logged: boolean): Promise<void> {
-  for (const t of tables) {
-    const [row] = await tx<{ persistence: string }[]>`
-      SELECT c.relpersistence AS persistence FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = ${schema} AND c.relname = ${t} AND c.relkind IN ('r', 'p')`;
-    if (!row || (row.persistence === 'p') === logged) continue;
-    await tx
-      .savepoint((sp) => sp.unsafe(`ALTER TABLE ${schema}.${t} SET ${logged ? 'LOGGED' : 'UNLOGGED'}`))
-      .catch((error: unknown) => {
-        if (logged) throw error;
-      });
   }
 }
 

@@ -62,17 +62,171 @@ interface AppendedRow {
   revision: bigint;
 }
 
+export interface PostgresEventStoreOptions {
+  /**
+   * Append statements in flight at once (default 2). Appends that arrive while they run are
+   * written together by the next statement, one transaction for several appends.
+   */
+  appendsInFlight?: number;
+  /** Most appends written by one statement (default 64). */
+  maxAppendsPerStatement?: number;
+}
+
+interface PendingAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+interface GroupRow {
+  stream_id: string;
+  revision: bigint;
+  txid: string;
+  seq: bigint;
+}
+
+/**
+ * Several appends in one statement and one transaction: claim every stream's revision (one
+ * INSERT … ON CONFLICT over all of them, in stream order, so concurrent statements lock stream
+ * rows in the same order and cannot deadlock each other), then insert every claimed append's
+ * events. An append whose claim fails (the expected revision does not hold) inserts nothing
+ * and is reported by its absence from the result; the others are written.
+ */
+const GROUP_APPEND = `
+  WITH req AS (
+    SELECT r.i, r.stream_id COLLATE "C" AS stream_id, r.category, r.mode, r.exact, r.n, r.events
+    FROM jsonb_to_recordset($1::text::jsonb) AS r(i int, stream_id text, category text, mode text, exact bigint, n int, events jsonb)
+  ),
+  claimed AS (
+    INSERT INTO es_streams AS st (stream_id, category, revision)
+    SELECT stream_id, category, n - 1 FROM req
+    WHERE mode <> 'exact' OR EXISTS (SELECT 1 FROM es_streams s WHERE s.stream_id = req.stream_id)
+    ORDER BY stream_id
+    ON CONFLICT (stream_id) DO UPDATE SET revision = st.revision + EXCLUDED.revision + 1, updated_at = now()
+    WHERE (SELECT r.mode = 'any' OR (r.mode = 'exact' AND st.revision = r.exact) FROM req r WHERE r.stream_id = EXCLUDED.stream_id)
+    RETURNING stream_id, revision
+  ),
+  e AS (
+    INSERT INTO es_events (event_id, stream_id, revision, type, data, metadata)
+    SELECT (x->>'id')::uuid, req.stream_id, c.revision - req.n + t.ord, x->>'type', x->'data', x->'metadata'
+    FROM claimed c JOIN req ON req.stream_id = c.stream_id
+    CROSS JOIN LATERAL jsonb_array_elements(req.events) WITH ORDINALITY AS t(x, ord)
+    ORDER BY req.i, t.ord
+    RETURNING txid, seq, stream_id, revision
+  )
+  SELECT DISTINCT ON (stream_id) stream_id, revision, txid::text AS txid, seq FROM e ORDER BY stream_id, seq DESC`;
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private listeners = new Set<() => void>();
   private listening: Promise<{ unlisten: () => Promise<void> }> | null = null;
   private notifying = false;
   private notifyAgain = false;
+  private readonly appendsInFlight: number;
+  private readonly maxAppendsPerStatement: number;
+  private pending: PendingAppend[] = [];
+  private inFlight = 0;
+  /** Streams with an append in flight: the next append to one waits, so a stream's appends keep their order. */
+  private busy = new Set<string>();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.appendsInFlight = Math.max(1, options.appendsInFlight ?? 2);
+    this.maxAppendsPerStatement = Math.max(1, options.maxAppendsPerStatement ?? 64);
+  }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
+  /**
+   * Appends go out as they come, at most `appendsInFlight` statements at a time; those that
+   * arrive meanwhile are written together by the next statement (one transaction, one commit for
+   * all of them: commits, not statements, bound how many appends a second PostgreSQL takes). A
+   * lone writer's append is always written alone, at once. Appends to one stream run one after
+   * the other, in the order they were called.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ streamId, events, expected, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.inFlight < this.appendsInFlight && this.pending.length > 0) {
+      const group: PendingAppend[] = [];
+      const streams = new Set<string>();
+      const waiting: PendingAppend[] = [];
+      for (const a of this.pending) {
+        if (group.length < this.maxAppendsPerStatement && !this.busy.has(a.streamId) && !streams.has(a.streamId)) {
+          group.push(a);
+          streams.add(a.streamId);
+        } else {
+          waiting.push(a);
+        }
+      }
+      this.pending = waiting;
+      if (group.length === 0) return;
+      this.inFlight++;
+      for (const id of streams) this.busy.add(id);
+      void this.write(group).finally(() => {
+        this.inFlight--;
+        for (const id of streams) this.busy.delete(id);
+        this.dispatch();
+      });
+    }
+  }
+
+  private async write(group: PendingAppend[]): Promise<void> {
+    if (group.length === 1) {
+      const a = group[0] as PendingAppend;
+      await this.appendOne(a.streamId, a.events, a.expected).then(a.resolve, a.reject);
+      return;
+    }
+    let rows: GroupRow[];
+    try {
+      const payload = group.map((a, i) => ({
+        i,
+        stream_id: a.streamId,
+        category: categoryOf(a.streamId),
+        mode: a.expected === 'no_stream' || a.expected === 'any' ? a.expected : 'exact',
+        exact: typeof a.expected === 'object' ? a.expected.exact : null,
+        n: a.events.length,
+        events: a.events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })),
+      }));
+      rows = await this.sql.unsafe<GroupRow[]>(GROUP_APPEND, [JSON.stringify(payload)]);
+    } catch {
+      // Nothing of the group was written (one statement): a retried append among them (event id
+      // already stored), a lost connection… Each append then goes alone, with its own outcome.
+      await Promise.all(group.map((a) => this.appendOne(a.streamId, a.events, a.expected).then(a.resolve, a.reject)));
+      return;
+    }
+    const written = new Map(rows.map((r) => [r.stream_id, r]));
+    if (written.size > 0) this.announce();
+    const refused = group.filter((a) => !written.has(a.streamId));
+    const actual = refused.length > 0 ? await this.streamRevisions(refused.map((a) => a.streamId)).catch(() => null) : null;
+    for (const a of group) {
+      const row = written.get(a.streamId);
+      if (row) {
+        a.resolve({ nextRevision: Number(row.revision), position: encodePosition(row.txid, row.seq), alreadyAppended: false });
+      } else if (actual) {
+        a.reject(new WrongExpectedRevisionError(a.streamId, a.expected, actual.get(a.streamId) ?? 'no_stream'));
+      } else {
+        // Could not read the actual revision: the single path reports the outcome.
+        await this.appendOne(a.streamId, a.events, a.expected).then(a.resolve, a.reject);
+      }
+    }
+  }
+
+  private async streamRevisions(streamIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.sql<{ stream_id: string; revision: bigint }[]>`
+      SELECT stream_id, revision FROM es_streams WHERE stream_id = ANY(${streamIds})`;
+    return new Map(rows.map((r) => [r.stream_id, Number(r.revision)]));
+  }
+
+  private async appendOne(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sql = this.sql;
     const n = events.length;
     const payload = sql.json(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })) as never);
