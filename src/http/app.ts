@@ -9,6 +9,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { System } from '../system.ts';
 import { installAuth } from './kit/auth.ts';
 import { installErrorHandling } from './kit/errors.ts';
+import { installRateLimits } from './kit/rateLimits.ts';
+import { installOriginCheck, installSecurityHeaders } from './kit/security.ts';
+import { installStorableTextGuard } from './kit/storableText.ts';
 import { accountRoutes } from './routes/accounts/accountRoutes.ts';
 import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
@@ -31,6 +34,15 @@ export interface DeclaredRoute {
   roles: 'public' | readonly string[];
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes proxy-addr's "the nearest N hops"
+ * function: Fastify itself reads a bare number as "trust nobody", so the setting would be ignored.
+ */
+function trustProxyOption(setting: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
+}
+
 export async function buildApp(system: System, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -45,18 +57,22 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
             },
           },
     bodyLimit: 256 * 1024,
-    trustProxy: system.config.NODE_ENV === 'production',
+    // The client's address and protocol come from X-Forwarded-* only when sent by a trusted proxy.
+    trustProxy: trustProxyOption(system.config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
+  await installSecurityHeaders(app, system.config);
+  installOriginCheck(app, system.config);
   await app.register(fastifyCookie, { secret: system.config.COOKIE_SECRET });
+  await installRateLimits(app, system.accounts.rateLimiter);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Topmark API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
 
   const declared: DeclaredRoute[] = [];
   app.decorate('declaredRoutes', declared);
@@ -68,6 +84,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   });
 
   installAuth(app, system.sessions);
+  installStorableTextGuard(app);
   await app.register(healthRoutes(system));
   await app.register(accountRoutes(system));
   await app.register(googleAuthRoutes(system));

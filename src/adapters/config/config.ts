@@ -1,5 +1,72 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+
+/** A limit: at most `limit` events per fixed window of `windowSeconds`. */
+export interface LimitRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** `N/window`, e.g. `5/15m`, `20/1h`, `100/1d`: at most N per window. */
+const limitSetting = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx): LimitRule => {
+      const match = /^\s*(\d+)\s*\/\s*(\d+)\s*([smhd])\s*$/.exec(text);
+      const limit = Number(match?.[1]);
+      const windowSeconds = Number(match?.[2]) * UNIT_SECONDS[(match?.[3] ?? 's') as keyof typeof UNIT_SECONDS];
+      if (!match || limit < 1 || windowSeconds < 1) {
+        ctx.addIssue({ code: 'custom', message: `expected N/window such as 5/15m or 20/1h (s, m, h, d), got "${text}"` });
+        return z.NEVER;
+      }
+      return { limit, windowSeconds };
+    });
+
+/** Proxy names proxy-addr understands besides addresses and CIDR ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+const isProxyAddress = (entry: string) => {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * Which peers may tell us the client's address (X-Forwarded-For) and protocol: Fastify's
+ * `trustProxy`. Unset or `false`: none (the socket's peer is the client). `true`: any (only behind
+ * a proxy that overwrites the header). A number: that many hops. Otherwise a comma-separated list
+ * of addresses, CIDR ranges or `loopback` / `linklocal` / `uniquelocal`.
+ */
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((text, ctx): boolean | number | string[] => {
+    const value = text?.trim().toLowerCase();
+    if (value === undefined || value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.filter((e) => !isProxyAddress(e));
+    if (bad.length > 0 || entries.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected false, true, a hop count, or addresses/CIDR ranges separated by commas; not understood: ${bad.join(', ') || value}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /** Every setting comes from the environment (README lists them); secrets never from files in the repo. */
 const schema = z.object({
@@ -24,6 +91,22 @@ const schema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** The site's public origin (Google's redirect URI is PUBLIC_URL/api/auth/google/callback); default http://127.0.0.1:PORT. */
   PUBLIC_URL: z.url().optional(),
+  /** docs/accounts.md, "Limits, proxies and headers": who may set X-Forwarded-For. Default: nobody. */
+  TRUST_PROXY: trustProxySetting,
+  /** `off` turns the per-address limits off (never the per-account sign-in and code limits). */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Failed sign-ins per account (whichever login names it); always on. */
+  SIGN_IN_ACCOUNT_LIMIT: limitSetting('5/15m'),
+  /** Failed sign-ins per client address, across accounts. */
+  SIGN_IN_IP_LIMIT: limitSetting('20/15m'),
+  /** Registrations per client address. */
+  REGISTER_IP_LIMIT: limitSetting('20/1h'),
+  /** Contact messages per client address. */
+  CONTACT_IP_LIMIT: limitSetting('10/1h'),
+  /** Verification-code resends per client address (each account also waits a minute between codes). */
+  RESEND_VERIFICATION_IP_LIMIT: limitSetting('10/15m'),
+  /** Password-reset requests per client address (each account also waits a minute between codes). */
+  PASSWORD_RESET_IP_LIMIT: limitSetting('10/15m'),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor, cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
-import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { seedDemoAccounts } from '../../../commands/accounts/seedDemo.ts';
+import { buildApp } from '../../app.ts';
 
+// Every call here comes from one address: the per-address limits are tested in accountLimits.test.ts.
 let system: TestSystem;
 let app: FastifyInstance;
-withTestApp((s, a) => {
-  system = s;
-  app = a;
+beforeAll(async () => {
+  system = await createTestSystem('all', { RATE_LIMITS: 'off' });
+  app = await buildApp(system, { logger: false });
+});
+afterAll(async () => {
+  await app?.close();
+  await system?.dispose();
 });
 
 const post = (url: string, payload: unknown, cookie?: string) =>
@@ -116,24 +122,7 @@ describe('registration, verification and sign-in', () => {
   });
 });
 
-describe('rate limits', () => {
-  it('limits failed sign-ins per IP address across accounts', async () => {
-    const from = (username: string) =>
-      app.inject({ method: 'POST', url: '/api/login', payload: { username, password: 'wrong-password' }, remoteAddress: '203.0.113.9' });
-    const codes: number[] = [];
-    for (let i = 0; i < 21; i++) codes.push((await from(`nobody-${i}`)).statusCode);
-    expect(codes.slice(0, 20).every((c) => c === 401)).toBe(true);
-    expect(codes[20]).toBe(429);
-    // Another address is not affected.
-    const other = await app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { username: 'nobody-x', password: 'x' },
-      remoteAddress: '203.0.113.10',
-    });
-    expect(other.statusCode).toBe(401);
-  });
-
+describe('verification codes', () => {
   it('sends a new verification code at most once a minute', async () => {
     const body = registration('v1');
     await post('/api/register', body);
@@ -142,6 +131,67 @@ describe('rate limits', () => {
     expect(first.json()).toMatchObject({ ok: false, error: 'Please wait 60 seconds before requesting another code.' });
     const unknown = await post('/api/resend-verification', { email: 'nobody-v1@example.com' });
     expect(unknown.json()).toEqual({ ok: true, message: 'New verification code sent! Please check your email.' });
+  });
+});
+
+describe('no account enumeration through verification', () => {
+  it('answers a verified address exactly as an unknown one, on resend and on verify', async () => {
+    const { email, userId } = await signedUpStudent(app, system.sql, 'v2');
+    const events = async () =>
+      Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events WHERE stream_id = ${`user-${userId}`}`)[0]?.n);
+    const before = await events();
+    for (const address of [email, email.toUpperCase()]) {
+      const verifiedResend = await post('/api/resend-verification', { email: address });
+      const unknownResend = await post('/api/resend-verification', { email: 'nobody-v2@example.com' });
+      expect(verifiedResend.statusCode).toBe(200);
+      expect(verifiedResend.statusCode).toBe(unknownResend.statusCode);
+      expect(verifiedResend.json()).toEqual(unknownResend.json());
+
+      const verifiedVerify = await post('/api/verify-email', { email: address, code: '123456' });
+      const unknownVerify = await post('/api/verify-email', { email: 'nobody-v2@example.com', code: '123456' });
+      expect(verifiedVerify.statusCode).toBe(400);
+      expect(verifiedVerify.statusCode).toBe(unknownVerify.statusCode);
+      expect(verifiedVerify.json()).toEqual(unknownVerify.json());
+      expect(verifiedVerify.json()).toEqual({ ok: false, error: 'Invalid verification code', message: 'Invalid verification code' });
+    }
+    // Nothing was issued to the verified account.
+    expect(await events()).toBe(before);
+  });
+});
+
+describe('common passwords', () => {
+  const TOO_COMMON = 'This password is too common. Please choose another.';
+
+  it('refuses them at registration, whatever their case, and keeps the spec rules first', async () => {
+    for (const password of ['password1', 'Password1', 'qwerty123', 'iloveyou']) {
+      const res = await post('/api/register', registration('cp1', { password }));
+      expect(res.statusCode, password).toBe(400);
+      expect(res.json()).toMatchObject({ message: TOO_COMMON, field: 'password' });
+    }
+    const short = await post('/api/register', registration('cp1', { password: '12345' }));
+    expect(short.json()).toMatchObject({ message: 'Password must be at least 6 characters long', field: 'password' });
+    expect((await post('/api/register', registration('cp1', { password: 'lantern-harbour-7' }))).statusCode).toBe(201);
+  });
+
+  it('refuses them at password reset without using up the code', async () => {
+    const { email } = await signedUpStudent(app, system.sql, 'cp2');
+    await post('/api/auth/request-password-reset', { email });
+    const code = await codeFor(system.sql, email, 'password reset code');
+    const common = await post('/api/auth/reset-password', { email, code, newPassword: 'football' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toMatchObject({ message: TOO_COMMON, field: 'newPassword' });
+    const ok = await post('/api/auth/reset-password', { email, code, newPassword: 'lantern-harbour-8' });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses them for a secondary login', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 'cp3');
+    const common = await post('/api/student/secondary-login', { secondaryUsername: 'viewer-cp3', password: 'abc123' }, cookie);
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toMatchObject({ message: TOO_COMMON, field: 'password' });
+    expect(
+      (await post('/api/student/secondary-login', { secondaryUsername: 'viewer-cp3', password: 'viewonly1' }, cookie)).statusCode,
+    ).toBe(200);
   });
 });
 

@@ -11,7 +11,7 @@ import { deleteAccount } from '../../../commands/accounts/deleteAccount.ts';
 import { resendVerification, verifyEmail } from '../../../commands/accounts/emailVerification.ts';
 import { requestPasswordReset, resetPassword } from '../../../commands/accounts/passwordReset.ts';
 import { registerStudent } from '../../../commands/accounts/registerUser.ts';
-import { signIn } from '../../../commands/accounts/signIn.ts';
+import { clearSignInFailures, signIn } from '../../../commands/accounts/signIn.ts';
 import {
   acceptTermsSchema,
   loginSchema,
@@ -22,19 +22,26 @@ import {
   studentGrades,
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
+import { INVALID_CODE } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
+import { COMMON_PASSWORD, isCommonPassword, refuseCommonPassword } from '../../kit/commonPasswords.ts';
 import { statusOfKind } from '../../kit/errors.ts';
+import { perIpLimit, signInLimits } from '../../kit/rateLimits.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { isLoopbackHost } from '../../kit/security.ts';
 
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
 export const accountHolderRoles = ['admin', 'tutor', 'parent', 'student', 'finance'] as const;
 const accountProjections = ['users', 'students'];
+/** The command's refusal for a verified address; the routes answer it as they answer an unknown one. */
+const ALREADY_VERIFIED = 'Email is already verified';
+const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 
 const timezoneSchema = z.object({
   timezone: z
@@ -54,6 +61,14 @@ export const accountRoutes =
   (system: System): FastifyPluginAsyncZod =>
   async (app) => {
     const deps = system.accounts;
+    const { config } = system;
+    const isVerifiedAddress = async (email: string) => {
+      const [row] = await system.sql<{ email_verified: boolean }[]>`
+        SELECT email_verified FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
+      return row?.email_verified === true;
+    };
+    /** Not an answer worth giving: the address is verified, or its account is gone. */
+    const answersAsUnknown = (error: DomainError) => error.message === ALREADY_VERIFIED || error.kind === 'not_found';
     const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
       const user = await currentUser(system.sql, principal);
       if (!user) throw new DomainError(NOT_AUTHENTICATED, 'unauthenticated');
@@ -77,8 +92,20 @@ export const accountRoutes =
     app.post(
       '/api/register',
       {
-        config: { roles: 'public' },
-        schema: { tags: ['accounts'], summary: 'Student self-registration; mails a verification code', body: registrationPayloadSchema },
+        config: {
+          roles: 'public',
+          ...perIpLimit(
+            config,
+            'register',
+            config.REGISTER_IP_LIMIT,
+            (wait) => `Too many accounts were created from your network. Please try again in ${wait}.`,
+          ),
+        },
+        schema: {
+          tags: ['accounts'],
+          summary: 'Student self-registration; mails a verification code',
+          body: registrationPayloadSchema.superRefine(refuseCommonPassword('password')),
+        },
       },
       async (request, reply) =>
         idempotent(system.sql, request, reply, async (ctx) => {
@@ -92,12 +119,16 @@ export const accountRoutes =
       '/api/verify-email',
       { config: { roles: 'public' }, schema: { tags: ['accounts'], body: verifyEmailSchema.strict() } },
       async (request, reply) => {
+        // A verified address gets the answer an unknown one gets (a wrong code): no account enumeration.
+        const invalidCode = () => reply.status(400).send({ ok: false, error: INVALID_CODE, message: INVALID_CODE });
+        if (await isVerifiedAddress(request.body.email)) return invalidCode();
         try {
           const { position } = await verifyEmail(deps, request.body.email, request.body.code, contextFrom(request));
           await waitForProjections(system.sql, accountProjections, position);
           return { ok: true, message: 'Email verified successfully! You can now log in to your account.' };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
+          if (answersAsUnknown(error)) return invalidCode();
           return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
@@ -105,13 +136,27 @@ export const accountRoutes =
 
     app.post(
       '/api/resend-verification',
-      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resendVerificationSchema.strict() } },
+      {
+        config: {
+          roles: 'public',
+          ...perIpLimit(
+            config,
+            'resend-verification',
+            config.RESEND_VERIFICATION_IP_LIMIT,
+            (wait) => `Too many code requests from your network. Please try again in ${wait}.`,
+          ),
+        },
+        schema: { tags: ['accounts'], body: resendVerificationSchema.strict() },
+      },
       async (request, reply) => {
+        // A verified address gets the answer an unknown one gets: no account enumeration.
+        if (await isVerifiedAddress(request.body.email)) return CODE_SENT;
         try {
           await resendVerification(deps, request.body.email, contextFrom(request));
-          return { ok: true, message: 'New verification code sent! Please check your email.' };
+          return CODE_SENT;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
+          if (answersAsUnknown(error)) return CODE_SENT;
           return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
@@ -123,7 +168,7 @@ export const accountRoutes =
       async (request, reply) => {
         const ctx = contextFrom(request);
         const previous = request.cookies[SESSION_COOKIE];
-        const session = await signIn(deps, request.body.username, request.body.password, ctx);
+        const session = await signIn(deps, request.body.username, request.body.password, ctx, signInLimits(config));
         // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
         if (previous) await system.sessions.end(previous);
         setSessionCookie(reply, request, session.token);
@@ -140,7 +185,18 @@ export const accountRoutes =
 
     app.post(
       '/api/auth/request-password-reset',
-      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resetRequestSchema.strict() } },
+      {
+        config: {
+          roles: 'public',
+          ...perIpLimit(
+            config,
+            'password-reset',
+            config.PASSWORD_RESET_IP_LIMIT,
+            (wait) => `Too many reset requests from your network. Please try again in ${wait}.`,
+          ),
+        },
+        schema: { tags: ['accounts'], body: resetRequestSchema.strict() },
+      },
       async (request) => {
         await requestPasswordReset(deps, request.body.email, contextFrom(request));
         return { ok: true, message: 'If an account exists for that email, we sent a 6-digit reset code to it.' };
@@ -149,9 +205,14 @@ export const accountRoutes =
 
     app.post(
       '/api/auth/reset-password',
-      { config: { roles: 'public' }, schema: { tags: ['accounts'], body: resetPasswordPayloadSchema } },
+      {
+        config: { roles: 'public' },
+        schema: { tags: ['accounts'], body: resetPasswordPayloadSchema.superRefine(refuseCommonPassword('newPassword')) },
+      },
       async (request, reply) => {
-        await resetPassword(deps, request.body.email, request.body.code, request.body.newPassword, contextFrom(request));
+        const { userId } = await resetPassword(deps, request.body.email, request.body.code, request.body.newPassword, contextFrom(request));
+        // The owner proved it: failed sign-ins (an attacker's lock) no longer hold the account.
+        await clearSignInFailures(deps, userId);
         clearSessionCookie(reply, request);
         return { ok: true, message: 'Password reset successful. You can now log in.' };
       },
@@ -206,7 +267,11 @@ export const accountRoutes =
                 .min(3, 'Username must be at least 3 characters')
                 .max(100)
                 .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address'),
-              password: z.string().min(6, 'Password must be at least 6 characters long').max(200),
+              password: z
+                .string()
+                .min(6, 'Password must be at least 6 characters long')
+                .max(200)
+                .refine((password) => !isCommonPassword(password), COMMON_PASSWORD),
             })
             .strict(),
         },
@@ -294,13 +359,24 @@ export const accountRoutes =
       return { ok: true };
     });
 
-    app.get(
-      '/api/dev/mailbox',
-      { config: { roles: 'public' }, schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP)' } },
-      async (_request, reply) => {
-        const mailbox = system.mailer.mailbox;
-        if (!mailbox || system.config.NODE_ENV === 'production') return reply.status(404).send({ message: 'Not found' });
-        return { mails: await mailbox.list({ limit: 50 }) };
-      },
-    );
+    // The dev mailbox shows every code mailed: it exists only while mail stays in the outbox (no
+    // SMTP_URL), outside production, on a server listening on a loopback address.
+    const mailbox = system.mailer.mailbox;
+    if (mailbox && config.NODE_ENV !== 'production' && isLoopbackHost(config.HOST)) {
+      app.get(
+        '/api/dev/mailbox',
+        {
+          config: { roles: 'public' },
+          schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP, outside production, on loopback)' },
+        },
+        async (_request, reply) => {
+          // Listening somewhere other than HOST (an address given to listen() directly) counts too.
+          const address = app.server.address();
+          if (address && typeof address === 'object' && !isLoopbackHost(address.address)) {
+            return reply.status(404).send({ message: 'Not found' });
+          }
+          return { mails: await mailbox.list({ limit: 50 }) };
+        },
+      );
+    }
   };

@@ -152,11 +152,13 @@ function consentPage(form: ConsentForm): string {
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
+  // Referrer-Policy same-origin, not no-referrer: under no-referrer the browser sends
+  // `Origin: null` with the form's POST, which the cross-site write check refuses.
   return reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header(
       'content-security-policy',
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -215,6 +217,21 @@ export const googleAuthRoutes =
       },
     );
 
+    /** Exchanges the code, signs the person in (or records a tutor's application); the page to land on. */
+    const complete = async (request: FastifyRequest, reply: FastifyReply, flow: OAuthFlow, code: string): Promise<string> => {
+      const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
+      const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request));
+      await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position);
+      if (result.session) {
+        // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
+        const previous = request.cookies[SESSION_COOKIE];
+        if (previous) await system.sessions.end(previous);
+        setSessionCookie(reply, request, result.session.token);
+      }
+      request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
+      return result.outcome === 'applied' ? TUTOR_APPLICATION_SUBMITTED : landingOf(result.session?.role);
+    };
+
     app.get(
       CALLBACK_PATH,
       {
@@ -243,17 +260,7 @@ export const googleAuthRoutes =
           return reply.redirect('/login?error=google');
         }
         try {
-          const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
-          const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request));
-          await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position);
-          if (result.session) {
-            // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
-            const previous = request.cookies[SESSION_COOKIE];
-            if (previous) await system.sessions.end(previous);
-            setSessionCookie(reply, request, result.session.token);
-          }
-          request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
-          return reply.redirect(result.outcome === 'applied' ? TUTOR_APPLICATION_SUBMITTED : landingOf(result.session?.role));
+          return reply.redirect(await complete(request, reply, flow, code));
         } catch (failure) {
           request.log.warn(failureReason(failure), 'google sign-in failed');
           return reply.redirect('/login?error=google');

@@ -5,6 +5,7 @@ import { contactMessageSchema } from '../../../domain/contact/contactMessage.ts'
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
+import { perIpLimit } from '../../kit/rateLimits.ts';
 
 export const contactRoutes =
   (system: System): FastifyPluginAsyncZod =>
@@ -12,7 +13,15 @@ export const contactRoutes =
     app.post(
       '/api/contact',
       {
-        config: { roles: 'public' },
+        config: {
+          roles: 'public',
+          ...perIpLimit(
+            system.config,
+            'contact',
+            system.config.CONTACT_IP_LIMIT,
+            (wait) => `Too many messages were sent from your network. Please try again in ${wait}.`,
+          ),
+        },
         schema: {
           tags: ['contact'],
           summary: 'Send a message to support; the sender gets a confirmation e-mail',
