@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
 import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
 import { seedDemoAccounts } from './commands/accounts/seedDemo.ts';
+import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
 import { buildApp } from './http/app.ts';
 import { createSystem, type Mode } from './system.ts';
 
@@ -16,6 +17,8 @@ const mode = arg as Mode;
 const config = loadConfig();
 const system = await createSystem(config, mode);
 const app = mode === 'all' || mode === 'api' ? await buildApp(system) : null;
+// The subject catalogue and grade tiers, through their commands at every start: idempotent (fixed command ids).
+if (app) await seedSubjectCatalog(system.store, (message) => system.log.warn(message));
 
 // The embedded default seeds demo accounts once per data directory and shows them at every start.
 let demoAccounts = '';

@@ -2,12 +2,14 @@ import { accountEvents } from './accounts/index.ts';
 import { contactEvents } from './contact/contact.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
+import { subjectEvents } from './subjects/index.ts';
 
 /** Every event type the system records, by type name: one line per feature. */
 export const eventCatalog = {
   ...operationsEvents,
   ...contactEvents,
   ...accountEvents,
+  ...subjectEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/accounts/accountRoutes.ts';
 import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
+import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,6 +90,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(accountRoutes(system));
   await app.register(googleAuthRoutes(system));
   await app.register(contactRoutes(system));
+  await app.register(subjectRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));

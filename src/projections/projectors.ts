@@ -2,6 +2,12 @@ import { accountProjections } from './accounts/index.ts';
 import { contactProjections } from './contact/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import type { Projector } from './runner/projector.ts';
+import { subjectProjections } from './subjects/index.ts';
 
 /** Every read model, feature by feature: a new feature adds one line. */
-export const projectors: readonly Projector[] = [...operationsProjections, ...contactProjections, ...accountProjections];
+export const projectors: readonly Projector[] = [
+  ...operationsProjections,
+  ...contactProjections,
+  ...accountProjections,
+  ...subjectProjections,
+];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
-import { type GradeLevel, gradeLevelSchema } from './gradeLevels.ts';
+import { gradeLevelSchema } from './gradeLevels.ts';
 
 /**
  * A grade tier (spec part 1 §3 "gradetiers", §9): the per-session base price of a level. Its id
@@ -38,4 +38,4 @@ export const evolveGradeTier = (_state: GradeTierState, event: GradeTierEvent): 
   defined: { name: event.data.name, description: event.data.description, basePriceCents: event.data.basePriceCents },
 });
 
-export const gradeTierStreamId = (tierId: GradeLevel) => `gradeTier-${tierId}`;
+export const gradeTierStreamId = (tierId: string) => `gradeTier-${tierId}`;

@@ -9,8 +9,7 @@ import { DEFAULT_GRADE_LEVEL, type GradeLevel, normalizeSubjectName } from './gr
 
 /** The toast the subject editor shows when a choice selected others. */
 export const AUTO_SELECTED_TITLE = 'Courses auto-selected';
-export const AUTO_SELECTED_MESSAGE =
-  'University courses automatically qualify you to teach high school level subjects in the same area.';
+export const AUTO_SELECTED_MESSAGE = 'University courses automatically qualify you to teach high school level subjects in the same area.';
 
 /**
  * The level a subject's name implies: "University" gives university; "Grade 11-12" or
@@ -142,7 +141,10 @@ export function qualificationPolicy(subjects: readonly SubjectRef[]): Qualificat
       return withoutDuplicates(current).filter((q) => q.subjectId !== subjectId && !impliedBy(q.subjectId).includes(subjectId));
     },
     expand(qualifications) {
-      return qualifications.reduce<Qualification[]>((list, q) => select(list, q.subjectId).qualifications, withoutDuplicates(qualifications));
+      return qualifications.reduce<Qualification[]>(
+        (list, q) => select(list, q.subjectId).qualifications,
+        withoutDuplicates(qualifications),
+      );
     },
   };
 }
