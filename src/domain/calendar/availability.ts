@@ -283,14 +283,14 @@ export function expandHours(hours: readonly HoursEventLike[], timeZone: string, 
 export function availableSlots(query: AvailabilityQuery): Slot[] {
   const zone = assertTimeZone(query.timeZone);
   const now = toInstant(query.now);
-  const horizon = now.toZonedDateTimeISO(zone).add({ days: query.days ?? BOOKING_WINDOW_DAYS }).toInstant();
+  const horizon = now
+    .toZonedDateTimeISO(zone)
+    .add({ days: query.days ?? BOOKING_WINDOW_DAYS })
+    .toInstant();
   const slotLength = Temporal.Duration.from({ minutes: query.slotMinutes ?? SLOT_MINUTES });
   // Windows that started before now still hold future slots: expand from a day back.
   const expandFrom = now.toZonedDateTimeISO(zone).subtract({ days: 1 }).toInstant();
-  const windows = merge([
-    ...expandHours(query.hours ?? [], zone, expandFrom, horizon).map(spanOf),
-    ...(query.windows ?? []).map(spanOf),
-  ]);
+  const windows = merge([...expandHours(query.hours ?? [], zone, expandFrom, horizon).map(spanOf), ...(query.windows ?? []).map(spanOf)]);
   const busy = merge(query.busy.map(spanOf));
   const slots: Slot[] = [];
   let b = 0;

@@ -75,7 +75,9 @@ function parseDateOrDateTime(value: string, timeZone: string, what: string): Unt
     const date = Temporal.PlainDate.from({ year: Number(y), month: Number(mo), day: Number(d) }, { overflow: 'reject' });
     if (h === undefined) return { kind: 'date', date };
     const local = date.toPlainDateTime({ hour: Number(h), minute: Number(mi), second: Number(s) });
-    const instant = z ? local.toZonedDateTime('UTC').toInstant() : local.toZonedDateTime(timeZone, { disambiguation: 'compatible' }).toInstant();
+    const instant = z
+      ? local.toZonedDateTime('UTC').toInstant()
+      : local.toZonedDateTime(timeZone, { disambiguation: 'compatible' }).toInstant();
     return { kind: 'instant', instant };
   } catch (error) {
     if (error instanceof UnsupportedRecurrenceError) throw error;
@@ -230,7 +232,9 @@ const resolve = (local: Temporal.PlainDateTime, timeZone: string) =>
 
 function excluded(exdates: ExDate[], local: Temporal.PlainDateTime, instant: Temporal.Instant): boolean {
   return exdates.some((x) =>
-    x.kind === 'instant' ? Temporal.Instant.compare(x.instant, instant) === 0 : Temporal.PlainDate.compare(x.date, local.toPlainDate()) === 0,
+    x.kind === 'instant'
+      ? Temporal.Instant.compare(x.instant, instant) === 0
+      : Temporal.PlainDate.compare(x.date, local.toPlainDate()) === 0,
   );
 }
 
@@ -243,7 +247,8 @@ function beyondUntil(until: Until | null, local: Temporal.PlainDateTime, instant
 
 const overlaps = (o: Occurrence, from: Temporal.Instant, to: Temporal.Instant) =>
   Temporal.Instant.compare(o.start, to) < 0 &&
-  (Temporal.Instant.compare(o.end, from) > 0 || (Temporal.Instant.compare(o.start, o.end) === 0 && Temporal.Instant.compare(o.start, from) >= 0));
+  (Temporal.Instant.compare(o.end, from) > 0 ||
+    (Temporal.Instant.compare(o.start, o.end) === 0 && Temporal.Instant.compare(o.start, from) >= 0));
 
 /**
  * The occurrences of a series that overlap [from, to), in order: an occurrence is kept when it
@@ -269,7 +274,10 @@ export function occurrencesBetween(series: SeriesDefinition, from: Temporal.Inst
   };
   let produced = 1;
   keep(series.start, first);
-  const fromDate = from.toZonedDateTimeISO(series.timeZone).toPlainDate().subtract({ days: Math.abs(length.days) + 2 });
+  const fromDate = from
+    .toZonedDateTimeISO(series.timeZone)
+    .toPlainDate()
+    .subtract({ days: Math.abs(length.days) + 2 });
   for (const date of ruleDates(startDate, rule, firstPeriodFor(startDate, rule, fromDate))) {
     if (Temporal.PlainDate.compare(date, startDate) <= 0) continue;
     if (rule.count !== null && produced >= rule.count) break;
