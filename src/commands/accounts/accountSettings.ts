@@ -38,7 +38,8 @@ export async function setSecondaryLogin(
   deps: AccountDeps,
   studentId: string,
   secondaryUsername: string,
-  password: string,
+  /** Absent: rename only, the login keeps its password. */
+  password: string | undefined,
   ctx: CommandContext,
 ) {
   const { students, reservations } = deps.handlers;
@@ -48,7 +49,7 @@ export async function setSecondaryLogin(
   const step = stepOf(ctx);
   const newName = reservationStreamId('username', secondaryUsername);
   const oldName = student.secondaryUsername ? reservationStreamId('username', student.secondaryUsername) : null;
-  const secondaryPasswordHash = await deps.hasher.hash(password);
+  const secondaryPasswordHash = password ? await deps.hasher.hash(password) : null;
 
   await reservations.handle(newName, { type: 'Reserve', data: { holderId, takenMessage: USERNAME_TAKEN } }, step('reserve-username'));
   const result = await compensating(

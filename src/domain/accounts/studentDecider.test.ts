@@ -67,4 +67,22 @@ describe('student decider', () => {
       .when({ type: 'EraseStudentProfile', data: { studentId: 's' }, metadata })
       .thenEvents([erased]);
   });
+
+  it('renames a view-only login keeping its password, and needs a password for a new one', () => {
+    const rename = {
+      type: 'SetSecondaryLogin' as const,
+      data: { studentId: 's', secondaryUsername: 'w', secondaryPasswordHash: null },
+      metadata,
+    };
+    spec.given([created]).when(rename).thenThrows('Password must be at least 6 characters long', 'invalid');
+    spec
+      .given([
+        created,
+        { type: 'SecondaryLoginSet', data: { studentId: 's', userId: 'u', secondaryUsername: 'v', secondaryPasswordHash: 'h', at } },
+      ])
+      .when(rename)
+      .thenEvents([
+        { type: 'SecondaryLoginSet', data: { studentId: 's', userId: 'u', secondaryUsername: 'w', secondaryPasswordHash: 'h', at } },
+      ]);
+  });
 });

@@ -5,10 +5,12 @@ import { evolveStudent, initialStudentState, type StudentEvent, type StudentStat
 export type StudentCommand =
   | Command<'CreateStudentProfile', Omit<DataOf<typeof studentEvents, 'StudentProfileCreated'>, 'at'>>
   | Command<'UpdateStudentAccount', { studentId: string; grade: string; schoolYearStartMonth: number }>
-  | Command<'SetSecondaryLogin', { studentId: string; secondaryUsername: string; secondaryPasswordHash: string }>
+  /** A null hash renames the login and keeps its password (there must be one). */
+  | Command<'SetSecondaryLogin', { studentId: string; secondaryUsername: string; secondaryPasswordHash: string | null }>
   | Command<'EraseStudentProfile', { studentId: string }>;
 
 export const STUDENT_NOT_FOUND = 'Student not found';
+export const PASSWORD_REQUIRED = 'Password must be at least 6 characters long';
 
 function requireLive(state: StudentState): asserts state is StudentState & { userId: string } {
   if (!state.exists || state.erased || !state.userId) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
@@ -26,7 +28,9 @@ export const decideStudent = decideWith<StudentCommand, StudentEvent, StudentSta
   },
   SetSecondaryLogin({ data, metadata: { now } }, state) {
     requireLive(state);
-    return [{ type: 'SecondaryLoginSet', data: { ...data, userId: state.userId, at: now.toISOString() } }];
+    const secondaryPasswordHash = data.secondaryPasswordHash ?? state.secondaryPasswordHash;
+    if (!secondaryPasswordHash) throw new DomainError(PASSWORD_REQUIRED, 'invalid');
+    return [{ type: 'SecondaryLoginSet', data: { ...data, secondaryPasswordHash, userId: state.userId, at: now.toISOString() } }];
   },
   EraseStudentProfile({ data, metadata: { now } }, state) {
     if (!state.exists || state.erased || !state.userId) return [];

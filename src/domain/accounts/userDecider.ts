@@ -42,6 +42,7 @@ export const EXPIRED_CODE = 'Verification code has expired. Please request a new
 export const TOO_MANY_ATTEMPTS = 'Too many incorrect attempts. Please request a new code.';
 export const INVALID_RESET_CODE = 'Invalid or expired reset code';
 export const ACCOUNT_NOT_FOUND = 'Account not found';
+export const ALREADY_VERIFIED = 'Email is already verified';
 export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google e-mail address is not verified';
 export const GOOGLE_ACCOUNT_MISMATCH = 'This e-mail address is linked to a different Google account';
 
@@ -73,13 +74,13 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   },
   IssueVerificationCode({ data, metadata: { now } }, state) {
     requireLive(state);
-    if (state.emailVerified) throw new DomainError('Email is already verified', 'invalid');
+    if (state.emailVerified) throw new DomainError(ALREADY_VERIFIED, 'invalid');
     requireResendAllowed(state.verification, now);
     return [{ type: 'EmailVerificationCodeIssued', data: codeIssued(data.userId, data, now, VERIFICATION_CODE_TTL_MINUTES) }];
   },
   VerifyEmail({ data, metadata: { now } }, state) {
     requireLive(state);
-    if (state.emailVerified) throw new DomainError('Email is already verified', 'invalid');
+    if (state.emailVerified) throw new DomainError(ALREADY_VERIFIED, 'invalid');
     const v = state.verification;
     if (!v) throw new DomainError(INVALID_CODE, 'invalid');
     if (v.failures >= MAX_CODE_ATTEMPTS) throw new DomainError(TOO_MANY_ATTEMPTS, 'rate_limited');

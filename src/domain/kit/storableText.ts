@@ -10,20 +10,38 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
-export function findUnstorableText(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, String(i)]);
-      if (found) return found;
+interface Step {
+  key: string;
+  parent: Step | null;
+}
+
+const pathOf = (step: Step | null): string[] => {
+  const path: string[] = [];
+  for (let s = step; s; s = s.parent) path.push(s.key);
+  return path.reverse();
+};
+
+/**
+ * The path of the first unstorable string (or key) in a value, or null. Iterative, with each
+ * path shared by its children, so any depth is safe and linear.
+ */
+export function findUnstorableText(value: unknown): string[] | null {
+  const stack: { value: unknown; at: Step | null }[] = [{ value, at: null }];
+  while (stack.length > 0) {
+    const { value: current, at } = stack.pop() as { value: unknown; at: Step | null };
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return pathOf(at);
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (!isStorableText(key)) return [...path, key];
-      const found = findUnstorableText(inner, [...path, key]);
-      if (found) return found;
+    if (current === null || typeof current !== 'object') continue;
+    const isArray = Array.isArray(current);
+    const entries = isArray ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
+    // Pushed in reverse so the first field is looked at first (the error names the first offender).
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i] as readonly [string, unknown];
+      const step = { key, parent: at };
+      if (!isArray && !isStorableText(key)) return pathOf(step);
+      stack.push({ value: inner, at: step });
     }
   }
   return null;

@@ -32,6 +32,14 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserLook
   return row ?? null;
 }
 
+/** Whether the address belongs to an account whose e-mail is verified. */
+export async function isEmailVerified(sql: Sql, email: string): Promise<boolean> {
+  const [row] = await sql<
+    { email_verified: boolean }[]
+  >`SELECT email_verified FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
+  return row?.email_verified === true;
+}
+
 export async function findUserById(sql: Sql, userId: string): Promise<UserLookup | null> {
   const [row] = await sql<UserLookup[]>`SELECT id, role, username, email FROM users WHERE id = ${userId}`;
   return row ?? null;
@@ -95,18 +103,22 @@ export interface ParentStudent {
   /** '' when not set yet. */
   grade: string;
   hasSecondaryLogin: boolean;
+  /** The view-only login's username, for the parent's rename form. */
+  secondaryUsername: string | null;
 }
 
 /** A parent's students, by name. */
 export async function studentsOfParent(sql: Sql, parentId: string): Promise<ParentStudent[]> {
-  const rows = await sql<Pick<StudentRead, 'id' | 'first_name' | 'last_name' | 'grade' | 'has_secondary_login'>[]>`
-    SELECT id, first_name, last_name, grade, has_secondary_login FROM students WHERE parent_id = ${parentId} ORDER BY first_name, last_name`;
+  const rows = await sql<Pick<StudentRead, 'id' | 'first_name' | 'last_name' | 'grade' | 'has_secondary_login' | 'secondary_username'>[]>`
+    SELECT id, first_name, last_name, grade, has_secondary_login, secondary_username
+    FROM students WHERE parent_id = ${parentId} ORDER BY first_name, last_name`;
   return rows.map((r) => ({
     id: r.id,
     firstName: r.first_name,
     lastName: r.last_name,
     grade: r.grade,
     hasSecondaryLogin: r.has_secondary_login,
+    secondaryUsername: r.secondary_username ?? null,
   }));
 }
 

@@ -22,9 +22,10 @@ import {
   studentGrades,
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
-import { INVALID_CODE } from '../../../domain/accounts/userDecider.ts';
+import { ALREADY_VERIFIED, INVALID_CODE } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
+import { findOwnStudent, isEmailVerified, studentsOfParent } from '../../../projections/accounts/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
@@ -40,7 +41,6 @@ export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_se
 export const accountHolderRoles = ['admin', 'tutor', 'parent', 'student', 'finance'] as const;
 const accountProjections = ['users', 'students'];
 /** The command's refusal for a verified address; the routes answer it as they answer an unknown one. */
-const ALREADY_VERIFIED = 'Email is already verified';
 const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 
 const timezoneSchema = z.object({
@@ -62,11 +62,7 @@ export const accountRoutes =
   async (app) => {
     const deps = system.accounts;
     const { config } = system;
-    const isVerifiedAddress = async (email: string) => {
-      const [row] = await system.sql<{ email_verified: boolean }[]>`
-        SELECT email_verified FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
-      return row?.email_verified === true;
-    };
+    const isVerifiedAddress = (email: string) => isEmailVerified(system.sql, email);
     /** Not an answer worth giving: the address is verified, or its account is gone. */
     const answersAsUnknown = (error: DomainError) => error.message === ALREADY_VERIFIED || error.kind === 'not_found';
     const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
@@ -80,7 +76,13 @@ export const accountRoutes =
       { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'The signed-in user (401 when anonymous)' } },
       async (request, reply) => {
         if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
-        const user = await currentUser(system.sql, request.principal);
+        let user = await currentUser(system.sql, request.principal);
+        if (!user) {
+          // A valid session whose user row is missing is a fresh account the read models have not
+          // shown yet (deletion ends every session): wait for them before treating it as gone.
+          await waitForProjections(system.sql, accountProjections, await system.store.headPosition());
+          user = await currentUser(system.sql, request.principal);
+        }
         if (!user) {
           clearSessionCookie(reply, request);
           return reply.status(401).send({ message: NOT_AUTHENTICATED });
@@ -271,7 +273,9 @@ export const accountRoutes =
                 .string()
                 .min(6, 'Password must be at least 6 characters long')
                 .max(200)
-                .refine((password) => !isCommonPassword(password), COMMON_PASSWORD),
+                .refine((password) => !isCommonPassword(password), COMMON_PASSWORD)
+                // Absent: rename only, the existing view-only password stays.
+                .optional(),
             })
             .strict(),
         },
@@ -279,10 +283,9 @@ export const accountRoutes =
       async (request) => {
         const principal = principalOf(request);
         const { secondaryUsername, password, studentId } = request.body;
-        const [student] = await system.sql<{ id: string }[]>`
-          SELECT id FROM students WHERE (user_id = ${principal.userId} OR parent_id = ${principal.userId})
-            AND (${studentId ?? null}::text IS NULL OR id = ${studentId ?? null}) ORDER BY created_at LIMIT 1`;
-        if (!student) throw new DomainError('Student not found', 'not_found');
+        const ownStudentId = await findOwnStudent(system.sql, principal.userId, studentId ?? null);
+        if (!ownStudentId) throw new DomainError('Student not found', 'not_found');
+        const student = { id: ownStudentId };
         // Uniqueness is claimed on the username's reservation stream by the command, not checked here.
         const result = await setSecondaryLogin(deps, student.id, secondaryUsername, password, contextFrom(request));
         await waitForProjections(system.sql, accountProjections, result.position);
@@ -329,20 +332,7 @@ export const accountRoutes =
     app.get(
       '/api/parent/students',
       { config: { roles: ['parent'] }, schema: { tags: ['accounts'], summary: "The parent's students" } },
-      async (request) => {
-        const principal = principalOf(request);
-        const rows = await system.sql<{ id: string; first_name: string; last_name: string; grade: string; has_secondary_login: boolean }[]>`
-          SELECT id, first_name, last_name, grade, has_secondary_login FROM students WHERE parent_id = ${principal.userId} ORDER BY first_name, last_name`;
-        return {
-          students: rows.map((r) => ({
-            id: r.id,
-            firstName: r.first_name,
-            lastName: r.last_name,
-            grade: r.grade,
-            hasSecondaryLogin: r.has_secondary_login,
-          })),
-        };
-      },
+      async (request) => ({ students: await studentsOfParent(system.sql, principalOf(request).userId) }),
     );
 
     app.delete('/api/user/delete', { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'] } }, async (request, reply) => {

@@ -221,7 +221,8 @@ export const googleAuthRoutes =
     const complete = async (request: FastifyRequest, reply: FastifyReply, flow: OAuthFlow, code: string): Promise<string> => {
       const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
       const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request));
-      await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position);
+      // A browser redirect cannot be retried by a script: wait longer than an API answer would.
+      await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position, 10_000);
       if (result.session) {
         // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
         const previous = request.cookies[SESSION_COOKIE];
