@@ -14,6 +14,7 @@ const ports = [
   'src/adapters/rateLimit/',
   'src/adapters/passwords/passwordHasher\\.ts$',
   'src/adapters/personalData/personalDataVault\\.ts$',
+  'src/adapters/calendar/calendarPort\\.ts$',
 ];
 
 module.exports = {

@@ -1,4 +1,6 @@
 import pino, { type Logger } from 'pino';
+import type { CalendarPort } from './adapters/calendar/calendarPort.ts';
+import { SandboxCalendar } from './adapters/calendar/sandbox/sandboxCalendar.ts';
 import type { Config } from './adapters/config/config.ts';
 import { connect, type Sql } from './adapters/db/db.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embeddedPostgres.ts';
@@ -44,6 +46,8 @@ export interface System {
   accounts: AccountDeps;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
+  /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL. */
+  calendar: CalendarPort;
   close(): Promise<void>;
 }
 
@@ -112,6 +116,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     },
   });
   const accountCommandHandlers = accountHandlers(store);
+  const calendar = await calendarFor(config, sql);
   const sagaPorts: SagaPorts = {
     sql,
     store,
@@ -172,6 +177,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     sessions,
     accounts,
     identity,
+    calendar,
     sql,
     databaseUrl,
     store,
@@ -190,4 +196,20 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
       await embedded?.stop();
     },
   };
+}
+
+/** Google Calendar with Google credentials (the tutors' own tokens, or a service account); else the sandbox. */
+async function calendarFor(config: Config, sql: Sql): Promise<CalendarPort> {
+  const oauthClient =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET }
+      : undefined;
+  if (!oauthClient && !config.GOOGLE_SERVICE_ACCOUNT_KEY) return new SandboxCalendar(sql);
+  const { GoogleCalendar, readServiceAccountKey } = await import('./adapters/calendar/google/googleCalendar.ts');
+  return new GoogleCalendar({
+    ...(oauthClient ? { oauthClient } : {}),
+    ...(config.GOOGLE_SERVICE_ACCOUNT_KEY
+      ? { serviceAccount: readServiceAccountKey(config.GOOGLE_SERVICE_ACCOUNT_KEY, config.GOOGLE_SERVICE_ACCOUNT_EMAIL) }
+      : {}),
+  });
 }

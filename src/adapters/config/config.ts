@@ -89,6 +89,10 @@ const schema = z.object({
   /** Google OAuth client; without both, sign-in with Google uses the built-in dev identity provider (never in production). */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** The service account tutors share their calendar with (spec part 2 §2, the calendar banner). */
+  GOOGLE_SERVICE_ACCOUNT_EMAIL: z.string().optional(),
+  /** Its private key: the PEM (line breaks may be written \n) or the whole JSON key file. */
+  GOOGLE_SERVICE_ACCOUNT_KEY: z.string().optional(),
   /** The site's public origin (Google's redirect URI is PUBLIC_URL/api/auth/google/callback); default http://127.0.0.1:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** docs/accounts.md, "Limits, proxies and headers": who may set X-Forwarded-For. Default: nobody. */
