@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/kit/decider.ts';
-import { type GradeLevel, gradeLevelLabels } from '../../domain/subjects/gradeLevels.ts';
+import { type GradeLevel, gradeLevelLabels, tidySubjectName } from '../../domain/subjects/gradeLevels.ts';
 import type { SubjectEntry } from '../../domain/subjects/subject.ts';
 import { SUBJECT_NOT_FOUND } from '../../domain/subjects/subjectDecider.ts';
 import { subjectNameKey } from '../../domain/subjects/subjectName.ts';
@@ -22,7 +22,7 @@ const entryOf = (input: SubjectInput): SubjectEntry => ({
 });
 
 export const nameTakenMessage = (entry: Pick<SubjectEntry, 'name' | 'gradeLevel'>) =>
-  `A subject named "${entry.name.trim().replace(/\s+/g, ' ')}" already exists at ${gradeLevelLabels[entry.gradeLevel]}`;
+  `A subject named "${tidySubjectName(entry.name)}" already exists at ${gradeLevelLabels[entry.gradeLevel]}`;
 
 /** Claims the entry's name at its level for the subject; the claim is given back when `next` fails. */
 async function withNameClaimed<T>(

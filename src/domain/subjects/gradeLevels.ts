@@ -20,8 +20,8 @@ export const gradeLevelSchema = z.enum(gradeLevels, { error: 'Please choose a gr
 /** Lower levels first: the order of lists and of comparisons. */
 export const gradeLevelRank = (level: GradeLevel): number => gradeLevels.indexOf(level);
 
-/**
- * A subject name as compared for uniqueness and for the qualification mapping: Unicode NFC,
- * surrounding space dropped, inner runs of space collapsed, case ignored.
- */
-export const normalizeSubjectName = (name: string): string => name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+/** A subject name as recorded: surrounding space dropped, inner runs of space collapsed. */
+export const tidySubjectName = (name: string): string => name.trim().replace(/\s+/g, ' ');
+
+/** A subject name as compared for uniqueness and for the qualification mapping: tidied, Unicode NFC, case ignored. */
+export const normalizeSubjectName = (name: string): string => tidySubjectName(name.normalize('NFC')).toLowerCase();

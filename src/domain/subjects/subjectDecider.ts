@@ -1,4 +1,5 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { tidySubjectName } from './gradeLevels.ts';
 import { evolveSubject, initialSubjectState, type SubjectEntry, type SubjectEvent, type SubjectState } from './subject.ts';
 import { subjectNameKey } from './subjectName.ts';
 
@@ -19,7 +20,7 @@ const optional = (text: string | null) => {
 
 /** The entry as recorded: the name's spaces tidied, empty optional fields as null. */
 function tidy(entry: SubjectEntry): SubjectEntry {
-  const name = entry.name.trim().replace(/\s+/g, ' ');
+  const name = tidySubjectName(entry.name);
   if (name === '') throw new DomainError('Name is required', 'invalid');
   return { name, description: optional(entry.description), category: optional(entry.category), gradeLevel: entry.gradeLevel };
 }
