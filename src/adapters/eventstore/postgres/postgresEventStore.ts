@@ -118,6 +118,30 @@ const GROUP_APPEND = `
   )
   SELECT DISTINCT ON (stream_id) stream_id, revision, txid::text AS txid, seq FROM e ORDER BY stream_id, seq DESC`;
 
+/** One append: claim the stream's revision ($1 stream, $3 events, $4 their JSON), insert the events. */
+const appendWith = (claim: string) => `
+  WITH s AS (${claim}),
+  e AS (
+    INSERT INTO es_events (event_id, stream_id, revision, type, data, metadata)
+    SELECT (x->>'id')::uuid, $1, s.revision - $3 + t.ord, x->>'type', x->'data', x->'metadata'
+    FROM s, jsonb_array_elements($4::text::jsonb) WITH ORDINALITY AS t(x, ord)
+    ORDER BY t.ord
+    RETURNING txid, seq, revision
+  )
+  SELECT e.txid::text AS txid, e.seq, e.revision FROM e ORDER BY e.seq DESC LIMIT 1`;
+/** no_stream: create the stream ($2 category), or claim nothing when it exists. */
+const APPEND_NEW = appendWith(`
+  INSERT INTO es_streams (stream_id, category, revision) VALUES ($1, $2, $3::int - 1)
+  ON CONFLICT (stream_id) DO NOTHING RETURNING revision`);
+/** any: create the stream or move its revision on. */
+const APPEND_ANY = appendWith(`
+  INSERT INTO es_streams AS st (stream_id, category, revision) VALUES ($1, $2, $3::int - 1)
+  ON CONFLICT (stream_id) DO UPDATE SET revision = st.revision + $3, updated_at = now() RETURNING revision`);
+/** exact: move the revision on only from the expected one ($2). */
+const APPEND_EXACT = appendWith(`
+  UPDATE es_streams SET revision = revision + $3, updated_at = now()
+  WHERE stream_id = $1 AND revision = $2::bigint RETURNING revision`);
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private listeners = new Set<() => void>();
@@ -227,31 +251,18 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async appendOne(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const sql = this.sql;
     const n = events.length;
-    const payload = sql.json(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })) as never);
+    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
     let rows: AppendedRow[];
     try {
-      // One statement, one round trip: claim the stream revision and insert the events.
-      const claim =
+      // One statement, one round trip: claim the stream revision and insert the events. Constant
+      // texts (one per kind of expected revision): prepared once per connection, nothing to build.
+      rows =
         expected === 'no_stream'
-          ? sql`INSERT INTO es_streams (stream_id, category, revision) VALUES (${streamId}, ${categoryOf(streamId)}, ${n - 1})
-                ON CONFLICT (stream_id) DO NOTHING RETURNING revision`
+          ? await this.sql.unsafe<AppendedRow[]>(APPEND_NEW, [streamId, categoryOf(streamId), n, payload], { prepare: true })
           : expected === 'any'
-            ? sql`INSERT INTO es_streams AS st (stream_id, category, revision) VALUES (${streamId}, ${categoryOf(streamId)}, ${n - 1})
-                  ON CONFLICT (stream_id) DO UPDATE SET revision = st.revision + ${n}, updated_at = now() RETURNING revision`
-            : sql`UPDATE es_streams SET revision = revision + ${n}, updated_at = now()
-                  WHERE stream_id = ${streamId} AND revision = ${expected.exact} RETURNING revision`;
-      rows = await sql<AppendedRow[]>`
-        WITH s AS (${claim}),
-        e AS (
-          INSERT INTO es_events (event_id, stream_id, revision, type, data, metadata)
-          SELECT (x->>'id')::uuid, ${streamId}, s.revision - ${n} + t.ord, x->>'type', x->'data', x->'metadata'
-          FROM s, jsonb_array_elements(${payload}) WITH ORDINALITY AS t(x, ord)
-          ORDER BY t.ord
-          RETURNING txid, seq, revision
-        )
-        SELECT e.txid::text AS txid, e.seq, e.revision FROM e ORDER BY e.seq DESC LIMIT 1`;
+            ? await this.sql.unsafe<AppendedRow[]>(APPEND_ANY, [streamId, categoryOf(streamId), n, payload], { prepare: true })
+            : await this.sql.unsafe<AppendedRow[]>(APPEND_EXACT, [streamId, expected.exact, n, payload], { prepare: true });
     } catch (error) {
       if (isUniqueViolation(error, 'es_events_event_id')) {
         return this.alreadyAppended(streamId, events);
