@@ -1,16 +1,14 @@
-import { studentGrades } from '@shared/accounts/accountForms.ts';
 import { z } from 'zod';
+import { studentGrades } from './accountForms.ts';
 
 /**
- * The accounts API's answers (and the two request bodies the server does not publish yet), as zod
- * schemas. Zod and the shared form schemas only, no UI imports: this file is written to move verbatim into the server's
- * shared schemas (`src/domain/accounts/accountApi.ts`, imported here as `@shared/accounts/…`)
- * once the server uses them as route `response` schemas. Until then they mirror
- * src/projections/accounts/currentUser.ts and src/http/routes/accounts/accountRoutes.ts.
+ * The accounts API's answers (and two request bodies), as zod schemas shared by the server and the
+ * UI (`@shared/accounts/accountApi.ts`): the UI reads every answer through them, and the server's
+ * API tests check its answers against them, so the two cannot drift apart silently.
  */
 
-export const accountRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
-export type AccountRole = (typeof accountRoles)[number];
+/** Every role a signed-in user can have (the view-only login included). */
+export type { Role as AccountRole } from './user.ts';
 
 /** The student profile of the signed-in user (or of the student a view-only login opens). */
 export const studentSummarySchema = z.object({
@@ -28,7 +26,7 @@ export const currentUserSchema = z.object({
   id: z.string(),
   username: z.string(),
   email: z.string(),
-  /** One of accountRoles; kept open so an unknown role from a newer server does not break the UI. */
+  /** One of the roles; kept open so an unknown role from a newer server does not break the UI. */
   role: z.string(),
   firstName: z.string(),
   lastName: z.string(),

@@ -77,7 +77,7 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 
 // ---------------------------------------------------------------------------------------------
 // The typed client: every answer is read through the zod schema of its endpoint (shared with the
-// server through `@shared/…`, or `ui/src/contracts/…` until the server publishes it), so a
+// server through `@shared/…`, the server and the UI share it), so a
 // caller's type is the schema's output and a drifted answer fails loudly at the call.
 
 /** A 2xx answer whose body does not match the endpoint's schema (the UI and server disagree). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { cookieOf, registration, signedUpStudent } from '../../../../tests/support/accounts.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { currentUserSchema } from '../../../domain/accounts/accountApi.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -78,8 +79,9 @@ describe('secondary login usernames share the account namespace', () => {
 describe('the student account (grade and school year)', () => {
   it('lets the student set them, refuses strangers and bad input', async () => {
     const a = await signedUpStudent(app, system.sql, 'gr1');
-    const me = (await request('GET', '/api/user', a.cookie)).json() as { student: { id: string } };
-    const studentId = me.student.id;
+    // The answer is what the UI's shared schema says it is.
+    const me = currentUserSchema.parse((await request('GET', '/api/user', a.cookie)).json());
+    const studentId = me.student?.id as string;
     const bad = await request('PUT', `/api/student/${studentId}/account`, a.cookie, { grade: 'Grade 11' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Grade and school year start month are required');

@@ -1,8 +1,8 @@
-import type { CurrentUser } from '../../contracts/accounts.ts';
+import type { CurrentUser } from '@shared/accounts/accountApi.ts';
 
-export type { AccountRole, StudentSummary } from '../../contracts/accounts.ts';
+export type { AccountRole, StudentSummary } from '@shared/accounts/accountApi.ts';
 
-/** The current user as GET /api/user returns it (docs/accounts.md; schema in contracts/accounts.ts). */
+/** The current user as GET /api/user returns it (docs/accounts.md; schema in @shared/accounts/accountApi.ts). */
 export type User = CurrentUser;
 
 /** "Ann Lee"; falls back to the username when both names are empty. */

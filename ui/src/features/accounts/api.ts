@@ -1,11 +1,3 @@
-import type {
-  AcceptTermsPayload,
-  LoginValues,
-  RegistrationPayload,
-  ResetPasswordPayload,
-  ResetRequestValues,
-} from '@shared/accounts/accountForms.ts';
-import { api, jsonQuery } from '../../app/api.ts';
 import {
   acceptTermsResponseSchema,
   currentUserSchema,
@@ -16,11 +8,19 @@ import {
   type StudentAccountPayload,
   timezoneResponseSchema,
   updatedStudentSchema,
-} from '../../contracts/accounts.ts';
+} from '@shared/accounts/accountApi.ts';
+import type {
+  AcceptTermsPayload,
+  LoginValues,
+  RegistrationPayload,
+  ResetPasswordPayload,
+  ResetRequestValues,
+} from '@shared/accounts/accountForms.ts';
+import { api, jsonQuery } from '../../app/api.ts';
 
 /**
  * The accounts API (spec part 1 §7, part 2 §7; docs/accounts.md). Request bodies are typed by the
- * shared form schemas (`@shared/accounts/accountForms.ts`), answers by `contracts/accounts.ts`.
+ * shared form schemas (`@shared/accounts/accountForms.ts`), answers by `@shared/accounts/accountApi.ts`.
  */
 export const accountsApi = {
   currentUserKey: ['/api/user'] as const,

@@ -1,6 +1,6 @@
+import { contactCreatedSchema } from '@shared/contact/contactApi.ts';
 import type { ContactMessageInput } from '@shared/contact/contactMessage.ts';
 import { api } from '../../app/api.ts';
-import { contactCreatedSchema } from '../../contracts/contact.ts';
 
 /** The contact API (spec part 1 §7). A retry with the same idempotency key sends the message once. */
 export const contactApi = {

@@ -1,4 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type ParentStudent,
+  type SecondaryLoginInput,
+  type SecondaryLoginPayload,
+  secondaryLoginSchema,
+} from '@shared/accounts/accountApi.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Eye, EyeOff, KeyRound, Loader2 } from 'lucide-react';
 import { useState } from 'react';
@@ -18,12 +24,6 @@ import {
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import {
-  type ParentStudent,
-  type SecondaryLoginInput,
-  type SecondaryLoginPayload,
-  secondaryLoginSchema,
-} from '../../contracts/accounts.ts';
 import { accountsApi } from '../accounts/api.ts';
 import { FieldMessage, fieldA11y } from '../accounts/FieldMessage.tsx';
 

@@ -1,4 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  ACCOUNT_FIELDS_REQUIRED,
+  type StudentAccountInput,
+  type StudentAccountPayload,
+  studentAccountSchema,
+  studentGradeOptions,
+} from '@shared/accounts/accountApi.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Loader2, Save } from 'lucide-react';
 import { useState } from 'react';
@@ -11,13 +18,6 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import {
-  ACCOUNT_FIELDS_REQUIRED,
-  type StudentAccountInput,
-  type StudentAccountPayload,
-  studentAccountSchema,
-  studentGradeOptions,
-} from '../../contracts/accounts.ts';
 import { accountsApi } from '../accounts/api.ts';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 
