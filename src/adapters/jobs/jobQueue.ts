@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { type JobResult, type JobWithMetadata, PgBoss } from 'pg-boss';
 
 export interface QueueDefinition {
   name: string;
@@ -22,12 +22,54 @@ export interface QueueState {
   deadLettered: number;
 }
 
+/** How a process works one queue. Every field is optional; the defaults suit the mail sagas. */
+export interface WorkOptions<Data = unknown> {
+  /** Jobs claimed per fetch (default 50). A full batch is followed by another fetch at once. */
+  batchSize?: number;
+  /** Handlers of one fetched batch running at the same time (default 8). */
+  concurrency?: number;
+  /** Fetch loops for the queue in this process, each with its own batch (pg-boss `localConcurrency`, default 2). */
+  workers?: number;
+  /**
+   * Backstop poll in seconds (default 1). New jobs wake the workers at once through LISTEN/NOTIFY;
+   * the poll picks up retries whose backoff has run out, and new jobs when LISTEN is unavailable.
+   */
+  pollingIntervalSeconds?: number;
+  /**
+   * Jobs of one batch with the same key run one after another, in the order they were sent (e.g.
+   * the stream their handler appends to, so two jobs of one event do not race on its revision).
+   * Jobs without a key, or with different keys, run in parallel.
+   */
+  keyOf?: (data: Data) => string | undefined;
+}
+
+export interface JobStart {
+  queue: string;
+  id: string;
+  retryCount: number;
+  /** `Date.now()` when the handler was called. */
+  at: number;
+}
+
+/** A claimed attempt at a job: pg-boss settles it only while that attempt still holds it. */
+type Attempt = { id: string; retryCount: number };
+
+type Handler<Data> = (data: Data, job: { id: string; retryCount: number }) => Promise<void>;
+
 export const deadLetterOf = (queue: string) => `${queue}__dead`;
 
-/** pg-boss with the conventions of this system: every queue has a dead-letter queue and retries with backoff. */
+const DEFAULT_WORK: Required<Omit<WorkOptions, 'keyOf'>> = { batchSize: 50, concurrency: 8, workers: 2, pollingIntervalSeconds: 1 };
+
+/**
+ * pg-boss with the conventions of this system: every queue has a dead-letter queue and retries with
+ * backoff. Workers claim jobs in batches and run several handlers at once, and each job settles on
+ * its own (a failure retries or dead-letters that job only). Queues notify on insert, so an idle
+ * worker in any process fetches as soon as a job is sent rather than at its next poll.
+ */
 export class JobQueue {
   readonly boss: PgBoss;
   private queues: QueueDefinition[] = [];
+  private readonly startListeners = new Set<(start: JobStart) => void>();
 
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
     this.boss = new PgBoss({
@@ -63,10 +105,107 @@ export class JobQueue {
     await this.boss.send(job.queue, job.data, { id: job.id });
   }
 
-  async work<Data>(queue: string, handler: (data: Data, job: { id: string; retryCount: number }) => Promise<void>): Promise<void> {
-    await this.boss.work<Data>(queue, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount });
-    });
+  /**
+   * Enqueues many jobs with one statement per queue (and one NOTIFY), instead of one each. As with
+   * `send`, an id already enqueued (or repeated in `jobs`) creates no second job.
+   */
+  async sendMany(jobs: readonly JobRequest[]): Promise<void> {
+    const byQueue = new Map<string, Map<string, JobRequest>>();
+    for (const job of jobs) {
+      const queued = byQueue.get(job.queue) ?? new Map<string, JobRequest>();
+      byQueue.set(job.queue, queued);
+      if (!queued.has(job.id)) queued.set(job.id, job);
+    }
+    for (const [queue, queued] of byQueue) {
+      await this.boss.insert(
+        queue,
+        [...queued.values()].map((job) => ({ id: job.id, data: job.data })),
+      );
+    }
+  }
+
+  /**
+   * Runs `handler` for every job of `queue`. A handler that throws fails its own job, which is
+   * retried with the queue's backoff and dead-lettered once its retries are spent; the other jobs
+   * of the batch complete.
+   */
+  async work<Data>(queue: string, handler: Handler<Data>, options: WorkOptions<Data> = {}): Promise<void> {
+    const o = { ...DEFAULT_WORK, ...options };
+    const keyOf = options.keyOf;
+    const handle = async (job: JobWithMetadata<Data>): Promise<JobResult> => {
+      if (this.startListeners.size > 0) {
+        const start = { queue, id: job.id, retryCount: job.retryCount, at: Date.now() };
+        for (const listener of this.startListeners) {
+          try {
+            listener(start);
+          } catch {
+            // instrumentation never fails a job
+          }
+        }
+      }
+      try {
+        await handler(job.data, { id: job.id, retryCount: job.retryCount });
+        return { id: job.id, status: 'completed' };
+      } catch (error) {
+        return { id: job.id, status: 'failed', output: error instanceof Error ? error : { message: String(error) } };
+      }
+    };
+    await this.boss.work(
+      queue,
+      {
+        batchSize: o.batchSize,
+        localConcurrency: o.workers,
+        pollingIntervalSeconds: o.pollingIntervalSeconds,
+        notifyPollingIntervalSeconds: o.pollingIntervalSeconds,
+        burstWhenBatchFull: true,
+        includeMetadata: true,
+        perJobResults: true,
+      },
+      async (fetched: JobWithMetadata<Data>[]) => {
+        // claimed oldest first, but returned in no particular order: start the oldest first
+        const jobs = [...fetched].sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime());
+        const groups = new Map<unknown, JobWithMetadata<Data>[]>();
+        for (const job of jobs) {
+          const key = keyOf?.(job.data) ?? job;
+          const group = groups.get(key);
+          if (group) group.push(job);
+          else groups.set(key, [job]);
+        }
+        const outcomes = await inParallel([...groups.values()], o.concurrency, async (group) => {
+          const out: JobResult[] = [];
+          for (const job of group) out.push(await handle(job));
+          return out;
+        });
+        const results = outcomes.flat();
+        await this.settle(queue, jobs, results);
+        return results;
+      },
+    );
+  }
+
+  /**
+   * Records a batch's outcome, retrying a statement that fails (e.g. a dropped connection), before
+   * pg-boss settles it from the same results and finds nothing left active. pg-boss alone would
+   * fail the whole batch when its settling statement throws, running the completed jobs (and
+   * their side effects) again.
+   */
+  private async settle(queue: string, jobs: JobWithMetadata<unknown>[], results: JobResult[]): Promise<void> {
+    const attempts = new Map(jobs.map((j) => [j.id, { id: j.id, retryCount: j.retryCount }]));
+    const completed = results.flatMap((r) => (r.status === 'completed' ? [attempts.get(r.id) as Attempt] : []));
+    try {
+      if (completed.length > 0) await withRetries(() => this.boss.complete(queue, completed));
+      for (const r of results) {
+        if (r.status === 'failed') await withRetries(() => this.boss.fail(queue, attempts.get(r.id) as Attempt, r.output));
+      }
+    } catch {
+      // still unreachable: pg-boss settles from the results, or fails the batch for a later retry
+    }
+  }
+
+  /** Instrumentation (benchmarks, tests): `listener` is called as each job's handler starts. Returns the unsubscribe. */
+  onJobStart(listener: (start: JobStart) => void): () => void {
+    this.startListeners.add(listener);
+    return () => this.startListeners.delete(listener);
   }
 
   async state(): Promise<QueueState[]> {
@@ -88,4 +227,30 @@ export class JobQueue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: 5000 });
   }
+}
+
+/** Maps `items` through `fn` with at most `limit` calls in flight; results keep the order of `items`. */
+async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
+}
+
+/** Runs `fn`, again after 250 ms and 1 s if it throws. */
+async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
+  for (const delay of [250, 1000]) {
+    try {
+      return await fn();
+    } catch {
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+  return fn();
 }
