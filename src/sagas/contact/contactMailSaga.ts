@@ -93,5 +93,6 @@ export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob
 }
 
 export async function workContactMail(queue: JobQueue, deps: ContactMailDeps): Promise<void> {
-  await queue.work<ContactMailJob>(CONTACT_MAIL_QUEUE, (job) => sendContactMail(deps, job));
+  // The two mails of a message record on the same stream: one after the other, not racing on its revision.
+  await queue.work<ContactMailJob>(CONTACT_MAIL_QUEUE, (job) => sendContactMail(deps, job), { keyOf: (job) => job.contactId });
 }

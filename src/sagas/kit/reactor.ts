@@ -20,7 +20,8 @@ export function reactorProjector(reactor: Reactor, queue: JobQueue): Projector {
     tables: [],
     async setup() {},
     async apply(_tx, events) {
-      for (const event of events) for (const job of reactor.jobsFor(event)) await queue.send(job);
+      // One insert per queue for the whole batch.
+      await queue.sendMany(events.flatMap((event) => reactor.jobsFor(event)));
     },
   };
 }
