@@ -3,6 +3,7 @@ import { contactEvents } from './contact/contact.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { subjectEvents } from './subjects/index.ts';
+import { tutorFeatureEvents } from './tutors/index.ts';
 
 /** Every event type the system records, by type name: one line per feature. */
 export const eventCatalog = {
@@ -10,6 +11,7 @@ export const eventCatalog = {
   ...contactEvents,
   ...accountEvents,
   ...subjectEvents,
+  ...tutorFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

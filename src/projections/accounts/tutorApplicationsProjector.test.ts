@@ -13,6 +13,7 @@ const submitted = (userId: string, applicationId = `app-${userId}`) =>
     firstName: 'Tia',
     lastName: 'Moss',
     googleId: `g-${userId}`,
+    invitationId: null,
     at: '2025-04-01T00:00:00.000Z',
   });
 const deleted = (userId: string) => event(`user-${userId}`, 'AccountDeleted', { userId, at: '2025-04-02T00:00:00.000Z' });
