@@ -87,7 +87,7 @@ async function completeSignIn(
 }
 
 async function signInExisting(deps: AccountDeps, found: FoundAccount, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
-  const { session, position, role } = await completeSignIn(deps, found, identity, step);
+  const { session, position } = await completeSignIn(deps, found, identity, step);
   return { outcome: 'signed_in', session, position };
 }
 

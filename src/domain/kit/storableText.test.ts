@@ -6,7 +6,7 @@ describe('unstorable text', () => {
     expect(findUnstorableText({ a: 'ok 😀', b: ['x', { c: 'N\u0000L' }] })).toEqual(['b', '1', 'c']);
     expect(findUnstorableText({ name: 'lone \uD800 high' })).toEqual(['name']);
     expect(findUnstorableText({ name: 'lone \uDC00 low' })).toEqual(['name']);
-    expect(findUnstorableText({ ['k\u0000']: 1 })).toEqual(['k\u0000']);
+    expect(findUnstorableText({ 'k\u0000': 1 })).toEqual(['k\u0000']);
     expect(findUnstorableText({ first: 'a\u0000', second: 'b\u0000' })).toEqual(['first']);
     expect(findUnstorableText({ name: 'pair \uD83D\uDE00' })).toBeNull();
   });
