@@ -131,8 +131,8 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('students read model, bat
       loginSet('s9', 'ada.view', 'parent-1'),
     );
     expect(await studentsOfParent(db.sql, 'parent-1')).toEqual([
-      { id: 's9', firstName: 'Ada', lastName: 'Park', grade: 'Grade 10', hasSecondaryLogin: true },
-      { id: 's8', firstName: 'Zoe', lastName: 'Park', grade: 'Grade 10', hasSecondaryLogin: false },
+      { id: 's9', firstName: 'Ada', lastName: 'Park', grade: 'Grade 10', hasSecondaryLogin: true, secondaryUsername: 'ada.view' },
+      { id: 's8', firstName: 'Zoe', lastName: 'Park', grade: 'Grade 10', hasSecondaryLogin: false, secondaryUsername: null },
     ]);
     expect(await findOwnStudent(db.sql, 'parent-1', null)).toBe('s8');
     expect(await findOwnStudent(db.sql, 'parent-1', 's9')).toBe('s9');
