@@ -17,6 +17,7 @@ import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
+import { tutorRoutes } from './routes/tutors/tutorRoutes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,6 +92,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(googleAuthRoutes(system));
   await app.register(contactRoutes(system));
   await app.register(subjectRoutes(system));
+  await app.register(tutorRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));

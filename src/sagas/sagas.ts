@@ -2,9 +2,10 @@ import { accountSagas } from './accounts/index.ts';
 import { contactSagas } from './contact/index.ts';
 import type { SagaFeature } from './kit/sagaFeature.ts';
 import { maintenanceSagas } from './maintenance/index.ts';
+import { tutorSagas } from './tutors/index.ts';
 
 /** Every feature's sagas: a new feature adds one line. */
-export const sagaFeatures: readonly SagaFeature[] = [contactSagas, accountSagas, maintenanceSagas];
+export const sagaFeatures: readonly SagaFeature[] = [contactSagas, accountSagas, tutorSagas, maintenanceSagas];
 
 export const queues = sagaFeatures.flatMap((f) => f.queues);
 export const reactors = sagaFeatures.flatMap((f) => f.reactors ?? []);

@@ -3,9 +3,12 @@ import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/identityProvider.ts';
 import type { UserState } from '../../domain/accounts/user.ts';
 import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
-import { DomainError } from '../../domain/kit/decider.ts';
+import { DomainError, fold } from '../../domain/kit/decider.ts';
+import { invitationKeyName, openInvitation, type TutorInvitationEvent, tutorInvitationStreamId } from '../../domain/tutors/invitation.ts';
+import { tutorInvitationDecider } from '../../domain/tutors/invitationDecider.ts';
 import { findUserByEmail, findUserIdByGoogleId, isUsernameTaken } from '../../projections/accounts/queries.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { toDomainEvent } from '../kit/handleCommand.ts';
 import { stepOf } from '../kit/processStep.ts';
 import { type AccountDeps, reservationStreamId } from './accountDeps.ts';
 import { recordActivity } from './recordActivity.ts';
@@ -154,6 +157,10 @@ async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalId
  */
 async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
   const applicantId = deterministicUuid(`tutor-applicant/${identity.subject}`);
+  // An open invitation of the address (streams keyed by a hash of the lower-cased address) is linked to the application.
+  const invitationStream = tutorInvitationStreamId(deterministicUuid(invitationKeyName(identity.email)));
+  const invitationEvents = (await deps.store.readStream(invitationStream)).map((e) => toDomainEvent<TutorInvitationEvent>(e));
+  const invitationId = openInvitation(fold(tutorInvitationDecider, invitationEvents), step('tutor-application').now);
   const result = await deps.handlers.tutorApplications.handle(
     applicantId,
     {
@@ -165,6 +172,7 @@ async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdent
         firstName: identity.firstName,
         lastName: identity.lastName,
         googleId: identity.subject,
+        invitationId,
       },
     },
     step('tutor-application'),

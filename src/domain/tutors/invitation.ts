@@ -8,6 +8,8 @@ export const tutorInvited = z.object({
   invitationId: z.string(),
   email: z.string(),
   invitedBy: z.string().nullable(),
+  /** The tutor sign-in page the invitation e-mail links to (`${PUBLIC_URL}/tutor-login`). */
+  signInUrl: z.string(),
   expiresAt: z.string(),
   at: z.string(),
 });

@@ -10,7 +10,7 @@ import {
 export const INVALID_INVITATION_EMAIL = 'A valid e-mail address is required';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type TutorInvitationCommand = Command<'InviteTutor', { invitationId: string; email: string }>;
+export type TutorInvitationCommand = Command<'InviteTutor', { invitationId: string; email: string; signInUrl: string }>;
 
 /** Inviting an address (again) opens an invitation for `INVITATION_VALIDITY_DAYS` days; the latest one counts. */
 export const decideTutorInvitation = decideWith<TutorInvitationCommand, TutorInvitationEvent, TutorInvitationState>({
@@ -21,7 +21,14 @@ export const decideTutorInvitation = decideWith<TutorInvitationCommand, TutorInv
     return [
       {
         type: 'TutorInvited',
-        data: { invitationId: data.invitationId, email, invitedBy: actorId ?? null, expiresAt, at: now.toISOString() },
+        data: {
+          invitationId: data.invitationId,
+          email,
+          signInUrl: data.signInUrl,
+          invitedBy: actorId ?? null,
+          expiresAt,
+          at: now.toISOString(),
+        },
       },
     ];
   },

@@ -7,10 +7,11 @@ import { tutorDecider } from './tutorDecider.ts';
 const now = new Date('2026-11-23T12:00:00.000Z');
 const at = now.toISOString();
 const metadata = { now, actorId: 'admin-1', actorRole: 'admin' };
+const signInUrl = 'https://topmark.test/tutor-login';
 const expiresAt = '2026-12-07T12:00:00.000Z';
 const invited = {
   type: 'TutorInvited' as const,
-  data: { invitationId: 'i1', email: 't@example.com', invitedBy: 'admin-1', expiresAt, at },
+  data: { invitationId: 'i1', email: 't@example.com', signInUrl, invitedBy: 'admin-1', expiresAt, at },
 };
 
 describe('tutor invitation decider', () => {
@@ -18,20 +19,20 @@ describe('tutor invitation decider', () => {
   it(`invites a trimmed, lower-cased address for ${INVITATION_VALIDITY_DAYS} days`, () => {
     spec
       .given([])
-      .when({ type: 'InviteTutor', data: { invitationId: 'i1', email: '  T@Example.com ' }, metadata })
+      .when({ type: 'InviteTutor', data: { invitationId: 'i1', email: '  T@Example.com ', signInUrl }, metadata })
       .thenEvents([invited]);
   });
   it('inviting again renews the invitation', () => {
     spec
       .given([invited])
-      .when({ type: 'InviteTutor', data: { invitationId: 'i2', email: 't@example.com' }, metadata })
+      .when({ type: 'InviteTutor', data: { invitationId: 'i2', email: 't@example.com', signInUrl }, metadata })
       .thenEvents([{ ...invited, data: { ...invited.data, invitationId: 'i2' } }]);
   });
   it('refuses an invalid address', () => {
     for (const email of ['', 'nobody', 'a@b', 'a b@c.d'])
       spec
         .given([])
-        .when({ type: 'InviteTutor', data: { invitationId: 'i', email }, metadata })
+        .when({ type: 'InviteTutor', data: { invitationId: 'i', email, signInUrl }, metadata })
         .thenThrows(INVALID_INVITATION_EMAIL, 'invalid');
   });
   it('is open until it expires, keyed by the lower-cased address', () => {

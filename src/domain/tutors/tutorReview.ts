@@ -1,0 +1,35 @@
+import type { TutorApplicationEvent } from '../accounts/tutorApplication.ts';
+import type { Workflow } from '../kit/workflow.ts';
+
+/**
+ * What a reviewed application sets off, per applicant: an approval registers the tutor's account
+ * (Google sign-in, verified, no password) and creates the tutor profile; a denial shreds the
+ * applicant's key (and the invitation's: it holds the address). The state holds no personal
+ * data: the runner reads the application's (sealed) fields from its stream when it registers.
+ */
+export interface TutorReviewState {
+  done: boolean;
+}
+
+export type TutorReviewStep =
+  | { step: 'register-tutor'; target: 'tutorAccount'; applicantId: string; applicationId: string }
+  | { step: string; target: 'personalData'; subject: string };
+
+export const tutorReviewWorkflow: Workflow<TutorApplicationEvent, TutorReviewState, TutorReviewStep> = {
+  name: 'tutor_review',
+  handles: ['TutorApplicationApproved', 'TutorApplicationDenied'],
+  instanceOf: (event) => (event.type === 'TutorApplicationApproved' || event.type === 'TutorApplicationDenied' ? event.data.userId : null),
+  initialState: { done: false },
+  evolve: (state, event) => (event.type === 'TutorApplicationApproved' || event.type === 'TutorApplicationDenied' ? { done: true } : state),
+  isFinished: (state) => state.done,
+  react(_state, event) {
+    if (event.type === 'TutorApplicationApproved')
+      return [{ step: 'register-tutor', target: 'tutorAccount', applicantId: event.data.userId, applicationId: event.data.applicationId }];
+    if (event.type !== 'TutorApplicationDenied') return [];
+    const steps: TutorReviewStep[] = [];
+    if (event.data.invitationId)
+      steps.push({ step: 'shred-invitation', target: 'personalData', subject: `tutorInvitation-${event.data.invitationId}` });
+    steps.push({ step: 'shred-applicant', target: 'personalData', subject: `user-${event.data.userId}` });
+    return steps;
+  },
+};

@@ -1,0 +1,47 @@
+import type { AccountDeps } from '../../commands/accounts/accountDeps.ts';
+import { registerAccount } from '../../commands/accounts/registerUser.ts';
+import { tutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
+import type { SagaFeature, SagaPorts } from '../kit/sagaFeature.ts';
+import { TUTOR_MAIL_QUEUE, tutorMailReactor, workTutorMail } from './tutorMailSaga.ts';
+import { tutorReviewSaga } from './tutorReviewSaga.ts';
+
+/** What registration needs of a saga's ports; a tutor is registered without a password, so no hasher, sessions or rate limits. */
+const unavailable = (port: string) =>
+  new Proxy(
+    {},
+    {
+      get(_target, property) {
+        throw new Error(`${port}.${String(property)} is not available to the tutor review workflow`);
+      },
+    },
+  ) as never;
+
+function registrationPort(ports: SagaPorts) {
+  const deps: AccountDeps = {
+    handlers: ports.accountHandlers,
+    store: ports.store,
+    sql: ports.sql,
+    vault: ports.vault,
+    hasher: unavailable('hasher'),
+    sessions: unavailable('sessions'),
+    rateLimiter: unavailable('rateLimiter'),
+  };
+  return (account: Parameters<typeof registerAccount>[1], ctx: Parameters<typeof registerAccount>[2]) =>
+    registerAccount(deps, account, ctx);
+}
+
+export const tutorSagas: SagaFeature = {
+  name: 'tutors',
+  queues: [{ name: TUTOR_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }],
+  reactors: [tutorMailReactor],
+  workflows: (ports) => [
+    tutorReviewSaga({
+      store: ports.store,
+      sql: ports.sql,
+      vault: ports.vault,
+      tutors: tutorHandlers(ports.store),
+      registerAccount: registrationPort(ports),
+    }),
+  ],
+  work: (ports) => workTutorMail(ports.jobs, ports),
+};

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { Sql } from '../../adapters/db/db.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
+import { type NewAccount, USERNAME_TAKEN } from '../../commands/accounts/registerUser.ts';
+import type { CommandContext } from '../../commands/kit/commandContext.ts';
+import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { stepOf } from '../../commands/kit/processStep.ts';
+import type { TutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
+import { type TutorApplicationEvent, tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import { type TutorReviewStep, tutorReviewWorkflow } from '../../domain/tutors/tutorReview.ts';
+import { isUsernameTaken } from '../../projections/accounts/queries.ts';
+import type { Projector } from '../../projections/runner/projector.ts';
+import { workflowProjector } from '../kit/workflowRunner.ts';
+
+export const TUTOR_REVIEW = 'tutor_review';
+
+/** The accounts feature's registration process, handed in (a port): the tutors feature does not own accounts. */
+export type RegisterAccount = (account: NewAccount, ctx: CommandContext) => Promise<{ userId: string }>;
+
+export interface TutorReviewDeps {
+  store: EventStore;
+  sql: Sql;
+  vault: PersonalDataVault;
+  tutors: Pick<TutorHandlers, 'tutors'>;
+  registerAccount: RegisterAccount;
+}
+
+/** A username from the address's local part; later attempts add a suffix derived from the applicant (a replay picks the same). */
+async function usernameFor(sql: Sql, email: string, applicantId: string, attempt: number): Promise<string> {
+  const local = (email.split('@')[0] ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]/g, '')
+    .slice(0, 30);
+  const base = local.length >= 3 ? local : `tutor${local}`;
+  for (let i = attempt; i < attempt + 20; i++) {
+    const suffix = Number.parseInt(createHash('sha256').update(`${applicantId}/${i}`).digest('hex').slice(0, 8), 16) % 9000;
+    const candidate = i === 0 ? base : `${base}${1000 + suffix}`;
+    // A hint only: the claim on the username's reservation stream decides.
+    if (!(await isUsernameTaken(sql, candidate))) return candidate;
+  }
+  throw new DomainError(USERNAME_TAKEN, 'conflict');
+}
+
+/** Registers the approved applicant as a tutor (Google, verified, no password), then creates the tutor profile. */
+async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewStep, { target: 'tutorAccount' }>, ctx: CommandContext) {
+  const events = (await deps.store.readStream(tutorApplicationStreamId(step.applicantId))).map((e) =>
+    toDomainEvent<TutorApplicationEvent>(e),
+  );
+  const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
+  if (submitted?.type !== 'TutorApplicationSubmitted') throw new Error(`No submitted application for applicant ${step.applicantId}`);
+  const { email, firstName, lastName, googleId } = submitted.data;
+  const steps = stepOf(ctx);
+  for (let attempt = 0; ; attempt++) {
+    const username = await usernameFor(deps.sql, email, step.applicantId, attempt);
+    try {
+      const { userId } = await deps.registerAccount(
+        {
+          username,
+          email,
+          password: null,
+          role: 'tutor',
+          firstName,
+          lastName,
+          phone: null,
+          authProvider: 'google',
+          googleId,
+          emailVerified: true,
+          termsAccepted: null,
+        },
+        steps(`register-${attempt}`),
+      );
+      return deps.tutors.tutors.handle(
+        userId,
+        { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: step.applicationId } },
+        steps('create-profile'),
+      );
+    } catch (error) {
+      if (error instanceof DomainError && error.message === USERNAME_TAKEN && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+/** Approval registers the tutor; denial shreds the keys (the applicant's last). */
+export function tutorReviewSaga(deps: TutorReviewDeps): Projector {
+  return workflowProjector(tutorReviewWorkflow, async (step: TutorReviewStep, ctx) => {
+    if (step.target === 'personalData') return deps.vault.shred(step.subject);
+    return registerTutor(deps, step, ctx);
+  });
+}
