@@ -5,7 +5,7 @@ import type { Sql } from '../../adapters/db/db.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
 import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from '../../adapters/eventstore/postgres/postgresEventStore.ts';
-import { recordParkedEventSkipped } from '../../commands/operations/parkedEvents.ts';
+import { recordEventParked, recordParkedEventSkipped } from '../../commands/operations/parkedEvents.ts';
 import { NotParkedError, ProjectionRunner } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';
 
@@ -217,6 +217,7 @@ describe('projection runner', () => {
       pollMs: 50,
       onParked: async (projector, event, error) => {
         alerts.push({ projector, eventId: event.id, error });
+        await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error });
       },
     });
     await runner.start();
@@ -227,6 +228,27 @@ describe('projection runner', () => {
     await runner.stop();
 
     expect(alerts).toEqual([{ projector: poisoned.projector.name, eventId: poison.id, error: 'cannot project this' }]);
+    const recorded = await sql<{ stream_id: string; data: Record<string, unknown> }[]>`
+      SELECT stream_id, data FROM es_events WHERE type = 'EventParked' AND data->>'eventId' = ${poison.id}`;
+    expect(recorded).toEqual([
+      {
+        stream_id: expect.stringMatching(/^parkedEvent-/),
+        data: expect.objectContaining({
+          projector: poisoned.projector.name,
+          eventType: 'Counted',
+          streamId: `${prefix}-x`,
+          error: 'cannot project this',
+        }),
+      },
+    ]);
+    const again = await recordEventParked(store, {
+      projector: poisoned.projector.name,
+      eventId: poison.id,
+      eventType: 'Counted',
+      streamId: `${prefix}-x`,
+      error: 'cannot project this',
+    });
+    expect(again.alreadyRecorded).toBe(true);
     expect(await counts(`${healthy.name}_counts`)).toEqual(await expectedCounts());
     const applied = await poisoned.revisions();
     expect(applied[`${prefix}-x`]).toEqual([0]);

@@ -64,13 +64,16 @@ interface AppendedRow {
 
 export interface PostgresEventStoreOptions {
   /**
-   * Append statements in flight at once (default 2). Appends that arrive while they run are
-   * written together by the next statement, one transaction for several appends.
+   * Statements of small appends in flight at once (default 1). Appends that arrive while they
+   * run are written together by the next statement, one transaction for several appends.
    */
   appendsInFlight?: number;
   /** Most appends written by one statement (default 64). */
   maxAppendsPerStatement?: number;
 }
+
+/** Appends of at most this many events are written together; larger ones go alone, at once. */
+const GROUPED_UP_TO = 4;
 
 interface PendingAppend {
   streamId: string;
@@ -159,16 +162,18 @@ export class PostgresEventStore implements EventStore {
     private readonly sql: Sql,
     options: PostgresEventStoreOptions = {},
   ) {
-    this.appendsInFlight = Math.max(1, options.appendsInFlight ?? 2);
+    this.appendsInFlight = Math.max(1, options.appendsInFlight ?? 1);
     this.maxAppendsPerStatement = Math.max(1, options.maxAppendsPerStatement ?? 64);
   }
 
   /**
-   * Appends go out as they come, at most `appendsInFlight` statements at a time; those that
-   * arrive meanwhile are written together by the next statement (one transaction, one commit for
-   * all of them: commits, not statements, bound how many appends a second PostgreSQL takes). A
-   * lone writer's append is always written alone, at once. Appends to one stream run one after
-   * the other, in the order they were called.
+   * Small appends (what commands write) go out as they come, `appendsInFlight` statement(s) at
+   * a time; those that arrive meanwhile are written together by the next statement (one
+   * statement, one transaction, one commit for all of them). Measured with 8 writers: the same
+   * throughput as a statement per append while the commit flush bounds it, at about half the CPU
+   * per append (PostgreSQL and this process), which is what bounds it on an idle 2-core machine.
+   * A lone writer's append is always written alone, at once, and so is a large one. Appends to
+   * one stream run one after the other, in the order they were called.
    */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
@@ -179,12 +184,18 @@ export class PostgresEventStore implements EventStore {
   }
 
   private dispatch(): void {
-    while (this.inFlight < this.appendsInFlight && this.pending.length > 0) {
+    for (let more = true; more && this.pending.length > 0; ) {
+      const waiting: PendingAppend[] = [];
       const group: PendingAppend[] = [];
       const streams = new Set<string>();
-      const waiting: PendingAppend[] = [];
+      const room = this.inFlight < this.appendsInFlight ? this.maxAppendsPerStatement : 0;
       for (const a of this.pending) {
-        if (group.length < this.maxAppendsPerStatement && !this.busy.has(a.streamId) && !streams.has(a.streamId)) {
+        if (this.busy.has(a.streamId) || streams.has(a.streamId)) {
+          waiting.push(a);
+        } else if (a.events.length > GROUPED_UP_TO) {
+          // A large append gains little from company: it goes at once, on its own.
+          this.send([a], false);
+        } else if (group.length < room) {
           group.push(a);
           streams.add(a.streamId);
         } else {
@@ -192,15 +203,19 @@ export class PostgresEventStore implements EventStore {
         }
       }
       this.pending = waiting;
-      if (group.length === 0) return;
-      this.inFlight++;
-      for (const id of streams) this.busy.add(id);
-      void this.write(group).finally(() => {
-        this.inFlight--;
-        for (const id of streams) this.busy.delete(id);
-        this.dispatch();
-      });
+      more = group.length > 0;
+      if (more) this.send(group, true);
     }
+  }
+
+  private send(group: PendingAppend[], counted: boolean): void {
+    if (counted) this.inFlight++;
+    for (const a of group) this.busy.add(a.streamId);
+    void this.write(group).finally(() => {
+      if (counted) this.inFlight--;
+      for (const a of group) this.busy.delete(a.streamId);
+      this.dispatch();
+    });
   }
 
   private async write(group: PendingAppend[]): Promise<void> {
