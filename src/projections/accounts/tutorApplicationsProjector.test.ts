@@ -16,6 +16,21 @@ const submitted = (userId: string, applicationId = `app-${userId}`) =>
     invitationId: null,
     at: '2025-04-01T00:00:00.000Z',
   });
+const reviewed = (type: 'TutorApplicationApproved' | 'TutorApplicationRejected', userId: string) =>
+  event(`tutorApplication-${userId}`, type, {
+    applicationId: `app-${userId}`,
+    userId,
+    reviewedBy: 'admin',
+    at: '2025-04-03T00:00:00.000Z',
+  });
+const denied = (userId: string) =>
+  event(`tutorApplication-${userId}`, 'TutorApplicationDenied', {
+    applicationId: `app-${userId}`,
+    userId,
+    invitationId: null,
+    reviewedBy: 'admin',
+    at: '2025-04-03T00:00:00.000Z',
+  });
 const deleted = (userId: string) => event(`user-${userId}`, 'AccountDeleted', { userId, at: '2025-04-02T00:00:00.000Z' });
 
 describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('pending tutor applications, batches of $batchSize', ({ batchSize }) => {
@@ -57,6 +72,22 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('pending tutor applicatio
   it("another user's deletion leaves it, and a resubmission keeps the first", async () => {
     await spec.given(submitted('t4'), deleted('someone-else'), submitted('t4'));
     expect(await spec.rows(pendingTutorApplications, { user_id: 't4' })).toHaveLength(1);
+  });
+
+  it('reviews set the status and reviewer, in a later batch or the same one; a denial erases the name and address', async () => {
+    await spec.given(submitted('t5'));
+    await spec.given(reviewed('TutorApplicationApproved', 't5'), submitted('t6'), reviewed('TutorApplicationRejected', 't6'));
+    await spec.given(submitted('t7'), denied('t7'));
+    const review = { reviewed_at: new Date('2025-04-03T00:00:00.000Z'), reviewed_by: 'admin' };
+    expect(await spec.rows(pendingTutorApplications, { user_id: 't5' })).toEqual([
+      expect.objectContaining({ status: 'approved', email: 't5@example.com', ...review }),
+    ]);
+    expect(await spec.rows(pendingTutorApplications, { user_id: 't6' })).toEqual([
+      expect.objectContaining({ status: 'rejected', ...review }),
+    ]);
+    expect(await spec.rows(pendingTutorApplications, { user_id: 't7' })).toEqual([
+      expect.objectContaining({ status: 'denied', email: '[erased]', first_name: '[erased]', last_name: '[erased]', google_id: null }),
+    ]);
   });
 
   it('a rebuild from the log yields exactly the live rows', async () => {

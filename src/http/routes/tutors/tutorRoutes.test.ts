@@ -1,0 +1,186 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
+import { ERASED } from '../../../adapters/personalData/personalDataVault.ts';
+import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
+import { deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { tutorApplicationStreamId } from '../../../domain/accounts/tutorApplication.ts';
+import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+withTestApp((s, a) => {
+  system = s;
+  app = a;
+});
+
+let admin: string;
+beforeAll(async () => {
+  const { userId } = await createStaffAccount(system.accounts, {
+    username: 'tutor-review-admin',
+    email: 'tutor-review-admin@example.com',
+    firstName: 'Rev',
+    lastName: 'Admin',
+    password: 'Tutor-review-admin-2026!',
+    role: 'admin',
+  });
+  const caughtUp = await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 30_000);
+  if (!caughtUp) throw new Error('the read models did not catch up with the admin');
+  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
+});
+
+const hidden = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? '';
+const cookiePair = (res: Awaited<ReturnType<FastifyInstance['inject']>>, name: string) => {
+  const set = res.headers['set-cookie'];
+  return (Array.isArray(set) ? set : set ? [set] : [])
+    .map(String)
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0];
+};
+
+/** A tutor applies through the dev identity provider (start → consent → callback); the applicant's id. */
+async function apply(email: string, firstName: string, lastName: string): Promise<string> {
+  const started = await app.inject({ method: 'GET', url: '/api/auth/google?userType=tutor' });
+  const page = await app.inject({ method: 'GET', url: String(started.headers.location) });
+  const posted = await app.inject({
+    method: 'POST',
+    url: '/api/auth/dev/consent',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      state: hidden(page.body, 'state'),
+      userType: hidden(page.body, 'userType'),
+      code_challenge: hidden(page.body, 'code_challenge'),
+      email,
+      firstName,
+      lastName,
+    }).toString(),
+  });
+  const callback = await app.inject({
+    method: 'GET',
+    url: String(posted.headers.location),
+    headers: { cookie: cookiePair(started, 'tm_oauth') ?? '' },
+  });
+  expect(callback.headers.location).toBe('/tutor-login?status=submitted');
+  await waitForProjections(system.sql, ['tutor_applications'], await system.store.headPosition(), 20_000);
+  return deterministicUuid(`tutor-applicant/dev:${email}`);
+}
+
+const asAdmin = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  app.inject({ method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });
+
+async function mailTo(to: string, subjectPart: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = (await listOutbox(system.sql, { to })).find((m) => m.subject.includes(subjectPart));
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no "${subjectPart}" mail for ${to}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('tutor invitations', () => {
+  it('invites a trimmed address, mails the sign-in link, and links the application to the invitation', async () => {
+    const res = await asAdmin('POST', '/api/admin/tutors/invite', { email: '  Ada.Invited@Example.com ' });
+    expect(res.statusCode).toBe(201);
+    const { invitationId, expiresAt } = res.json() as { invitationId: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(13 * 86_400_000);
+    const mail = await mailTo('ada.invited@example.com', 'invited to tutor');
+    expect(mail.text).toContain(`${system.config.PUBLIC_URL.replace(/\/+$/, '')}/tutor-login`);
+
+    const applicantId = await apply('ada.invited@example.com', 'Ada', 'Invited');
+    const [row] = await system.sql<{ invitation_id: string | null }[]>`
+      SELECT invitation_id FROM pending_tutor_applications WHERE user_id = ${applicantId}`;
+    expect(row?.invitation_id).toBe(invitationId);
+  });
+
+  it('refuses an invalid address (400) and non-admins (401/403)', async () => {
+    for (const email of ['', '   ', 'nobody', 'a@b'])
+      expect((await asAdmin('POST', '/api/admin/tutors/invite', { email })).statusCode).toBe(400);
+    expect((await asAdmin('POST', '/api/admin/tutors/invite', {})).statusCode).toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/api/admin/tutors/invite', payload: { email: 'x@example.com' } })).statusCode).toBe(
+      401,
+    );
+    const student = `tm_session=${(await system.sessions.create('someone', 'student')).token}`;
+    const refused = await app.inject({ method: 'GET', url: '/api/admin/tutor-applications', headers: { cookie: student } });
+    expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('reviewing tutor applications', () => {
+  it('lists pending applications as admin-listed users, on both routes', async () => {
+    const applicantId = await apply('grace.pending@example.com', 'Grace', 'Pending');
+    for (const url of ['/api/admin/tutor-applications', '/api/admin/tutors/pending']) {
+      const listed = (await asAdmin('GET', url)).json() as Record<string, unknown>[];
+      expect(listed.find((u) => u.id === applicantId)).toEqual({
+        id: applicantId,
+        firstName: 'Grace',
+        lastName: 'Pending',
+        username: null,
+        email: 'grace.pending@example.com',
+        role: 'tutor',
+        status: 'pending',
+        googleId: 'dev:grace.pending@example.com',
+        authProvider: 'google',
+        createdAt: expect.any(String),
+      });
+    }
+  });
+
+  it('approval registers a verified Google tutor with a profile, mails the applicant, and refuses a second approval (409)', async () => {
+    const email = 'katherine.approved@example.com';
+    const applicantId = await apply(email, 'Katherine', 'Approved');
+    const before = (await asAdmin('GET', '/api/admin/overview')).json() as Record<string, number>;
+    const res = await asAdmin('POST', `/api/admin/approve-tutor/${applicantId}`);
+    expect(res.statusCode).toBe(200);
+    const [user] = await system.sql<{ id: string; role: string; auth_provider: string; email_verified: boolean; google_id: string }[]>`
+      SELECT id, role, auth_provider, email_verified, google_id FROM users WHERE lower(email) = ${email}`;
+    expect(user).toMatchObject({ role: 'tutor', auth_provider: 'google', email_verified: true, google_id: `dev:${email}` });
+    const profile = await system.store.readStream(tutorStreamId(user?.id ?? ''));
+    expect(profile.map((e) => e.data)).toEqual([expect.objectContaining({ hourlyRate: null, onboardingCompleted: false })]);
+    const after = (await asAdmin('GET', '/api/admin/overview')).json() as Record<string, number>;
+    expect(after.totalTutors).toBe((before.totalTutors ?? 0) + 1);
+    expect(after.pendingApprovals).toBe((before.pendingApprovals ?? 0) - 1);
+    expect(((await asAdmin('GET', '/api/admin/tutors/pending')).json() as { id: string }[]).some((u) => u.id === applicantId)).toBe(false);
+    await mailTo(email, 'approved');
+
+    for (const url of [`/api/admin/approve-tutor/${applicantId}`, `/api/admin/tutors/${applicantId}/approve`]) {
+      const again = await asAdmin('POST', url);
+      expect(again.statusCode).toBe(409);
+      expect((again.json() as { message: string }).message).toMatch(/already been approved/);
+    }
+    expect(await system.sql`SELECT 1 FROM users WHERE lower(email) = ${email}`).toHaveLength(1);
+  });
+
+  it('rejection mails the applicant; a rejected application cannot be approved (409)', async () => {
+    const email = 'mary.rejected@example.com';
+    const applicantId = await apply(email, 'Mary', 'Rejected');
+    expect((await asAdmin('POST', `/api/admin/tutors/${applicantId}/reject`)).statusCode).toBe(200);
+    await mailTo(email, 'tutor application');
+    expect((await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`)).statusCode).toBe(409);
+    expect(await system.sql`SELECT 1 FROM users WHERE lower(email) = ${email}`).toHaveLength(0);
+  });
+
+  it("denial erases the applicant's data (read back as [erased]); a denied application cannot be approved (409)", async () => {
+    const email = 'hedy.denied@example.com';
+    const applicantId = await apply(email, 'Hedy', 'Denied');
+    const res = await asAdmin('DELETE', `/api/admin/deny-tutor-application/${applicantId}`);
+    expect(res.statusCode).toBe(200);
+    const [submitted] = await system.store.readStream(tutorApplicationStreamId(applicantId));
+    expect(submitted?.data).toMatchObject({ email: ERASED, firstName: ERASED, lastName: ERASED });
+    const [row] = await system.sql<{ email: string; first_name: string; status: string }[]>`
+      SELECT email, first_name, status FROM pending_tutor_applications WHERE user_id = ${applicantId}`;
+    expect(row).toEqual({ email: ERASED, first_name: ERASED, status: 'denied' });
+    expect(((await asAdmin('GET', '/api/admin/tutor-applications')).json() as { id: string }[]).some((u) => u.id === applicantId)).toBe(
+      false,
+    );
+    expect((await asAdmin('POST', `/api/admin/approve-tutor/${applicantId}`)).statusCode).toBe(409);
+    expect((await asAdmin('DELETE', `/api/admin/deny-tutor-application/${applicantId}`)).statusCode).toBe(200);
+  });
+
+  it('answers 404 for an unknown applicant', async () => {
+    expect((await asAdmin('POST', '/api/admin/approve-tutor/not-a-uuid')).statusCode).toBe(404);
+    expect((await asAdmin('POST', `/api/admin/tutors/${deterministicUuid('nobody')}/reject`)).statusCode).toBe(404);
+  });
+});
