@@ -58,7 +58,7 @@ const timezoneSchema = z.object({
 });
 
 export const accountRoutes =
-  (system: System): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     const deps = system.accounts;
     const { config } = system;

@@ -182,7 +182,7 @@ const INVALID_EMAIL = 'Please enter a valid email address';
  * provider's consent page that stands in for Google when no credentials are configured.
  */
 export const googleAuthRoutes =
-  (system: System): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'sessions' | 'sql'>): FastifyPluginAsyncZod =>
   async (app) => {
     const identity = system.identity;
     const dev = identity.devConsent ?? null;

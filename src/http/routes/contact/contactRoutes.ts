@@ -8,7 +8,7 @@ import { idempotent } from '../../kit/commandRequest.ts';
 import { perIpLimit } from '../../kit/rateLimits.ts';
 
 export const contactRoutes =
-  (system: System): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'config' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/contact',

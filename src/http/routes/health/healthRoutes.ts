@@ -20,7 +20,7 @@ async function check<T>(work: () => Promise<T>): Promise<Check<T>> {
 }
 
 export const healthRoutes =
-  (system: System): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'jobs' | 'mailer' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/health',

@@ -3,11 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { listOutbox } from '../../../adapters/mail/outboxMailer.ts';
 import { ERASED } from '../../../adapters/personalData/personalDataVault.ts';
+import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
-import { deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { tutorApplicationStreamId } from '../../../domain/accounts/tutorApplication.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { APPLICANT_EMAIL_TAKEN } from './tutorRoutes.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -17,6 +19,17 @@ withTestApp((s, a) => {
 });
 
 let admin: string;
+const registration = {
+  password: null,
+  role: 'student' as const,
+  firstName: 'Joan',
+  lastName: 'Taken',
+  phone: null,
+  authProvider: 'local' as const,
+  googleId: null,
+  emailVerified: true,
+  termsAccepted: null,
+};
 beforeAll(async () => {
   const { userId } = await createStaffAccount(system.accounts, {
     username: 'tutor-review-admin',
@@ -177,6 +190,22 @@ describe('reviewing tutor applications', () => {
     );
     expect((await asAdmin('POST', `/api/admin/approve-tutor/${applicantId}`)).statusCode).toBe(409);
     expect((await asAdmin('DELETE', `/api/admin/deny-tutor-application/${applicantId}`)).statusCode).toBe(200);
+  });
+
+  it('refuses (409) to approve an applicant whose address has meanwhile become an account', async () => {
+    const email = 'joan.taken@example.com';
+    const applicantId = await apply(email, 'Joan', 'Taken');
+    await registerAccount(
+      system.accounts,
+      { ...registration, username: 'joan-taken', email },
+      commandContext({ commandId: deterministicUuid('joan-taken-account') }),
+    );
+    await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 20_000);
+    const res = await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`);
+    expect(res.statusCode).toBe(409);
+    expect((res.json() as { message: string }).message).toBe(APPLICANT_EMAIL_TAKEN);
+    const listed = (await asAdmin('GET', '/api/admin/tutors/pending')).json() as { id: string; status: string }[];
+    expect(listed.find((u) => u.id === applicantId)?.status).toBe('pending');
   });
 
   it('answers 404 for an unknown applicant', async () => {

@@ -6,16 +6,18 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TUTOR_APPLICATION_NOT_FOUND } from '../../../domain/accounts/tutorApplicationDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { INVALID_INVITATION_EMAIL } from '../../../domain/tutors/invitationDecider.ts';
-import { adminOverview, listTutorApplications } from '../../../projections/accounts/tutorApplicationsProjector.ts';
+import { findUserByEmail } from '../../../projections/accounts/queries.ts';
+import { adminOverview, findTutorApplication, listTutorApplications } from '../../../projections/accounts/tutorApplicationsProjector.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
-import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
 
 const adminOnly = { roles: ['admin'] } as const;
 /** The workflow an approval or a denial sets off (registration, shredding): the answer waits for it. */
 const TUTOR_REVIEW = 'tutor_review';
 const reviewedModels = ['tutor_applications', 'users'];
+export const APPLICANT_EMAIL_TAKEN = "An account already uses this applicant's e-mail address: it cannot become a tutor account";
 
 const adminListedUser = z.object({
   id: z.string(),
@@ -56,6 +58,16 @@ export const tutorRoutes =
     const signInUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/tutor-login`;
 
     const list = () => listTutorApplications(sql);
+    /**
+     * An address that has meanwhile become an account's cannot become a tutor's too: refused (409)
+     * before the approval is recorded, so the workflow does not fail on the e-mail claim. A hint
+     * from the read models: the claim on the reservation stream still decides.
+     */
+    const refuseTakenAddress = async (applicantId: string) => {
+      const application = await findTutorApplication(sql, applicantId);
+      if (application?.status === 'pending' && (await findUserByEmail(sql, application.email)))
+        throw new DomainError(APPLICANT_EMAIL_TAKEN, 'conflict');
+    };
     for (const path of ['/api/admin/tutor-applications', '/api/admin/tutors/pending']) {
       app.get(
         path,
@@ -105,8 +117,10 @@ export const tutorRoutes =
     );
 
     const review = async (applicantId: string, kind: Review, ctx: Parameters<typeof reviewTutorApplication>[3]) => {
+      if (kind === 'approve') await refuseTakenAddress(knownApplicant(applicantId));
       const { position } = await reviewTutorApplication(handlers, knownApplicant(applicantId), kind, ctx);
-      if (kind !== 'reject') await waitForProjections(sql, [TUTOR_REVIEW], position, 10_000);
+      // The workflow registers the tutor or shreds the keys: an answer before it finished would show stale data.
+      if (kind !== 'reject' && !(await waitForProjections(sql, [TUTOR_REVIEW], position, 10_000))) throw new ReadModelLagError();
       await readYourWrites(sql, reviewedModels, kind === 'reject' ? position : await store.headPosition());
       const status = { approve: 'approved', reject: 'rejected', deny: 'denied' }[kind];
       return { status: 200, body: { ok: true as const, status } };
