@@ -3,6 +3,7 @@ import { contactProjections } from './contact/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import type { Projector } from './runner/projector.ts';
 import { subjectProjections } from './subjects/index.ts';
+import { tutorProjections } from './tutors/index.ts';
 
 /** Every read model, feature by feature: a new feature adds one line. */
 export const projectors: readonly Projector[] = [
@@ -10,4 +11,5 @@ export const projectors: readonly Projector[] = [
   ...contactProjections,
   ...accountProjections,
   ...subjectProjections,
+  ...tutorProjections,
 ];

@@ -106,6 +106,11 @@ describe('tutor invitations', () => {
     const [row] = await system.sql<{ invitation_id: string | null }[]>`
       SELECT invitation_id FROM pending_tutor_applications WHERE user_id = ${applicantId}`;
     expect(row?.invitation_id).toBe(invitationId);
+    await waitForProjections(system.sql, ['tutors'], await system.store.headPosition(), 20_000);
+    const [invitation] = await system.sql<
+      { status: string; email: string }[]
+    >`SELECT status, email FROM tutor_invitations WHERE id = ${invitationId}`;
+    expect(invitation).toEqual({ status: 'accepted', email: 'ada.invited@example.com' });
   });
 
   it('refuses an invalid address (400) and non-admins (401/403)', async () => {
@@ -152,6 +157,9 @@ describe('reviewing tutor applications', () => {
     expect(user).toMatchObject({ role: 'tutor', auth_provider: 'google', email_verified: true, google_id: `dev:${email}` });
     const profile = await system.store.readStream(tutorStreamId(user?.id ?? ''));
     expect(profile.map((e) => e.data)).toEqual([expect.objectContaining({ hourlyRate: null, onboardingCompleted: false })]);
+    expect(await system.sql`SELECT onboarding_completed, hourly_rate_cents FROM tutors WHERE user_id = ${user?.id ?? ''}`).toEqual([
+      { onboarding_completed: false, hourly_rate_cents: null },
+    ]);
     const after = (await asAdmin('GET', '/api/admin/overview')).json() as Record<string, number>;
     expect(after.totalTutors).toBe((before.totalTutors ?? 0) + 1);
     expect(after.pendingApprovals).toBe((before.pendingApprovals ?? 0) - 1);

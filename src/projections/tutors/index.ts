@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { tutorsProjector } from './tutorsProjector.ts';
+
+/** The tutors feature's read models. */
+export const tutorProjections: readonly Projector[] = [tutorsProjector];
