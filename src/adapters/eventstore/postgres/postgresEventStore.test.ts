@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
 import { eventStoreContract } from '../eventStore.contract.ts';
-import { START } from '../eventStore.ts';
+import { type NewEvent, START, WrongExpectedRevisionError } from '../eventStore.ts';
 import { PostgresEventStore } from './postgresEventStore.ts';
 import { migrateEventStore } from './schema.ts';
 
@@ -17,6 +17,96 @@ eventStoreContract('postgres', async () => {
       await db.drop();
     },
   };
+});
+
+// The same contract with every concurrent small append written in groups (one statement in flight).
+eventStoreContract('postgres, appends grouped', async () => {
+  const db = await createTestDatabase('esg');
+  await migrateEventStore(db.sql);
+  const store = new PostgresEventStore(db.sql, { appendsInFlight: 1 });
+  return {
+    store,
+    async dispose() {
+      await store.close();
+      await db.drop();
+    },
+  };
+});
+
+describe('postgres event store grouped appends', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('group');
+    await migrateEventStore(db.sql);
+  });
+  afterAll(async () => db.drop());
+
+  const event = (n = 0): NewEvent => ({ id: randomUUID(), type: 'Grouped', data: { n }, metadata: {} });
+
+  it('gives each append of a group its own outcome, as if it had been written alone', async () => {
+    const store = new PostgresEventStore(db.sql, { appendsInFlight: 1 });
+    const id = (name: string) => `group-${name}-${randomUUID()}`;
+    const [existing, exact, stale, any, retried] = [id('existing'), id('exact'), id('stale'), id('any'), id('retried')];
+    const retriedEvents = [event(), event()];
+    await store.append(existing, [event()], 'no_stream');
+    await store.append(exact, [event(), event()], 'no_stream');
+    await store.append(stale, [event(), event()], 'no_stream');
+    await store.append(any, [event()], 'no_stream');
+    const first = await store.append(retried, retriedEvents, 'no_stream');
+
+    // One append holds the only statement; those called meanwhile are written together.
+    const blocker = store.append(id('blocker'), [event()], 'no_stream');
+    const fresh = id('fresh');
+    const outcomes = await Promise.allSettled([
+      store.append(fresh, [event(), event(), event()], 'no_stream'),
+      store.append(existing, [event()], 'no_stream'),
+      store.append(exact, [event()], { exact: 1 }),
+      store.append(stale, [event()], { exact: 0 }),
+      store.append(any, [event(), event()], 'any'),
+      store.append(id('missing'), [event()], { exact: 3 }),
+    ]);
+    await blocker;
+    const [created, refusedNew, moved, refusedStale, appendedAny, refusedMissing] = outcomes;
+    expect(created).toMatchObject({ status: 'fulfilled', value: { nextRevision: 2, alreadyAppended: false } });
+    expect(refusedNew).toMatchObject({ status: 'rejected', reason: { actual: 0 } });
+    expect(moved).toMatchObject({ status: 'fulfilled', value: { nextRevision: 2 } });
+    expect(refusedStale).toMatchObject({ status: 'rejected', reason: { actual: 1 } });
+    expect(appendedAny).toMatchObject({ status: 'fulfilled', value: { nextRevision: 2 } });
+    expect(refusedMissing).toMatchObject({ status: 'rejected', reason: { actual: 'no_stream' } });
+    for (const o of [refusedNew, refusedStale, refusedMissing]) {
+      expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    }
+    // Written by one statement: the group's appends share a transaction id, in call order.
+    const positions = [created, moved, appendedAny].map((o) => (o as PromiseFulfilledResult<{ position: string }>).value.position);
+    expect(new Set(positions.map((p) => p.slice(0, 20))).size).toBe(1);
+    expect([...positions].sort()).toEqual(positions);
+    expect((await store.readStream(fresh)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect((await store.readStream(existing)).map((e) => e.revision)).toEqual([0]);
+    expect((await store.readStream(exact)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect((await store.readStream(stale)).map((e) => e.revision)).toEqual([0, 1]);
+    expect((await store.readStream(any)).map((e) => e.revision)).toEqual([0, 1, 2]);
+
+    // A retried append in a group (its event ids are stored) fails the statement: every append
+    // of the group then goes alone and gets its own outcome.
+    const again = store.append(id('blocker'), [event()], 'no_stream');
+    const other = id('other');
+    const [retry, beside] = await Promise.all([store.append(retried, retriedEvents, 'any'), store.append(other, [event()], 'no_stream')]);
+    await again;
+    expect(retry).toMatchObject({ alreadyAppended: true, position: first.position });
+    expect(beside).toMatchObject({ nextRevision: 0, alreadyAppended: false });
+    expect(await store.readStream(retried)).toHaveLength(2);
+    expect(await store.readStream(other)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('keeps the order of appends to one stream called together', async () => {
+    const store = new PostgresEventStore(db.sql, { appendsInFlight: 1 });
+    const stream = `group-order-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.append(stream, [event(i)], 'any')));
+    expect(results.map((r) => r.nextRevision)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect((await store.readStream(stream)).map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await store.close();
+  });
 });
 
 describe('postgres event store ordering', () => {
