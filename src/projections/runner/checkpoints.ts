@@ -1,31 +1,6 @@
 import type { Sql, TransactionSql } from '../../adapters/db/db.ts';
 
-export async function migrateCheckpoints(sql: Sql): Promise<void> {
-  await sql.unsafe(`
-    CREATE TABLE IF NOT EXISTS projection_checkpoints (
-      name             text PRIMARY KEY,
-      kind             text NOT NULL DEFAULT 'projector',
-      position         text COLLATE "C" NOT NULL DEFAULT '',
-      events_processed bigint NOT NULL DEFAULT 0,
-      status           text NOT NULL DEFAULT 'running',
-      last_error       text,
-      error_position   text,
-      error_event_id   text,
-      last_event_at    timestamptz,
-      updated_at       timestamptz NOT NULL DEFAULT now()
-    );
-    CREATE TABLE IF NOT EXISTS projection_rebuilds (
-      name              text PRIMARY KEY,
-      status            text NOT NULL,
-      done              bigint NOT NULL DEFAULT 0,
-      total             bigint NOT NULL DEFAULT 0,
-      events_per_second double precision,
-      started_at        timestamptz NOT NULL DEFAULT now(),
-      finished_at       timestamptz,
-      error             text
-    );`);
-}
-
+/** projection_checkpoints and projection_rebuilds are created by migration 0002_projection_checkpoints.sql. */
 export interface CheckpointRow {
   name: string;
   kind: string;
