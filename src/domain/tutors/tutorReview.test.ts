@@ -7,10 +7,11 @@ const at = '2026-11-23T12:00:00.000Z';
 const review = { applicationId: 'a', userId: 'u', reviewedBy: 'admin', at };
 
 describe('tutor review workflow', () => {
-  it('an approval registers the tutor (account and profile) in one step', () => {
+  it("an approval registers the tutor (account and profile), then shreds the applicant's copy", () => {
     const approved: TutorApplicationEvent = { type: 'TutorApplicationApproved', data: review };
     expect(stepsAfter(tutorReviewWorkflow, [], approved)).toEqual([
       { step: 'register-tutor', target: 'tutorAccount', applicantId: 'u', applicationId: 'a' },
+      { step: 'shred-applicant', target: 'personalData', subject: 'user-u' },
     ]);
     expect(tutorReviewWorkflow.isFinished(tutorReviewWorkflow.evolve(tutorReviewWorkflow.initialState, approved))).toBe(true);
   });

@@ -3,7 +3,8 @@ import type { Workflow } from '../kit/workflow.ts';
 
 /**
  * What a reviewed application sets off, per applicant: an approval registers the tutor's account
- * (Google sign-in, verified, no password) and creates the tutor profile; a denial shreds the
+ * (Google sign-in, verified, no password) and creates the tutor profile, then shreds the
+ * applicant's key (the account holds the data now, so deleting it erases everything); a denial shreds the
  * applicant's key (and the invitation's: it holds the address). The state holds no personal
  * data: the runner reads the application's (sealed) fields from its stream when it registers.
  */
@@ -23,8 +24,12 @@ export const tutorReviewWorkflow: Workflow<TutorApplicationEvent, TutorReviewSta
   evolve: (state, event) => (event.type === 'TutorApplicationApproved' || event.type === 'TutorApplicationDenied' ? { done: true } : state),
   isFinished: (state) => state.done,
   react(_state, event) {
+    // Once registered, the tutor's data lives in the account (sealed with its key, erased with it): the applicant's copy is shredded.
     if (event.type === 'TutorApplicationApproved')
-      return [{ step: 'register-tutor', target: 'tutorAccount', applicantId: event.data.userId, applicationId: event.data.applicationId }];
+      return [
+        { step: 'register-tutor', target: 'tutorAccount', applicantId: event.data.userId, applicationId: event.data.applicationId },
+        { step: 'shred-applicant', target: 'personalData', subject: `user-${event.data.userId}` },
+      ];
     if (event.type !== 'TutorApplicationDenied') return [];
     const steps: TutorReviewStep[] = [];
     if (event.data.invitationId)

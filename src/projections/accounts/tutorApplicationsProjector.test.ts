@@ -90,6 +90,24 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('pending tutor applicatio
     ]);
   });
 
+  it("the approved tutor's profile erases the application's copy of their data", async () => {
+    await spec.given(
+      submitted('t8'),
+      reviewed('TutorApplicationApproved', 't8'),
+      event('tutor-x8', 'TutorProfileCreated', {
+        tutorId: 'x8',
+        userId: 'x8',
+        applicationId: 'app-t8',
+        hourlyRate: null,
+        onboardingCompleted: false,
+        at: '2025-04-03T00:00:00.000Z',
+      }),
+    );
+    expect(await spec.rows(pendingTutorApplications, { user_id: 't8' })).toEqual([
+      expect.objectContaining({ status: 'approved', email: '[erased]', first_name: '[erased]', last_name: '[erased]', google_id: null }),
+    ]);
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

@@ -10,7 +10,7 @@ const statusOf = { TutorApplicationApproved: 'approved', TutorApplicationRejecte
 
 /**
  * Tutor applications and their review (pending, approved, rejected, denied); an applicant's
- * deletion removes theirs, a denial erases the applicant's name and address ("[erased]").
+ * deletion removes theirs; a denial, or the approved tutor's profile, erases the applicant's name and address ("[erased]").
  */
 export const tutorApplicationsProjector = defineProjection({
   name: 'tutor_applications',
@@ -19,6 +19,7 @@ export const tutorApplicationsProjector = defineProjection({
     'TutorApplicationApproved',
     'TutorApplicationRejected',
     'TutorApplicationDenied',
+    'TutorProfileCreated',
     'AccountDeleted',
   ],
   tables: [pendingTutorApplications],
@@ -32,6 +33,11 @@ export const tutorApplicationsProjector = defineProjection({
       if (e.type === 'AccountDeleted') {
         deleted.add(e.data.userId);
         for (const [id, row] of submitted) if (row.user_id === e.data.userId) submitted.delete(id);
+        continue;
+      }
+      if (e.type === 'TutorProfileCreated') {
+        // The approved applicant is a tutor now: the application's copy of their data is erased (its key shredded).
+        erasures.push({ id: e.data.applicationId, email: ERASED, first_name: ERASED, last_name: ERASED, google_id: null });
         continue;
       }
       if (e.type !== 'TutorApplicationSubmitted') {

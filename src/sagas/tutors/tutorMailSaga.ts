@@ -4,8 +4,10 @@ import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
-import { type TutorApplicationEvent, tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
+import type { TutorApplicationEvent } from '../../domain/accounts/tutorApplication.ts';
+import { type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
 import type { TutorInvitationEvent } from '../../domain/tutors/invitation.ts';
+import type { TutorEvent } from '../../domain/tutors/tutor.ts';
 import type { Reactor } from '../kit/reactor.ts';
 
 export const TUTOR_MAIL_QUEUE = 'tutor-mail';
@@ -18,68 +20,90 @@ interface TutorMailJob {
 
 export const tutorMailReactor: Reactor = {
   name: 'tutor_mail_saga',
-  handles: ['TutorInvited', 'TutorApplicationApproved', 'TutorApplicationRejected'],
+  handles: ['TutorInvited', 'TutorProfileCreated', 'TutorApplicationRejected'],
   jobsFor: (event) => [
     {
       queue: TUTOR_MAIL_QUEUE,
       id: deterministicUuid(`${event.id}/tutor-mail`),
-      data: {
-        streamId: event.type === 'TutorInvited' ? event.streamId : tutorApplicationStreamId((event.data as { userId: string }).userId),
-        eventId: event.id,
-      } satisfies TutorMailJob,
+      data: { streamId: event.streamId, eventId: event.id } satisfies TutorMailJob,
     },
   ],
 };
 
 const signature = ['', '— The Topmark team'];
+type Deps = { store: EventStore; mailer: Mailer };
 
-export async function sendTutorMail(deps: { store: EventStore; mailer: Mailer }, job: TutorMailJob): Promise<void> {
-  const recorded = await deps.store.readStream(job.streamId);
-  const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<TutorApplicationEvent | TutorInvitationEvent>(e) }));
-  const event = events.find((e) => e.id === job.eventId)?.event;
-  if (!event) return;
-  const id = deterministicUuid(`tutor-mail/${job.eventId}`);
-  if (event.type === 'TutorInvited') {
-    if (event.data.email === ERASED) return;
-    await deps.mailer.send({
-      id,
-      dataSubject: `tutorInvitation-${event.data.invitationId}`,
-      to: event.data.email,
-      subject: "You're invited to tutor with Topmark",
-      text: [
-        'Hello,',
-        '',
-        'You have been invited to join Topmark as a tutor.',
-        `Sign in with your Google account at ${event.data.signInUrl} to submit your application.`,
-        `The invitation is valid until ${event.data.expiresAt.slice(0, 10)}.`,
-        ...signature,
-      ].join('\n'),
-    });
-    return;
-  }
-  const submitted = events.find((e) => e.event.type === 'TutorApplicationSubmitted')?.event;
+async function sendInvitation(deps: Deps, id: string, invited: Extract<TutorInvitationEvent, { type: 'TutorInvited' }>) {
+  if (invited.data.email === ERASED) return;
+  await deps.mailer.send({
+    id,
+    dataSubject: `tutorInvitation-${invited.data.invitationId}`,
+    to: invited.data.email,
+    subject: "You're invited to tutor with Topmark",
+    text: [
+      'Hello,',
+      '',
+      'You have been invited to join Topmark as a tutor.',
+      `Sign in with your Google account at ${invited.data.signInUrl} to submit your application.`,
+      `The invitation is valid until ${invited.data.expiresAt.slice(0, 10)}.`,
+      ...signature,
+    ].join('\n'),
+  });
+}
+
+/** The approved tutor is welcomed at the account's address (the application's copy is shredded by then). */
+async function sendWelcome(deps: Deps, id: string, userId: string) {
+  const events = (await deps.store.readStream(userStreamId(userId))).map((e) => toDomainEvent<UserEvent>(e));
+  const registered = events.find((e) => e.type === 'UserRegistered');
+  if (registered?.type !== 'UserRegistered' || registered.data.email === ERASED) return;
+  if (events.some((e) => e.type === 'AccountDeleted')) return;
+  await deps.mailer.send({
+    id,
+    dataSubject: `user-${userId}`,
+    to: registered.data.email,
+    subject: 'Your Topmark tutor application was approved',
+    text: [
+      `Hi ${registered.data.firstName},`,
+      '',
+      'Welcome to Topmark! Your tutor application was approved.',
+      'Sign in with the same Google account on the tutor sign-in page to complete your onboarding.',
+      ...signature,
+    ].join('\n'),
+  });
+}
+
+async function sendRejection(deps: Deps, id: string, events: readonly TutorApplicationEvent[]) {
+  const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
   if (submitted?.type !== 'TutorApplicationSubmitted') return;
   // A denied application's data is erased: nobody to write to.
-  if (events.some((e) => e.event.type === 'TutorApplicationDenied') || submitted.data.email === ERASED) return;
-  if (event.type !== 'TutorApplicationApproved' && event.type !== 'TutorApplicationRejected') return;
-  const approved = event.type === 'TutorApplicationApproved';
+  if (events.some((e) => e.type === 'TutorApplicationDenied') || submitted.data.email === ERASED) return;
   await deps.mailer.send({
     id,
     dataSubject: `user-${submitted.data.userId}`,
     to: submitted.data.email,
-    subject: approved ? 'Your Topmark tutor application was approved' : 'Your Topmark tutor application',
+    subject: 'Your Topmark tutor application',
     text: [
       `Hi ${submitted.data.firstName},`,
       '',
-      ...(approved
-        ? [
-            'Welcome to Topmark! Your tutor application was approved.',
-            'Sign in with the same Google account on the tutor sign-in page to complete your onboarding.',
-          ]
-        : ['Thank you for applying to tutor with Topmark. After review, we are unable to offer you a tutoring position at this time.']),
+      'Thank you for applying to tutor with Topmark. After review, we are unable to offer you a tutoring position at this time.',
       ...signature,
     ].join('\n'),
   });
+}
+
+export async function sendTutorMail(deps: Deps, job: TutorMailJob): Promise<void> {
+  const recorded = await deps.store.readStream(job.streamId);
+  const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<TutorApplicationEvent | TutorInvitationEvent | TutorEvent>(e) }));
+  const event = events.find((e) => e.id === job.eventId)?.event;
+  const id = deterministicUuid(`tutor-mail/${job.eventId}`);
+  if (event?.type === 'TutorInvited') return sendInvitation(deps, id, event);
+  if (event?.type === 'TutorProfileCreated') return sendWelcome(deps, id, event.data.userId);
+  if (event?.type === 'TutorApplicationRejected')
+    return sendRejection(
+      deps,
+      id,
+      events.map((e) => e.event as TutorApplicationEvent),
+    );
 }
 
 export async function workTutorMail(queue: JobQueue, deps: { store: EventStore; mailer: Mailer }): Promise<void> {

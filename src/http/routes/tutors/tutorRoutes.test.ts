@@ -165,6 +165,9 @@ describe('reviewing tutor applications', () => {
     expect(after.pendingApprovals).toBe((before.pendingApprovals ?? 0) - 1);
     expect(((await asAdmin('GET', '/api/admin/tutors/pending')).json() as { id: string }[]).some((u) => u.id === applicantId)).toBe(false);
     await mailTo(email, 'approved');
+    // The account holds the tutor's data now: the application's copy is shredded (deleting the account erases everything).
+    const [application] = await system.store.readStream(tutorApplicationStreamId(applicantId));
+    expect(application?.data).toMatchObject({ email: ERASED, firstName: ERASED });
 
     for (const url of [`/api/admin/approve-tutor/${applicantId}`, `/api/admin/tutors/${applicantId}/approve`]) {
       const again = await asAdmin('POST', url);
