@@ -19,7 +19,8 @@ import { ProtectedEventStore } from './adapters/personalData/protectedEventStore
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SessionStore } from './adapters/sessions/sessionStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
-import { recordJobGaveUp, recordProjectorStopped } from './commands/operations/recordFailures.ts';
+import { recordEventParked } from './commands/operations/parkedEvents.ts';
+import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
@@ -111,8 +112,8 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);
   const projections = new ProjectionRunner(sql, store, projectors, {
     log: runnerLog,
-    onStopped: async (projector, event, error) => {
-      await recordProjectorStopped(store, { projector, eventId: event.id, eventType: event.type, error });
+    onParked: async (projector, event, error) => {
+      await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error });
     },
   });
   const accountCommandHandlers = accountHandlers(store);

@@ -5,6 +5,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   Position,
+  ReadStreamOptions,
   RecordedEvent,
   SubscribeOptions,
 } from '../eventstore/eventStore.ts';
@@ -79,8 +80,8 @@ export class ProtectedEventStore implements EventStore {
     return events.map((e) => ({ ...e, data: unseal(e.data as Record<string, unknown>), metadata: unseal(e.metadata) }));
   }
 
-  async readStream(streamId: string) {
-    return this.open(await this.inner.readStream(streamId));
+  async readStream(streamId: string, options?: ReadStreamOptions) {
+    return this.open(await this.inner.readStream(streamId, options));
   }
 
   async readAll(from: Position, limit: number) {
@@ -92,8 +93,8 @@ export class ProtectedEventStore implements EventStore {
     return this.inner.readAll(from, limit);
   }
 
-  readStreamSealed(streamId: string) {
-    return this.inner.readStream(streamId);
+  readStreamSealed(streamId: string, options?: ReadStreamOptions) {
+    return this.inner.readStream(streamId, options);
   }
 
   headPosition() {

@@ -31,7 +31,8 @@ export const healthRoutes =
         const projections = await check(() => projectionStatus(system.sql, system.store, null, () => []));
         const queues = await check(() => system.jobs.state());
         const projectionList = projections.value ?? [];
-        const failed = projectionList.filter((p) => p.status !== 'running');
+        // A parked event is a read model missing something: degraded until an operator retries or skips it.
+        const failed = projectionList.filter((p) => p.status !== 'running' || p.parked > 0);
         const ok = database.ok && eventStore.ok && projections.ok && queues.ok;
         return reply.status(ok ? 200 : 503).send({
           status: ok ? (failed.length > 0 ? 'degraded' : 'ok') : 'down',
@@ -43,6 +44,7 @@ export const healthRoutes =
             status: p.status,
             lagEvents: p.lagEvents,
             lagMs: p.lagMs,
+            parked: p.parked,
             lastError: p.lastError,
           })),
           queues: queues.value ?? [],
