@@ -2,6 +2,7 @@ import { DUMMY_HASH } from '../../adapters/passwords/passwordHasher.ts';
 import { type Claim, RateLimiter, type RateLimitRule, waitText } from '../../adapters/rateLimit/rateLimiter.ts';
 import { INVALID_LOGIN, signInRefusal } from '../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { isStorableText } from '../../domain/kit/storableText.ts';
 import { findSecondaryLogin, findUserByLogin, type UserLookup } from '../../projections/accounts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import type { AccountDeps } from './accountDeps.ts';
@@ -36,15 +37,12 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
-/** U+0000 and lone surrogates: text PostgreSQL cannot hold, so no look-up can match it. */
-const UNSTORABLE_PATTERN = '\\u0000|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
-const UNSTORABLE = new RegExp(UNSTORABLE_PATTERN);
-
 /** Who a login names: an account (by username or e-mail), a student's secondary login, or nobody. */
 type Target = { kind: 'user'; user: UserLookup } | { kind: 'secondary'; studentId: string; userId: string } | { kind: 'unknown' };
 
 async function resolve(deps: AccountDeps, login: string): Promise<Target> {
-  if (UNSTORABLE.test(login)) return { kind: 'unknown' };
+  // Text PostgreSQL cannot hold names nobody: no look-up can match it.
+  if (!isStorableText(login)) return { kind: 'unknown' };
   const user = await findUserByLogin(deps.sql, login);
   if (user) return { kind: 'user', user };
   const secondary = await findSecondaryLogin(deps.sql, login);

@@ -41,8 +41,8 @@ export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent
  */
 function checkedForAppend(type: string, data: unknown): unknown {
   const parsed = parseEventData(type, data);
-  const path = findUnstorableText(parsed);
-  if (path) throw new DomainError(`${path.join('.') || 'Input'} contains characters that cannot be stored`, 'invalid');
+  const found = findUnstorableText(parsed);
+  if (found) throw new DomainError(`${found.path.join('.') || 'Input'} contains characters that cannot be stored`, 'invalid');
   return parsed;
 }
 

@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '../../adapters/db/db.ts';
 import { type EventStore, type Position, type RecordedEvent, START } from '../../adapters/eventstore/eventStore.ts';
+import { toStorableText } from '../../domain/kit/storableText.ts';
 import { type CheckpointRow, ensureCheckpoint, lockCheckpoint, type ParkedRow, type ParkedStatus, parkedEventsDdl } from './checkpoints.ts';
 import { handledBy, type Projector } from './projector.ts';
 
@@ -107,13 +108,10 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what PostgreSQL cannot store
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /** An error as text PostgreSQL can store (no NUL, no lone surrogate), of bounded length. */
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.replace(UNSTORABLE, '\ufffd').slice(0, 2000);
+  return toStorableText(text).slice(0, 2000);
 }
 
 /** Runs `work` fast; when that fails with anything but a transient error, once more carefully. */
