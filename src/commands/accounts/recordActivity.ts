@@ -3,8 +3,8 @@ import type { UserState } from '../../domain/accounts/user.ts';
 import { type UserActivityEvent, userActivityStreamId } from '../../domain/accounts/userActivity.ts';
 import { decideUserActivity, type UserActivityCommand } from '../../domain/accounts/userActivityDecider.ts';
 import type { CommandInput } from '../../domain/kit/decider.ts';
-import { type CommandContext, eventIdFor, metadataOf } from '../kit/commandContext.ts';
-import { parseEventData } from '../kit/handleCommand.ts';
+import type { CommandContext } from '../kit/commandContext.ts';
+import { appendFacts } from '../kit/handleCommand.ts';
 
 /**
  * Decides on the account's state and records on its activity stream. The activity stream holds
@@ -20,11 +20,6 @@ export async function recordActivity(
   const command = { ...input, metadata: { now: ctx.now, actorId: ctx.actorId, actorRole: ctx.actorRole } } as UserActivityCommand;
   const events = decideUserActivity(command, user);
   if (events.length === 0) return { events, position: null };
-  const metadata = metadataOf(ctx);
-  const result = await store.append(
-    userActivityStreamId(command.data.userId),
-    events.map((e, i) => ({ id: eventIdFor(ctx.commandId, i), type: e.type, data: parseEventData(e.type, e.data), metadata })),
-    'any',
-  );
+  const result = await appendFacts(store, userActivityStreamId(command.data.userId), events, ctx);
   return { events, position: result.position };
 }

@@ -1,4 +1,10 @@
-import { type EventStore, type Position, type RecordedEvent, WrongExpectedRevisionError } from '../../adapters/eventstore/eventStore.ts';
+import {
+  type EventStore,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../../adapters/eventstore/eventStore.ts';
 import { definitionOf } from '../../domain/eventCatalog.ts';
 import { type Command, type CommandInput, type Decider, DomainError, type DomainEvent } from '../../domain/kit/decider.ts';
 import { findUnstorableText } from '../../domain/kit/storableText.ts';
@@ -44,6 +50,20 @@ function checkedForAppend(type: string, data: unknown): unknown {
   const found = findUnstorableText(parsed);
   if (found) throw new DomainError(`${found.path.join('.') || 'Input'} contains characters that cannot be stored`, 'invalid');
   return parsed;
+}
+
+/** The command's events as the store takes them: ids derived from the command id, data checked, metadata stamped. */
+export function toNewEvents(events: readonly DomainEvent[], ctx: CommandContext): NewEvent[] {
+  const metadata = metadataOf(ctx);
+  return events.map((e, i) => ({ id: eventIdFor(ctx.commandId, i), type: e.type, data: checkedForAppend(e.type, e.data), metadata }));
+}
+
+/**
+ * Records facts no decision reads back (sign-ins, mails sent, parked events) on their stream with
+ * `any`: no read, no contention; a retried command appends nothing new (its event ids repeat).
+ */
+export function appendFacts(store: EventStore, streamId: string, events: readonly DomainEvent[], ctx: CommandContext) {
+  return store.append(streamId, toNewEvents(events, ctx), 'any');
 }
 
 interface Loaded<State> {
@@ -117,15 +137,12 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       cache.set(decider, streamId, loaded);
       return { events, position: null, alreadyHandled: false };
     }
-    const metadata = metadataOf(ctx);
-    const newEvents = events.map((e, i) => ({
-      id: eventIdFor(ctx.commandId, i),
-      type: e.type,
-      data: checkedForAppend(e.type, e.data),
-      metadata,
-    }));
     try {
-      const result = await store.append(streamId, newEvents, loaded.revision === null ? 'no_stream' : { exact: loaded.revision });
+      const result = await store.append(
+        streamId,
+        toNewEvents(events, ctx),
+        loaded.revision === null ? 'no_stream' : { exact: loaded.revision },
+      );
       if (result.alreadyAppended) {
         cache.delete(decider, streamId);
         return alreadyHandled(streamId, ctx.commandId);

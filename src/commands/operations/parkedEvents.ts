@@ -1,8 +1,8 @@
 import type { EventStore, Position } from '../../adapters/eventstore/eventStore.ts';
 import { isStorableText } from '../../domain/kit/storableText.ts';
 import { parkedEventStreamId } from '../../domain/operations/operationsEvents.ts';
-import { type CommandContext, commandContext, deterministicUuid, eventIdFor, metadataOf } from '../kit/commandContext.ts';
-import { parseEventData } from '../kit/handleCommand.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { appendFacts } from '../kit/handleCommand.ts';
 
 /**
  * What the platform records about events a projector parked: one stream per parked event and
@@ -28,11 +28,7 @@ const keyOf = (fact: ParkedEventFact) => `${fact.projector}/${fact.eventId}`;
 
 async function record(store: EventStore, fact: ParkedEventFact, type: string, data: unknown, ctx: CommandContext): Promise<Recorded> {
   const key = keyOf(fact);
-  const result = await store.append(
-    parkedEventStreamId(deterministicUuid(key)),
-    [{ id: eventIdFor(ctx.commandId, 0), type, data: parseEventData(type, data), metadata: metadataOf(ctx) }],
-    'any',
-  );
+  const result = await appendFacts(store, parkedEventStreamId(deterministicUuid(key)), [{ type, data }], ctx);
   return { position: result.position, alreadyRecorded: result.alreadyAppended };
 }
 
