@@ -32,14 +32,6 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserLook
   return row ?? null;
 }
 
-/** Whether the address belongs to an account whose e-mail is verified. */
-export async function isEmailVerified(sql: Sql, email: string): Promise<boolean> {
-  const [row] = await sql<
-    { email_verified: boolean }[]
-  >`SELECT email_verified FROM users WHERE lower(email) = lower(${email.trim()}) LIMIT 1`;
-  return row?.email_verified === true;
-}
-
 export async function findUserById(sql: Sql, userId: string): Promise<UserLookup | null> {
   const [row] = await sql<UserLookup[]>`SELECT id, role, username, email FROM users WHERE id = ${userId}`;
   return row ?? null;

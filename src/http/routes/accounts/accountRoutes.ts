@@ -22,10 +22,9 @@ import {
   studentGrades,
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
-import { ALREADY_VERIFIED, INVALID_CODE } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
-import { findOwnStudent, isEmailVerified, studentsOfParent } from '../../../projections/accounts/queries.ts';
+import { findOwnStudent, studentsOfParent } from '../../../projections/accounts/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
@@ -62,9 +61,7 @@ export const accountRoutes =
   async (app) => {
     const deps = system.accounts;
     const { config } = system;
-    const isVerifiedAddress = (email: string) => isEmailVerified(system.sql, email);
     /** Not an answer worth giving: the address is verified, or its account is gone. */
-    const answersAsUnknown = (error: DomainError) => error.message === ALREADY_VERIFIED || error.kind === 'not_found';
     const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
       const user = await currentUser(system.sql, principal);
       if (!user) throw new DomainError(NOT_AUTHENTICATED, 'unauthenticated');
@@ -121,16 +118,13 @@ export const accountRoutes =
       '/api/verify-email',
       { config: { roles: 'public' }, schema: { tags: ['accounts'], body: verifyEmailSchema.strict() } },
       async (request, reply) => {
-        // A verified address gets the answer an unknown one gets (a wrong code): no account enumeration.
-        const invalidCode = () => reply.status(400).send({ ok: false, error: INVALID_CODE, message: INVALID_CODE });
-        if (await isVerifiedAddress(request.body.email)) return invalidCode();
+        // The command answers a verified, deleted or unknown address as a wrong code (no enumeration).
         try {
           const { position } = await verifyEmail(deps, request.body.email, request.body.code, contextFrom(request));
           await waitForProjections(system.sql, accountProjections, position);
           return { ok: true, message: 'Email verified successfully! You can now log in to your account.' };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          if (answersAsUnknown(error)) return invalidCode();
           return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
@@ -151,14 +145,12 @@ export const accountRoutes =
         schema: { tags: ['accounts'], body: resendVerificationSchema.strict() },
       },
       async (request, reply) => {
-        // A verified address gets the answer an unknown one gets: no account enumeration.
-        if (await isVerifiedAddress(request.body.email)) return CODE_SENT;
+        // The command answers a verified, deleted or unknown address as a sent code (no enumeration).
         try {
           await resendVerification(deps, request.body.email, contextFrom(request));
           return CODE_SENT;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          if (answersAsUnknown(error)) return CODE_SENT;
           return reply.status(statusOfKind[error.kind]).send({ ok: false, error: error.message, message: error.message });
         }
       },
