@@ -126,6 +126,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     jobs,
     supportAddress: config.SUPPORT_EMAIL,
     accountHandlers: accountCommandHandlers,
+    calendar,
   };
   const reactorRunner = new ProjectionRunner(
     sql,

@@ -17,6 +17,9 @@ import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
+import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
+import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
+import { tutorProfileRoutes } from './routes/tutors/tutorProfileRoutes.ts';
 import { tutorRoutes } from './routes/tutors/tutorRoutes.ts';
 
 declare module 'fastify' {
@@ -93,6 +96,9 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(contactRoutes(system));
   await app.register(subjectRoutes(system));
   await app.register(tutorRoutes(system));
+  await app.register(tutorProfileRoutes(system));
+  await app.register(tutorCalendarRoutes(system));
+  await app.register(tutorDirectoryRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));

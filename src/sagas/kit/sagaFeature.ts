@@ -1,3 +1,4 @@
+import type { CalendarPort } from '../../adapters/calendar/calendarPort.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
@@ -16,6 +17,8 @@ export interface SagaPorts {
   jobs: JobQueue;
   supportAddress: string;
   accountHandlers: AccountHandlers;
+  /** Tutors' calendars (Google or the sandbox). */
+  calendar: CalendarPort;
 }
 
 /**

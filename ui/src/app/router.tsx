@@ -1,12 +1,14 @@
 import { createRouter } from '@tanstack/react-router';
 import { aboutPublicRoutes } from '../features/about/routes.tsx';
 import { accountsFocusRoutes, accountsPublicRoutes } from '../features/accounts/routes.tsx';
+import { adminRootRoutes } from '../features/admin/routes.tsx';
 import { contactPublicRoutes } from '../features/contact/routes.tsx';
 import { dashboardsRootRoutes } from '../features/dashboards/routes.tsx';
 import { homePublicRoutes } from '../features/home/routes.tsx';
 import { howItWorksPublicRoutes } from '../features/how-it-works/routes.tsx';
 import { pricingPublicRoutes } from '../features/pricing/routes.tsx';
 import { subjectsPublicRoutes } from '../features/subjects/routes.tsx';
+import { tutorsRootRoutes } from '../features/tutors/routes.tsx';
 import { focusLayoutRoute, publicLayoutRoute, RootNotFound, rootRoute } from './layoutRoutes.tsx';
 import { dismissErrorToastsOnNavigation } from './toastsOnNavigation.ts';
 
@@ -28,6 +30,8 @@ export const routeTree = rootRoute.addChildren([
   ]),
   focusLayoutRoute.addChildren([...accountsFocusRoutes]),
   ...dashboardsRootRoutes,
+  ...adminRootRoutes,
+  ...tutorsRootRoutes,
 ]);
 
 export const router = createRouter({

@@ -2,8 +2,8 @@ import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
-import { memberSince, timezoneFact } from './facts.ts';
+import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
+import { memberSince, timezoneFact } from '../dashboards/facts.ts';
 
 /** /tutor and /tutor-dashboard (tutor only). */
 export function TutorDashboardPage() {
