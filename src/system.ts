@@ -65,6 +65,8 @@ export interface SystemOptions {
   mailer?: Mailer;
   /** Retry policy for every queue (tests: fewer, faster retries). */
   retry?: { retryLimit: number; retryDelaySeconds: number };
+  /** Replaces the configured calendar (tests: a provider that fails, or Google against a local server). */
+  calendar?: CalendarPort;
 }
 
 export async function createSystem(config: Config, mode: Mode, options: SystemOptions = {}): Promise<System> {
@@ -117,7 +119,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     },
   });
   const accountCommandHandlers = accountHandlers(store);
-  const calendar = await calendarFor(config, sql);
+  const calendar = options.calendar ?? (await calendarFor(config, sql));
   const sagaPorts: SagaPorts = {
     sql,
     store,
