@@ -44,6 +44,14 @@ export const googleAccountLinked = z.object({
   tokenExpiry: z.string().nullable(),
   at,
 });
+/** The calendar adapter refreshed the tutor's Google tokens: the newest ones, sealed like the linked ones. */
+export const googleTokensRefreshed = z.object({
+  userId,
+  accessToken: z.string().nullable(),
+  refreshToken: z.string().nullable(),
+  tokenExpiry: z.string().nullable(),
+  at,
+});
 export const accountDeleted = z.object({
   userId,
   at,
@@ -86,6 +94,10 @@ export const userEvents = {
   GoogleAccountLinked: eventType(googleAccountLinked, {
     personal: { fields: ['googleId', 'accessToken', 'refreshToken'], subject: personOf },
     describe: () => 'Google account linked',
+  }),
+  GoogleTokensRefreshed: eventType(googleTokensRefreshed, {
+    personal: { fields: ['accessToken', 'refreshToken'], subject: personOf },
+    describe: () => 'Google tokens refreshed',
   }),
   AccountDeleted: eventType(accountDeleted, { describe: () => 'Account deleted; personal data erased' }),
 };
@@ -167,6 +179,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, timezone: event.data.timezone };
     case 'GoogleAccountLinked':
       return { ...state, googleId: event.data.googleId };
+    case 'GoogleTokensRefreshed':
+      return state;
     case 'AccountDeleted':
       return { ...initialUserState, exists: true, deleted: true };
   }

@@ -35,6 +35,11 @@ export type UserCommand =
         matchedBy: 'google' | 'email';
       }
     >
+  /** The calendar adapter refreshed the Google tokens (a fact): kept so the next call starts from them. */
+  | Command<
+      'RecordGoogleTokensRefreshed',
+      { userId: string; accessToken: string | null; refreshToken: string | null; tokenExpiry: string | null }
+    >
   | Command<'DeleteAccount', { userId: string; contactIds: string[] }>;
 
 export const INVALID_CODE = 'Invalid verification code';
@@ -136,6 +141,10 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
       data.emailVerifiedByProvider && !state.emailVerified ? [{ type: 'EmailVerified', data: { userId: data.userId, at } }] : [];
     const { userId, googleId, accessToken, refreshToken, tokenExpiry } = data;
     return [...verified, { type: 'GoogleAccountLinked', data: { userId, googleId, accessToken, refreshToken, tokenExpiry, at } }];
+  },
+  RecordGoogleTokensRefreshed({ data, metadata: { now } }, state) {
+    requireLive(state);
+    return [{ type: 'GoogleTokensRefreshed', data: { ...data, at: now.toISOString() } }];
   },
   DeleteAccount({ data, metadata: { now } }, state) {
     requireLive(state);
