@@ -4,7 +4,10 @@ import { loadConfig } from './adapters/config/config.ts';
 import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
 import { seedDemoAccounts } from './commands/accounts/seedDemo.ts';
 import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
+import { seedDemoTutors } from './commands/tutors/seedDemoTutors.ts';
 import { buildApp } from './http/app.ts';
+import { waitForProjections } from './projections/runner/projectionRunner.ts';
+import { listSubjects } from './projections/subjects/queries.ts';
 import { createSystem, type Mode } from './system.ts';
 
 const modes: Mode[] = ['all', 'api', 'projector', 'worker'];
@@ -28,7 +31,16 @@ if (!config.DATABASE_URL && mode === 'all') {
     const existing = await system.store.listStreams({ category: 'user', limit: 1 });
     if (existing.length === 0) {
       const credentials = await seedDemoAccounts(system.accounts);
-      writeFileSync(file, credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(14)} ${c.password}`).join('\n'), { mode: 0o600 });
+      // Demo tutors choose from the seeded catalogue, so its read model must have caught up.
+      await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
+      const tutors = await seedDemoTutors(system, await listSubjects(system.sql), {
+        calendarConnected: system.calendar.kind === 'sandbox',
+      });
+      const lines = [
+        ...credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(18)} ${c.password}`),
+        ...tutors.map((t) => `${t.role.padEnd(8)} ${t.username.padEnd(18)} Tutor Login → Google (dev sign-in) as ${t.email}`),
+      ];
+      writeFileSync(file, lines.join('\n'), { mode: 0o600 });
     }
   }
   if (existsSync(file)) demoAccounts = readFileSync(file, 'utf8');

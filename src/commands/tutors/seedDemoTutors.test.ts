@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
+import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../projections/subjects/queries.ts';
+import { seedSubjectCatalog } from '../subjects/seedCatalog.ts';
+import { demoTutors, seedDemoTutors } from './seedDemoTutors.ts';
+import { tutorHandlers } from './tutorHandlers.ts';
+
+let system: TestSystem;
+beforeAll(async () => {
+  system = await createTestSystem('all');
+  await seedSubjectCatalog(system.store);
+  await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
+});
+afterAll(async () => system.dispose());
+
+const eventCount = async () => Number((await system.sql<{ n: bigint }[]>`SELECT count(*) AS n FROM es_events`)[0]?.n);
+
+describe('seeding the demo tutors', () => {
+  it('creates onboarded tutors with subjects (implied levels included) and weekly hours, once', async () => {
+    const catalog = await listSubjects(system.sql);
+    const credentials = await seedDemoTutors(system, catalog, { calendarConnected: true });
+    expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
+
+    await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 30_000);
+    const seeded = await system.sql<{ id: string; username: string; role: string; timezone: string }[]>`
+      SELECT id, username, role, timezone FROM users WHERE username LIKE 'demo.tutor.%' ORDER BY username`;
+    expect(seeded.map((u) => [u.username, u.role, u.timezone])).toEqual([
+      ['demo.tutor.daniel', 'tutor', 'America/Vancouver'],
+      ['demo.tutor.maya', 'tutor', 'America/Toronto'],
+    ]);
+
+    const maya = await tutorHandlers(system.store).tutors.load(seeded[1]?.id ?? '');
+    const nameOf = new Map(catalog.map((s) => [s.id, s.name]));
+    const taught = maya.qualifications.map((q) => nameOf.get(q.subjectId));
+    // Calculus (University/College) brings its lower-level equivalents (spec part 2 §4).
+    for (const name of [
+      'Calculus (University/College)',
+      'Calculus (Grade 11-12)',
+      'Advanced Functions',
+      'Functions',
+      'Math (Grade 10 & Under)',
+    ])
+      expect(taught).toContain(name);
+    expect(maya.weeklyHours).toHaveLength(6);
+    expect(maya.timeZone).toBe('America/Toronto');
+    expect(maya.onboardingCompleted).toBe(true);
+    expect(maya.bio).toMatch(/calculus/);
+
+    const before = await eventCount();
+    await seedDemoTutors(system, catalog, { calendarConnected: true });
+    expect(await eventCount()).toBe(before);
+  });
+});
