@@ -29,7 +29,7 @@ describe('billing periods: 1st–15th and 16th–end of month, in the tutor zone
     expect(billingPeriodOf(instant, 'Europe/Paris').firstDay).toBe('2026-11-16');
   });
 
-  it('a period across a DST change is bounded by local midnights (the period is an hour longer in November)', () => {
+  it('a period across a DST change is bounded by local midnights (an hour shorter in March)', () => {
     const p = billingPeriodOf(new Date('2026-03-10T12:00:00Z'), NY); // DST starts on March 8th
     expect(p.start).toEqual(new Date('2026-03-01T05:00:00Z'));
     expect(p.end).toEqual(new Date('2026-03-16T04:00:00Z'));

@@ -15,8 +15,7 @@ export interface Span {
   lastDay: string;
 }
 
-const instantOf = (day: Temporal.PlainDate, timeZone: string) =>
-  new Date(day.toZonedDateTime({ timeZone }).epochMilliseconds);
+const instantOf = (day: Temporal.PlainDate, timeZone: string) => new Date(day.toZonedDateTime({ timeZone }).epochMilliseconds);
 
 function span(first: Temporal.PlainDate, nextFirst: Temporal.PlainDate, timeZone: string): Span {
   return {
