@@ -8,8 +8,11 @@ import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
 import { createStaffAccount, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
+import { seedSubjectCatalog } from '../../src/commands/subjects/seedCatalog.ts';
+import { seedDemoTutors } from '../../src/commands/tutors/seedDemoTutors.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
 import { DEMO_ACCOUNTS_FILE } from './demoAccounts.ts';
@@ -39,6 +42,10 @@ await waitForProjections(system.sql, ['users'], admin.position, 10_000);
 // The demo accounts a fresh install gets (a parent with one student, Sam): their generated
 // passwords go to a file the tests read (tests/e2e/helpers.ts, demoAccount).
 const demo = await seedDemoAccounts(system.accounts);
+// The catalogue and the two demo tutors, as `npm start` seeds them on a fresh install.
+await seedSubjectCatalog(system.store);
+await system.projections.catchUp(['subjects']);
+await seedDemoTutors(system, await listSubjects(system.sql), { calendarConnected: system.calendar.kind === 'sandbox' });
 await system.projections.catchUp(['users', 'students']);
 mkdirSync('.tmp', { recursive: true });
 writeFileSync(DEMO_ACCOUNTS_FILE, JSON.stringify(demo));
