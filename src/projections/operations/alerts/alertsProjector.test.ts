@@ -52,6 +52,31 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect((await openAlerts(db.sql)).map((a) => a.id).sort()).toEqual([stoppedId, gaveUpId].sort());
   });
 
+  it('a tutor whose calendar grant was revoked raises a calendar alert; authorising again resolves it', async () => {
+    const tutorId = randomUUID();
+    const [lostId, lostAgainId] = [randomUUID(), randomUUID()];
+    const stream = `tutor-${tutorId}`;
+    const lost = { tutorId, userId: tutorId, reason: 'invalid_grant', at: '2025-06-01T00:00:00.000Z' };
+    await spec.given(
+      event(stream, 'TutorCalendarAccessLost', lost, { id: lostId }),
+      event(stream, 'TutorCalendarAccessRestored', { tutorId, userId: tutorId, at: '2025-06-02T00:00:00.000Z' }),
+      event(stream, 'TutorCalendarAccessLost', { ...lost, at: '2025-06-03T00:00:00.000Z' }, { id: lostAgainId }),
+    );
+    const rows = await spec.rows(alerts, { user_id: tutorId });
+    expect(rows.find((r) => r.id === lostId)).toMatchObject({
+      type: 'calendar_invalid_grant',
+      severity: 'high',
+      user_id: tutorId,
+      is_resolved: true,
+      resolved_by: 'system',
+      metadata: lost,
+    });
+    expect(rows.find((r) => r.id === lostId)?.resolved_at).toBeInstanceOf(Date);
+    expect(rows.find((r) => r.id === lostAgainId)).toMatchObject({ type: 'calendar_invalid_grant', is_resolved: false });
+    expect((await openAlerts(db.sql)).map((a) => a.id)).toContain(lostAgainId);
+    expect((await openAlerts(db.sql)).map((a) => a.id)).not.toContain(lostId);
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

@@ -1,51 +1,80 @@
-import { defineProjection } from '../../kit/defineProjection.ts';
+import type { TransactionSql } from '../../../adapters/db/db.ts';
+import { defineProjection, type ProjectedEvent } from '../../kit/defineProjection.ts';
 import { insertRows } from '../../kit/writes.ts';
 import { type AlertRow, alerts } from './tables.ts';
 
-/** The alerts table, fed by the platform's own failure events. */
+type AlertEvent = ProjectedEvent<'ProjectorStopped' | 'EventParked' | 'JobGaveUp' | 'TutorCalendarAccessLost'>;
+
+function alertOf(e: AlertEvent): AlertRow {
+  const common = {
+    id: e.id,
+    severity: 'high',
+    is_resolved: false,
+    resolved_at: null,
+    resolved_by: null,
+    user_id: null,
+    student_id: null,
+    session_id: null,
+    purchase_id: null,
+    metadata: e.data,
+    created_at: e.recordedAt.toISOString(),
+  } as const;
+  switch (e.type) {
+    case 'ProjectorStopped':
+      return {
+        ...common,
+        type: 'projection_stopped',
+        title: `Projection ${e.data.projector} stopped`,
+        description: `It could not apply event ${e.data.eventId} (${e.data.eventType}): ${e.data.error}`,
+      };
+    case 'EventParked':
+      return {
+        ...common,
+        type: 'event_parked',
+        title: `Projection ${e.data.projector} parked an event`,
+        description: `${e.data.eventId} (${e.data.eventType}) in ${e.data.streamId}: ${e.data.error}. Retry or skip it with projections:retry / projections:skip.`,
+      };
+    case 'TutorCalendarAccessLost':
+      return {
+        ...common,
+        type: 'calendar_invalid_grant',
+        user_id: e.data.userId,
+        title: 'A tutor’s calendar can no longer be reached',
+        description: `Google refused the tutor’s authorisation (${e.data.reason}): bookings cannot be written to their calendar until they sign in with Google again.`,
+      };
+    default:
+      return {
+        ...common,
+        type: 'job_failed',
+        title: `Background job ${e.data.queue} gave up`,
+        description: `Job ${e.data.jobId} failed ${e.data.attempts} times: ${e.data.error}`,
+      };
+  }
+}
+
+/** A tutor who authorised Google again closes their open calendar alert. */
+async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEvent<'TutorCalendarAccessRestored'>): Promise<void> {
+  await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${restored.recordedAt.toISOString()}, resolved_by = 'system'
+           WHERE type = 'calendar_invalid_grant' AND user_id = ${restored.data.userId} AND NOT is_resolved`;
+}
+
+/** The alerts table, fed by the platform's own failure events and by tutors' calendars that stopped answering. */
 export const alertsProjector = defineProjection({
   name: 'alerts',
-  handles: ['ProjectorStopped', 'EventParked', 'JobGaveUp'],
+  handles: ['ProjectorStopped', 'EventParked', 'JobGaveUp', 'TutorCalendarAccessLost', 'TutorCalendarAccessRestored'],
   tables: [alerts],
   async apply(tx, events) {
-    const rows = events.map((e): AlertRow => {
-      const common = {
-        id: e.id,
-        severity: 'high',
-        is_resolved: false,
-        resolved_at: null,
-        resolved_by: null,
-        user_id: null,
-        student_id: null,
-        session_id: null,
-        purchase_id: null,
-        metadata: e.data,
-        created_at: e.recordedAt.toISOString(),
-      } as const;
-      switch (e.type) {
-        case 'ProjectorStopped':
-          return {
-            ...common,
-            type: 'projection_stopped',
-            title: `Projection ${e.data.projector} stopped`,
-            description: `It could not apply event ${e.data.eventId} (${e.data.eventType}): ${e.data.error}`,
-          };
-        case 'EventParked':
-          return {
-            ...common,
-            type: 'event_parked',
-            title: `Projection ${e.data.projector} parked an event`,
-            description: `${e.data.eventId} (${e.data.eventType}) in ${e.data.streamId}: ${e.data.error}. Retry or skip it with projections:retry / projections:skip.`,
-          };
-        default:
-          return {
-            ...common,
-            type: 'job_failed',
-            title: `Background job ${e.data.queue} gave up`,
-            description: `Job ${e.data.jobId} failed ${e.data.attempts} times: ${e.data.error}`,
-          };
+    // Set-based between restorations (rare): each one resolves what was raised before it, in log order.
+    let raised: AlertRow[] = [];
+    for (const e of events) {
+      if (e.type !== 'TutorCalendarAccessRestored') {
+        raised.push(alertOf(e));
+        continue;
       }
-    });
-    await insertRows(tx, alerts, rows, 'nothing');
+      await insertRows(tx, alerts, raised, 'nothing');
+      raised = [];
+      await resolveCalendarAlerts(tx, e);
+    }
+    await insertRows(tx, alerts, raised, 'nothing');
   },
 });
