@@ -1,3 +1,4 @@
+import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { CalendarPort } from './adapters/calendar/calendarPort.ts';
 import { SandboxCalendar } from './adapters/calendar/sandbox/sandboxCalendar.ts';
@@ -7,6 +8,8 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embe
 import { migrate } from './adapters/db/migrate.ts';
 import type { EventStore } from './adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from './adapters/eventstore/postgres/postgresEventStore.ts';
+import type { FileStorage } from './adapters/files/fileStorage.ts';
+import { LocalFileStorage } from './adapters/files/localFileStorage.ts';
 import { DevIdentityProvider } from './adapters/identity/devIdentity.ts';
 import type { IdentityProvider } from './adapters/identity/identityProvider.ts';
 import { deadLetterOf, JobQueue } from './adapters/jobs/jobQueue.ts';
@@ -49,6 +52,8 @@ export interface System {
   identity: IdentityProvider;
   /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL. */
   calendar: CalendarPort;
+  /** Uploaded files (tutors' pictures): under `DATA_DIR/files`. */
+  files: FileStorage;
   close(): Promise<void>;
 }
 
@@ -67,6 +72,8 @@ export interface SystemOptions {
   retry?: { retryLimit: number; retryDelaySeconds: number };
   /** Replaces the configured calendar (tests: a provider that fails, or Google against a local server). */
   calendar?: CalendarPort;
+  /** Replaces the file storage (tests: a temporary directory of their own). */
+  files?: FileStorage;
 }
 
 export async function createSystem(config: Config, mode: Mode, options: SystemOptions = {}): Promise<System> {
@@ -182,6 +189,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accounts,
     identity,
     calendar,
+    files: options.files ?? new LocalFileStorage(path.join(config.DATA_DIR, 'files')),
     sql,
     databaseUrl,
     store,
