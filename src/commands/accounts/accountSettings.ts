@@ -19,6 +19,11 @@ export function changeTimezone(deps: AccountDeps, userId: string, timezone: stri
   return deps.handlers.users.handle(userId, { type: 'ChangeTimezone', data: { userId, timezone } }, ctx);
 }
 
+/** The account holder's own first and last name (trimmed and checked by the decider). */
+export function changeName(deps: AccountDeps, userId: string, name: { firstName: string; lastName: string }, ctx: CommandContext) {
+  return deps.handlers.users.handle(userId, { type: 'ChangeName', data: { userId, ...name } }, ctx);
+}
+
 /** Grade and school year (spec part 2: the student's Account dialog). */
 export function updateStudentAccount(
   deps: AccountDeps,

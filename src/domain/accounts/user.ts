@@ -36,6 +36,8 @@ export const passwordReset = z.object({ userId, passwordHash: z.string(), at });
 export const termsAccepted = z.object({ userId, version: z.string(), ip: z.string().nullable(), at });
 export const roleChanged = z.object({ userId, from: z.enum(accountRoles), to: z.enum(accountRoles), at });
 export const timezoneChanged = z.object({ userId, timezone: z.string(), at });
+/** The account holder's own name, trimmed (spec part 2 §5: neither part empty). */
+export const nameChanged = z.object({ userId, firstName: z.string(), lastName: z.string(), at });
 export const googleAccountLinked = z.object({
   userId,
   googleId: z.string(),
@@ -91,6 +93,10 @@ export const userEvents = {
   }),
   RoleChanged: eventType(roleChanged, { describe: (d) => `Role changed from ${d.from} to ${d.to}` }),
   TimezoneChanged: eventType(timezoneChanged, { describe: (d) => `Time zone set to ${d.timezone}` }),
+  NameChanged: eventType(nameChanged, {
+    personal: { fields: ['firstName', 'lastName'], subject: personOf },
+    describe: () => 'Name changed',
+  }),
   GoogleAccountLinked: eventType(googleAccountLinked, {
     personal: { fields: ['googleId', 'accessToken', 'refreshToken'], subject: personOf },
     describe: () => 'Google account linked',
@@ -122,6 +128,8 @@ export interface UserState {
   reset: PendingCode | null;
   termsAcceptedVersion: string | null;
   timezone: string;
+  /** The current name (personal: decrypted in memory only), so an unchanged name records nothing. */
+  name: { firstName: string; lastName: string } | null;
 }
 
 export const initialUserState: UserState = {
@@ -135,6 +143,7 @@ export const initialUserState: UserState = {
   reset: null,
   termsAcceptedVersion: null,
   timezone: DEFAULT_TIMEZONE,
+  name: null,
 };
 
 const pending = (d: { codeHash: string; expiresAt: string; issuedAt: string }): PendingCode => ({
@@ -157,6 +166,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         googleId: event.data.googleId,
         termsAcceptedVersion: event.data.termsAcceptedVersion,
         timezone: event.data.timezone,
+        name: { firstName: event.data.firstName, lastName: event.data.lastName },
       };
     case 'EmailVerificationCodeIssued':
       return { ...state, verification: pending(event.data) };
@@ -177,6 +187,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, role: event.data.to };
     case 'TimezoneChanged':
       return { ...state, timezone: event.data.timezone };
+    case 'NameChanged':
+      return { ...state, name: { firstName: event.data.firstName, lastName: event.data.lastName } };
     case 'GoogleAccountLinked':
       return { ...state, googleId: event.data.googleId };
     case 'GoogleTokensRefreshed':

@@ -4,9 +4,12 @@ import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
 import type { UserEvent } from './user.ts';
 import {
   EXPIRED_CODE,
+  FIRST_NAME_REQUIRED,
   GOOGLE_ACCOUNT_MISMATCH,
   GOOGLE_EMAIL_UNVERIFIED,
   INVALID_RESET_CODE,
+  LAST_NAME_REQUIRED,
+  NAME_TOO_LONG,
   TOO_MANY_ATTEMPTS,
   userDecider,
 } from './userDecider.ts';
@@ -148,6 +151,26 @@ describe('user decider', () => {
       .given([registered, linked('g')])
       .when(link(false, 'google'))
       .thenEvents([linked('g')]);
+  });
+
+  it('changes the name, trimmed; an unchanged name records nothing; an empty or overlong part is refused', () => {
+    const changeName = (firstName: string, lastName: string) =>
+      ({ type: 'ChangeName', data: { userId, firstName, lastName }, metadata: { now } }) as const;
+    const renamed: UserEvent = { type: 'NameChanged', data: { userId, firstName: 'Anna', lastName: 'Lee-Park', at: now.toISOString() } };
+    spec.given([registered]).when(changeName('  Anna ', ' Lee-Park')).thenEvents([renamed]);
+    spec.given([registered]).when(changeName('Ann', 'Lee ')).thenNothing();
+    spec.given([registered, renamed]).when(changeName('Anna', 'Lee-Park')).thenNothing();
+    spec
+      .given([registered, renamed])
+      .when(changeName('Ann', 'Lee'))
+      .thenEvents([{ ...renamed, data: { ...renamed.data, firstName: 'Ann', lastName: 'Lee' } }]);
+    spec.given([registered]).when(changeName('   ', 'Lee')).thenThrows(FIRST_NAME_REQUIRED, 'invalid');
+    spec.given([registered]).when(changeName('Ann', '')).thenThrows(LAST_NAME_REQUIRED, 'invalid');
+    spec
+      .given([registered])
+      .when(changeName('A'.repeat(101), 'Lee'))
+      .thenThrows(NAME_TOO_LONG, 'invalid');
+    spec.given([]).when(changeName('Ann', 'Lee')).thenThrows('Account not found', 'not_found');
   });
 
   it('refuses everything but re-registration checks once the account is deleted', () => {

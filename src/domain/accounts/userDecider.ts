@@ -21,6 +21,7 @@ export type UserCommand =
   | Command<'AcceptTerms', { userId: string; version: string; ip: string | null }>
   | Command<'ChooseRole', { userId: string; role: string }>
   | Command<'ChangeTimezone', { userId: string; timezone: string }>
+  | Command<'ChangeName', { userId: string; firstName: string; lastName: string }>
   | Command<
       'LinkGoogleAccount',
       {
@@ -49,6 +50,10 @@ export const INVALID_RESET_CODE = 'Invalid or expired reset code';
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 export const ALREADY_VERIFIED = 'Email is already verified';
 export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google e-mail address is not verified';
+export const FIRST_NAME_REQUIRED = 'First name is required';
+export const LAST_NAME_REQUIRED = 'Last name is required';
+export const NAME_MAX_LENGTH = 100;
+export const NAME_TOO_LONG = `A name must be at most ${NAME_MAX_LENGTH} characters`;
 export const GOOGLE_ACCOUNT_MISMATCH = 'This e-mail address is linked to a different Google account';
 
 function requireLive(state: UserState): void {
@@ -128,6 +133,17 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
     requireLive(state);
     if (state.timezone === data.timezone) return [];
     return [{ type: 'TimezoneChanged', data: { ...data, at: now.toISOString() } }];
+  },
+  ChangeName({ data, metadata: { now } }, state) {
+    requireLive(state);
+    // Spec part 2 §5: first and last names non-empty after trim.
+    const firstName = data.firstName.trim();
+    const lastName = data.lastName.trim();
+    if (!firstName) throw new DomainError(FIRST_NAME_REQUIRED, 'invalid');
+    if (!lastName) throw new DomainError(LAST_NAME_REQUIRED, 'invalid');
+    if (firstName.length > NAME_MAX_LENGTH || lastName.length > NAME_MAX_LENGTH) throw new DomainError(NAME_TOO_LONG, 'invalid');
+    if (state.name?.firstName === firstName && state.name.lastName === lastName) return [];
+    return [{ type: 'NameChanged', data: { userId: data.userId, firstName, lastName, at: now.toISOString() } }];
   },
   LinkGoogleAccount({ data, metadata: { now } }, state) {
     requireLive(state);

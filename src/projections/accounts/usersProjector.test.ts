@@ -73,13 +73,14 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('users read model, batche
     expect(await findUserByLogin(db.sql, 'nobody')).toBeNull();
   });
 
-  it('verification, terms, role, time zone, Google link and sign-in change the row', async () => {
+  it('verification, terms, role, time zone, name, Google link and sign-in change the row', async () => {
     await spec.given(
       registered('u2', { role: 'parent' }),
       event('user-u2', 'EmailVerified', { userId: 'u2', at: '2025-01-03T00:00:00.000Z' }),
       event('user-u2', 'TermsAccepted', { userId: 'u2', version: '2.0', ip: null, at: '2025-01-04T00:00:00.000Z' }),
       event('user-u2', 'RoleChanged', { userId: 'u2', from: 'parent', to: 'tutor', at: '2025-01-05T00:00:00.000Z' }),
       event('user-u2', 'TimezoneChanged', { userId: 'u2', timezone: 'Europe/Paris', at: '2025-01-06T00:00:00.000Z' }),
+      event('user-u2', 'NameChanged', { userId: 'u2', firstName: 'Renée', lastName: 'Okafor', at: '2025-01-06T00:00:00.000Z' }),
       event('user-u2', 'GoogleAccountLinked', {
         userId: 'u2',
         googleId: 'g-2',
@@ -98,6 +99,8 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('users read model, batche
       terms_accepted_version: '2.0',
       role: 'tutor',
       timezone: 'Europe/Paris',
+      first_name: 'Renée',
+      last_name: 'Okafor',
       google_id: 'g-2',
       google_token_expiry: new Date('2025-02-01T00:00:00.000Z'),
       last_sign_in_at: new Date('2025-01-08T00:00:00.000Z'),

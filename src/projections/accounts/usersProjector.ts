@@ -9,6 +9,7 @@ const handles = [
   'TermsAccepted',
   'RoleChanged',
   'TimezoneChanged',
+  'NameChanged',
   'GoogleAccountLinked',
   'SignedIn',
   'AccountDeleted',
@@ -50,6 +51,8 @@ function applyUserEvent(row: UserRow | null, event: UserEvent): UserRow | null {
       return { ...row, role: event.data.to };
     case 'TimezoneChanged':
       return { ...row, timezone: event.data.timezone };
+    case 'NameChanged':
+      return { ...row, first_name: event.data.firstName, last_name: event.data.lastName };
     case 'GoogleAccountLinked':
       return { ...row, google_id: event.data.googleId, google_token_expiry: event.data.tokenExpiry };
     case 'SignedIn':

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   acceptTerms,
+  changeName,
   changeTimezone,
   chooseRole,
   setSecondaryLogin,
@@ -23,6 +24,7 @@ import {
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { changeNameBody } from '../../../domain/tutors/tutorApi.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { findOwnStudent, studentsOfParent } from '../../../projections/accounts/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -243,6 +245,25 @@ export const accountRoutes =
         await waitForProjections(system.sql, accountProjections, result.position);
         return { ok: true, timezone: request.body.timezone };
       },
+    );
+
+    app.patch(
+      '/api/user/name',
+      {
+        config: { roles: accountHolderRoles },
+        schema: {
+          tags: ['accounts'],
+          summary: "Change the caller's first and last name (both non-empty once trimmed); answers the current user",
+          body: changeNameBody,
+        },
+      },
+      async (request, reply) =>
+        idempotent(system.sql, request, reply, async (ctx) => {
+          const principal = principalOf(request);
+          const result = await changeName(deps, principal.userId, request.body, ctx);
+          await readYourWrites(system.sql, accountProjections, result.position);
+          return { status: 200, body: await me(principal) };
+        }),
     );
 
     app.post(
