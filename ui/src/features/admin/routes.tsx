@@ -1,9 +1,21 @@
 import { createRoute } from '@tanstack/react-router';
 import { rootRoute } from '../../app/layoutRoutes.tsx';
 import { AdminDashboardPage } from './AdminPage.tsx';
+import { validateAdminSearch } from './tabs.ts';
 
-/** /admin (admin, finance): the operations console in its own shell; the page wraps itself in ProtectedRoute. */
-export const adminRoute = createRoute({ getParentRoute: () => rootRoute, path: '/admin', component: AdminDashboardPage });
+/**
+ * /admin (admin, finance): the operations console in its own shell; the page wraps itself in
+ * ProtectedRoute. `?tab=` names the selected tab, so reload and back keep it.
+ */
+export const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin',
+  validateSearch: validateAdminSearch,
+  component: function AdminRouteComponent() {
+    const { tab } = adminRoute.useSearch();
+    return <AdminDashboardPage tab={tab} />;
+  },
+});
 
 /** Direct children of the root route. */
 export const adminRootRoutes = [adminRoute] as const;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * The admin side of tutor recruiting (spec part 2 §3 and §7), shared by the server and the UI
+ * (`@shared/tutors/adminApi.ts`): the UI reads every admin answer through these schemas.
+ */
+
+/** An admin-listed user: a tutor application as GET /api/admin/tutor-applications and /api/admin/tutors/pending list it. */
+export const adminListedUserSchema = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
+  email: z.string(),
+  /** tutor, admin, parent or student. */
+  role: z.string(),
+  /** pending or approved; anything else shows a destructive badge. */
+  status: z.string(),
+  googleId: z.string().nullable(),
+  /** google or local. */
+  authProvider: z.string(),
+  /** ISO timestamp of the application. */
+  createdAt: z.string(),
+});
+export type AdminListedUser = z.output<typeof adminListedUserSchema>;
+export const adminListedUsersSchema = z.array(adminListedUserSchema);
+
+/** GET /api/admin/overview. */
+export const adminOverviewSchema = z.object({
+  totalUsers: z.number(),
+  totalStudents: z.number(),
+  totalTutors: z.number(),
+  pendingApprovals: z.number(),
+});
+export type AdminOverview = z.output<typeof adminOverviewSchema>;
+
+/** POST /api/admin/tutors/invite (201). */
+export const tutorInvitationAnswerSchema = z.object({ ok: z.literal(true), invitationId: z.string(), expiresAt: z.string().nullable() });
+
+/** The answer of approve, reject and deny: the application's new status. */
+export const applicationReviewAnswerSchema = z.object({ ok: z.literal(true), status: z.string() });
+
+/** GET /api/admin/alerts/unresolved: only its length is used (the Alerts badge). */
+export const unresolvedAlertsSchema = z.array(z.unknown());

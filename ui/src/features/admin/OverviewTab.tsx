@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { CircleAlert, Clock, GraduationCap, History, RotateCw, UserCheck, Users } from 'lucide-react';
+import { errorMessage } from '../../app/api.ts';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { adminApi } from './api.ts';
+
+const COUNTERS = [
+  { key: 'totalUsers', label: 'Total Users', icon: Users },
+  { key: 'totalStudents', label: 'Total Students', icon: GraduationCap },
+  { key: 'totalTutors', label: 'Total Tutors', icon: UserCheck },
+  { key: 'pendingApprovals', label: 'Pending Approvals', icon: Clock },
+] as const;
+
+/** Overview: the four counters of GET /api/admin/overview and the Recent Activity panel. */
+export function OverviewTab() {
+  const overview = useQuery({ queryKey: adminApi.overviewKey, queryFn: adminApi.overview });
+  const numbers = new Intl.NumberFormat('en-US');
+
+  return (
+    <div className="space-y-8">
+      {overview.isError ? (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>The counters could not be loaded</AlertTitle>
+          <AlertDescription>
+            <p>{errorMessage(overview.error, 'The server did not answer as expected.')}</p>
+            <Button variant="outline" size="sm" className="mt-3" disabled={overview.isFetching} onClick={() => void overview.refetch()}>
+              <RotateCw className={overview.isFetching ? 'animate-spin' : undefined} aria-hidden="true" />
+              Try again
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : (
+        <section aria-label="Counters" aria-busy={overview.isPending}>
+          <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+            {COUNTERS.map(({ key, label, icon: Icon }) => (
+              <div key={key} className="rounded-[var(--radius-card)] border border-border bg-white p-5 shadow-sm">
+                <dt className="flex items-center justify-between gap-2 text-sm font-medium text-slate-600">
+                  {label}
+                  <Icon className="size-5 text-brand-700" aria-hidden="true" />
+                </dt>
+                <dd className="mt-3 text-3xl font-bold text-slate-900 tabular-nums" data-testid={`counter-${key}`}>
+                  {overview.data ? (
+                    numbers.format(overview.data[key])
+                  ) : (
+                    <span className="block h-9 w-16 animate-pulse rounded-md bg-slate-100">
+                      <span className="sr-only">Loading</span>
+                    </span>
+                  )}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+
+      <section aria-labelledby="recent-activity" className="rounded-[var(--radius-card)] border border-border bg-white p-6 shadow-sm">
+        <h2 id="recent-activity" className="text-lg font-semibold text-slate-900">
+          Recent Activity
+        </h2>
+        <div className="mt-4 flex flex-col items-center rounded-md border border-dashed border-slate-300 px-6 py-10 text-center">
+          <History className="size-8 text-slate-400" aria-hidden="true" />
+          <p className="mt-3 text-sm text-slate-600">Recent activity appears here once the audit log console lands.</p>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import {
+  adminListedUsersSchema,
+  adminOverviewSchema,
+  applicationReviewAnswerSchema,
+  tutorInvitationAnswerSchema,
+  unresolvedAlertsSchema,
+} from '@shared/tutors/adminApi.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { api, jsonQuery } from '../../app/api.ts';
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** The admin API (spec part 2 §7); answers read through `@shared/tutors/adminApi.ts`. */
+export const adminApi = {
+  overviewKey: ['/api/admin/overview'] as const,
+  overview: jsonQuery('/api/admin/overview', adminOverviewSchema),
+
+  /** The Tutor Applications tab's list (its length is the tab's badge). */
+  applicationsKey: ['/api/admin/tutor-applications'] as const,
+  applications: jsonQuery('/api/admin/tutor-applications', adminListedUsersSchema),
+
+  /** The Create Tutor tab's list of pending applications. */
+  pendingTutorsKey: ['/api/admin/tutors/pending'] as const,
+  pendingTutors: jsonQuery('/api/admin/tutors/pending', adminListedUsersSchema),
+
+  /** The Alerts badge; the endpoint arrives with the operations console (a 404 until then). */
+  unresolvedAlertsKey: ['/api/admin/alerts/unresolved'] as const,
+  unresolvedAlerts: jsonQuery('/api/admin/alerts/unresolved', unresolvedAlertsSchema),
+
+  invite: (email: string) => api.send('POST', '/api/admin/tutors/invite', { email }, tutorInvitationAnswerSchema),
+  /** Tutor Applications tab: approve. */
+  approveApplication: (applicantId: string) =>
+    api.send('POST', `/api/admin/approve-tutor/${id(applicantId)}`, undefined, applicationReviewAnswerSchema),
+  /** Tutor Applications tab: deny (the applicant's record is erased). */
+  denyApplication: (applicantId: string) =>
+    api.send('DELETE', `/api/admin/deny-tutor-application/${id(applicantId)}`, undefined, applicationReviewAnswerSchema),
+  /** Create Tutor tab: approve. */
+  approveTutor: (applicantId: string) =>
+    api.send('POST', `/api/admin/tutors/${id(applicantId)}/approve`, undefined, applicationReviewAnswerSchema),
+  /** Create Tutor tab: reject. */
+  rejectTutor: (applicantId: string) =>
+    api.send('POST', `/api/admin/tutors/${id(applicantId)}/reject`, undefined, applicationReviewAnswerSchema),
+};
+
+/** After a review: every list and counter an application appears in. */
+export function refreshAfterReview(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all(
+    [adminApi.applicationsKey, adminApi.pendingTutorsKey, adminApi.overviewKey, ['/api/admin/users']].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
+}

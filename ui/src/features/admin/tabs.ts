@@ -1,0 +1,79 @@
+import type { LucideIcon } from 'lucide-react';
+import {
+  BadgeDollarSign,
+  Bell,
+  CalendarDays,
+  ClipboardList,
+  LayoutDashboard,
+  ScrollText,
+  ShoppingCart,
+  TicketPercent,
+  UserPlus,
+  Users,
+} from 'lucide-react';
+
+/** The ten tabs of the admin sidebar, in the spec's order (part 2 §2). */
+export const ADMIN_TAB_IDS = [
+  'overview',
+  'applications',
+  'create-tutor',
+  'sessions',
+  'purchases',
+  'payouts',
+  'users',
+  'promo-codes',
+  'alerts',
+  'audit-log',
+] as const;
+export type AdminTabId = (typeof ADMIN_TAB_IDS)[number];
+
+export interface AdminTab {
+  id: AdminTabId;
+  label: string;
+  icon: LucideIcon;
+  /** One line under the tab's heading: what the tab is for. */
+  summary: string;
+}
+
+export const ADMIN_TABS: readonly AdminTab[] = [
+  { id: 'overview', label: 'Overview', icon: LayoutDashboard, summary: 'Accounts by role and applications awaiting review.' },
+  {
+    id: 'applications',
+    label: 'Tutor Applications',
+    icon: ClipboardList,
+    summary: 'Review the tutors who applied with Google: approve, deny or email them.',
+  },
+  {
+    id: 'create-tutor',
+    label: 'Create Tutor',
+    icon: UserPlus,
+    summary: 'Invite a tutor to sign up with Google, and review pending applications.',
+  },
+  { id: 'sessions', label: 'Sessions', icon: CalendarDays, summary: 'Every tutoring session, booked or completed.' },
+  { id: 'purchases', label: 'Purchases', icon: ShoppingCart, summary: 'Session packages bought by families.' },
+  { id: 'payouts', label: 'Payouts', icon: BadgeDollarSign, summary: 'What each tutor is owed per billing period.' },
+  { id: 'users', label: 'Users', icon: Users, summary: 'Every account: students, parents, tutors and staff.' },
+  { id: 'promo-codes', label: 'Promo Codes', icon: TicketPercent, summary: 'Discount codes and their redemptions.' },
+  { id: 'alerts', label: 'Alerts', icon: Bell, summary: 'Problems that need a person: failed payments, calendar sync and more.' },
+  { id: 'audit-log', label: 'Audit Log', icon: ScrollText, summary: 'Who did what, when, to which record.' },
+];
+
+/** Finance staff see Purchases and Payouts only (issue 12: the operations console). */
+const FINANCE_TABS: readonly AdminTabId[] = ['purchases', 'payouts'];
+
+export function tabsFor(role: string): readonly AdminTab[] {
+  return role === 'finance' ? ADMIN_TABS.filter((tab) => FINANCE_TABS.includes(tab.id)) : ADMIN_TABS;
+}
+
+export function isAdminTabId(value: unknown): value is AdminTabId {
+  return typeof value === 'string' && (ADMIN_TAB_IDS as readonly string[]).includes(value);
+}
+
+/** `?tab=` of /admin: one of the ten tab ids, or absent (the role's first tab). */
+export interface AdminSearch {
+  tab?: AdminTabId;
+}
+
+export function validateAdminSearch(search: Record<string, unknown>): AdminSearch {
+  return isAdminTabId(search.tab) ? { tab: search.tab } : {};
+}
