@@ -1,14 +1,30 @@
 import { createRoute } from '@tanstack/react-router';
-import { rootRoute } from '../../app/layoutRoutes.tsx';
+import { publicLayoutRoute, rootRoute } from '../../app/layoutRoutes.tsx';
 import { TutorDashboardPage } from './TutorDashboardPage.tsx';
+import { TutorOnboardingPage } from './TutorOnboardingPage.tsx';
+import { TutorsDirectoryPage } from './TutorsDirectoryPage.tsx';
 
-/** The tutor area (tutor only; each page wraps itself in ProtectedRoute): /tutor and /tutor-dashboard are the same page. */
+/** The tutor area (tutor only; each page guards itself): /tutor and /tutor-dashboard are the same page. */
 export const tutorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tutor', component: TutorDashboardPage });
 export const tutorDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/tutor-dashboard',
   component: TutorDashboardPage,
 });
+export const tutorOnboardingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tutor-onboarding',
+  component: TutorOnboardingPage,
+});
+
+/** /tutors "Meet Our Tutors" under the public layout (header and footer). */
+export const tutorsDirectoryRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: '/tutors',
+  component: TutorsDirectoryPage,
+});
 
 /** Direct children of the root route. */
-export const tutorsRootRoutes = [tutorRoute, tutorDashboardRoute] as const;
+export const tutorsRootRoutes = [tutorRoute, tutorDashboardRoute, tutorOnboardingRoute] as const;
+/** Pages under the public layout. */
+export const tutorsPublicRoutes = [tutorsDirectoryRoute] as const;

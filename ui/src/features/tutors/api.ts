@@ -1,0 +1,127 @@
+import { timezoneResponseSchema } from '@shared/accounts/accountApi.ts';
+import { gradeLevels } from '@shared/subjects/gradeLevels.ts';
+import type { Qualification } from '@shared/subjects/qualifications.ts';
+import {
+  availabilityEntrySchema,
+  busyEventSchema,
+  calendarStatusSchema,
+  dashboardStatsSchema,
+  pictureUploadSchema,
+  tutorListEntrySchema,
+  tutorProfileSchema,
+  tutorSubjectSchema,
+} from '@shared/tutors/tutorApi.ts';
+import { z } from 'zod';
+import { api, apiRequest, jsonQuery } from '../../app/api.ts';
+
+/**
+ * The tutors API (spec part 2 §7; contract in `@shared/tutors/tutorApi.ts`): every answer is read
+ * through its zod schema. A tutor's id is their profile id (GET /api/tutor/profile `id`).
+ */
+
+/** GET /api/subjects (the public catalogue). */
+export const catalogSubjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  gradeLevel: z.enum(gradeLevels),
+});
+export type CatalogSubject = z.output<typeof catalogSubjectSchema>;
+
+/** Writes whose answer the UI does not read beyond success. */
+const anyAnswer = z.unknown();
+
+export interface WeeklyHoursRow {
+  dayOfWeek: number;
+  startTime: string;
+  endTime: string;
+}
+
+const enc = encodeURIComponent;
+
+export const tutorKeys = {
+  profile: ['/api/tutor/profile'] as const,
+  subjects: ['/api/subjects'] as const,
+  mySubjects: ['/api/tutor/subjects'] as const,
+  availability: ['/api/tutor/availability'] as const,
+  stats: ['/api/tutor/dashboard-stats'] as const,
+  calendarStatus: (tutorId: string) => ['/api/tutor', tutorId, 'calendar-status'] as const,
+  busyEvents: ['/api/tutor/calendar/events'] as const,
+  directory: (subjectId: string, gradeLevel: string) => ['/api/tutors', { subjectId, gradeLevel }] as const,
+};
+
+export const tutorsApi = {
+  profile: jsonQuery('/api/tutor/profile', tutorProfileSchema),
+  subjects: jsonQuery('/api/subjects', z.array(catalogSubjectSchema)),
+  mySubjects: jsonQuery('/api/tutor/subjects', z.array(tutorSubjectSchema)),
+  availability: jsonQuery('/api/tutor/availability', z.array(availabilityEntrySchema)),
+  stats: jsonQuery('/api/tutor/dashboard-stats', dashboardStatsSchema),
+  busyEvents: jsonQuery('/api/tutor/calendar/events', z.array(busyEventSchema)),
+  calendarStatus: (tutorId: string) => api.get(`/api/tutor/${enc(tutorId)}/calendar-status`, calendarStatusSchema),
+
+  changeName: (firstName: string, lastName: string) =>
+    api.send('PATCH', '/api/user/name', { firstName: firstName.trim(), lastName: lastName.trim() }, anyAnswer),
+  changeTimezone: (timezone: string) => api.send('PATCH', '/api/user/timezone', { timezone }, timezoneResponseSchema),
+  editProfile: (tutorId: string, body: { bio?: string; experience?: number | null }) =>
+    api.send('PUT', `/api/tutors/${enc(tutorId)}`, body, anyAnswer),
+  /** The three steps of a picture change: ask where to upload, PUT the bytes there, record it. */
+  async uploadPicture(file: File): Promise<void> {
+    const { uploadURL } = await api.send('POST', '/api/tutor/profile-picture/upload', undefined, pictureUploadSchema);
+    const res = await fetch(uploadURL, {
+      method: 'PUT',
+      credentials: 'include',
+      headers: { 'Content-Type': file.type || 'application/octet-stream' },
+      body: file,
+    });
+    if (!res.ok) {
+      const text = (await res.text().catch(() => '')) || res.statusText;
+      throw new UploadError(`${res.status}: ${text}`);
+    }
+    await api.send('PUT', '/api/tutor/profile-picture', { profileImageURL: uploadURL }, anyAnswer);
+  },
+  saveSubjects: (qualifications: readonly Qualification[]) =>
+    api.send('POST', '/api/tutor/subjects', { subjectQualifications: qualifications }, z.array(tutorSubjectSchema)),
+  saveAvailability: (availability: readonly WeeklyHoursRow[], timezone?: string) =>
+    apiRequest('POST', '/api/tutor/availability', timezone ? { availability, timezone } : { availability }),
+  addBusyEvent: (body: { summary: string; start: string; end: string }) => apiRequest('POST', '/api/tutor/calendar/events', body),
+  removeBusyEvent: (id: string) => apiRequest('DELETE', `/api/tutor/calendar/events/${enc(id)}`),
+  completeOnboarding: () => apiRequest('POST', '/api/tutor/onboarding/complete', {}),
+
+  directory: (subjectId: string, gradeLevel: string) => {
+    const params = new URLSearchParams();
+    if (subjectId) params.set('subjectId', subjectId);
+    if (gradeLevel) params.set('gradeLevel', gradeLevel);
+    const query = params.toString();
+    return api.get(`/api/tutors${query ? `?${query}` : ''}`, z.array(tutorListEntrySchema));
+  },
+};
+
+/** The PUT of the picture's bytes failed (toast "Upload failed" with the server's message). */
+export class UploadError extends Error {
+  override name = 'UploadError';
+}
+
+/**
+ * The server's words from a failed call: `{message}`, `{details}` (joined, as the availability
+ * failure of spec part 2 §8), `{error}`, or the raw text; `fallback` when there is nothing.
+ */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof Error)) return fallback;
+  const raw = /^\d{3}: ([\s\S]*)$/.exec(error.message)?.[1] ?? '';
+  if (!raw) return fallback;
+  try {
+    const body: unknown = JSON.parse(raw);
+    if (body && typeof body === 'object') {
+      const b = body as { message?: unknown; details?: unknown; error?: unknown };
+      if (Array.isArray(b.details) && b.details.length > 0) {
+        return b.details.map((d) => (typeof d === 'string' ? d : ((d as { message?: string })?.message ?? JSON.stringify(d)))).join('; ');
+      }
+      if (typeof b.message === 'string' && b.message) return b.message;
+      if (typeof b.error === 'string' && b.error) return b.error;
+    }
+  } catch {
+    // not JSON
+  }
+  return raw.length > 300 ? fallback : raw;
+}
