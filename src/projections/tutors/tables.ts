@@ -1,6 +1,12 @@
+import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { boolean, int, type RowOf, table, text, timestamptz } from '../kit/table.ts';
 
-/** Tutors' profiles (spec part 1 §3 `tutors`); the rate in cents (no decimal column type in the kit). */
+/**
+ * Tutors' profiles (spec part 1 §3 `tutors`); the rate in cents (no decimal column type in the kit).
+ * `id` is the tutor id every tutor path uses; it equals `user_id` (one profile per account).
+ * `profile_image_path` is the picture's storage key, served at `/api/tutors/{id}/picture`.
+ * A deleted account leaves the row inactive with its personal fields (bio, picture) cleared.
+ */
 export const tutors = table(
   'tutors',
   {
@@ -11,10 +17,37 @@ export const tutors = table(
     is_active: boolean().default(true),
     onboarding_completed: boolean().default(false),
     created_at: timestamptz(),
+    bio: text().nullable(),
+    experience: int().nullable(),
+    profile_image_path: text().nullable(),
+    profile_image_type: text().nullable(),
   },
   { indexes: [{ name: 'tutors_user', on: ['user_id'], unique: true }] },
 );
 export type TutorRow = RowOf<typeof tutors>;
+
+/**
+ * What each tutor teaches (spec part 1 §3 `tutor_subjects`) and up to which level: the saved set,
+ * the qualification policy's implied subjects included. One row per (tutor, subject); `id` joins
+ * the two (the kit's tables have a single-column key).
+ */
+export const tutorSubjects = table(
+  'tutor_subjects',
+  {
+    id: text().primaryKey(),
+    tutor_id: text(),
+    subject_id: text(),
+    max_grade_level: text<GradeLevel>().default('grade_10_under'),
+    created_at: timestamptz(),
+  },
+  {
+    indexes: [
+      { name: 'tutor_subjects_tutor', on: ['tutor_id'] },
+      { name: 'tutor_subjects_subject', on: ['subject_id'] },
+    ],
+  },
+);
+export type TutorSubjectRow = RowOf<typeof tutorSubjects>;
 
 /**
  * Invitations (spec part 1 §3 `tutor_invitations`, without a token: the invitee signs in with

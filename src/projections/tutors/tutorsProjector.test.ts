@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
+import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
-import { tutorInvitations, tutors } from './tables.ts';
+import { tutorInvitations, tutorSubjects, tutors } from './tables.ts';
 import { tutorsProjector } from './tutorsProjector.ts';
 
 const at = '2026-11-23T12:00:00.000Z';
@@ -25,6 +26,23 @@ const applied = (userId: string, invitationId: string | null) =>
     googleId: null,
     invitationId,
     at: '2026-11-24T12:00:00.000Z',
+  });
+
+const created = (id: string) =>
+  event(`tutor-${id}`, 'TutorProfileCreated', {
+    tutorId: id,
+    userId: id,
+    applicationId: `a-${id}`,
+    hourlyRate: null,
+    onboardingCompleted: false,
+    at,
+  });
+const qualified = (id: string, ...qualifications: [string, GradeLevel][]) =>
+  event(`tutor-${id}`, 'TutorQualificationsSet', {
+    tutorId: id,
+    userId: id,
+    qualifications: qualifications.map(([subjectId, maxGradeLevel]) => ({ subjectId, maxGradeLevel })),
+    at,
   });
 
 describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('tutors and invitations, batches of $batchSize', ({ batchSize }) => {
@@ -57,6 +75,10 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('tutors and invitations, 
         is_active: true,
         onboarding_completed: false,
         created_at: new Date(at),
+        bio: null,
+        experience: null,
+        profile_image_path: null,
+        profile_image_type: null,
       },
     ]);
   });
@@ -77,6 +99,61 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('tutors and invitations, 
       expect.objectContaining({ email: '[erased]', status: 'accepted', accepted_at: new Date('2026-11-24T12:00:00.000Z') }),
     ]);
     expect(await spec.rows(tutorInvitations, { id: 'i2' })).toEqual([expect.objectContaining({ email: 'i2@example.com', status: 'sent' })]);
+  });
+
+  it('edits, a picture and onboarding fill the profile in; only the fields an edit names change', async () => {
+    await spec.given(
+      created('u4'),
+      event('tutor-u4', 'TutorProfileEdited', { tutorId: 'u4', userId: 'u4', bio: 'I teach.', experience: 3, at }),
+      event('tutor-u4', 'TutorProfileEdited', { tutorId: 'u4', userId: 'u4', experience: null, at }),
+      event('tutor-u4', 'TutorPictureChanged', {
+        tutorId: 'u4',
+        userId: 'u4',
+        imagePath: `profile-pictures/u4/${'a'.repeat(64)}.png`,
+        contentType: 'image/png',
+        at,
+      }),
+      event('tutor-u4', 'TutorOnboardingCompleted', { tutorId: 'u4', userId: 'u4', at }),
+    );
+    expect(await spec.rows(tutors, { id: 'u4' })).toEqual([
+      expect.objectContaining({
+        bio: 'I teach.',
+        experience: null,
+        profile_image_path: `profile-pictures/u4/${'a'.repeat(64)}.png`,
+        profile_image_type: 'image/png',
+        onboarding_completed: true,
+        is_active: true,
+      }),
+    ]);
+  });
+
+  it('a saved set of subjects replaces the previous one', async () => {
+    await spec.given(created('u5'), qualified('u5', ['s1', 'university'], ['s2', 'grade_10_under']));
+    await spec.given(qualified('u5', ['s2', 'grade_11_12'], ['s3', 'grade_10_under']));
+    expect((await spec.rows(tutorSubjects, { tutor_id: 'u5' })).map((r) => [r.subject_id, r.max_grade_level])).toEqual([
+      ['s2', 'grade_11_12'],
+      ['s3', 'grade_10_under'],
+    ]);
+  });
+
+  it("an account deletion takes the tutor out: inactive, no bio, no picture, no subjects; other tutors' rows stay", async () => {
+    await spec.given(
+      created('u6'),
+      event('tutor-u6', 'TutorProfileEdited', { tutorId: 'u6', userId: 'u6', bio: 'Mine', at }),
+      qualified('u6', ['s1', 'grade_10_under']),
+      created('u7'),
+      qualified('u7', ['s1', 'grade_10_under']),
+    );
+    await spec.given(
+      event('user-u6', 'AccountDeleted', { userId: 'u6', at }),
+      event('user-nobody', 'AccountDeleted', { userId: 'nobody', at }),
+    );
+    expect(await spec.rows(tutors, { id: 'u6' })).toEqual([
+      expect.objectContaining({ is_active: false, bio: null, profile_image_path: null, profile_image_type: null }),
+    ]);
+    expect(await spec.rows(tutorSubjects, { tutor_id: 'u6' })).toEqual([]);
+    expect(await spec.rows(tutorSubjects, { tutor_id: 'u7' })).toHaveLength(1);
+    expect(await spec.rows(tutors, { id: 'nobody' })).toEqual([]);
   });
 
   it('a rebuild from the log yields exactly the live rows', async () => {

@@ -1,0 +1,134 @@
+import type { Sql } from '../../adapters/db/db.ts';
+import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
+import { pictureUrl } from '../../domain/tutors/picture.ts';
+import type { DashboardStats, TutorListEntry, TutorProfile, TutorSubject } from '../../domain/tutors/tutorApi.ts';
+
+/**
+ * The tutors read models' queries: a tutor's own profile and subjects, the public directory, the
+ * picture to serve, the dashboard figures. A tutor's id is their profile id, equal to their user id.
+ */
+
+/** Levels in rank order, as `gradeLevelRank` has them: `array_position` over it compares levels in SQL. */
+const LEVELS = ['grade_10_under', 'grade_11_12', 'university'];
+
+interface ProfileRead {
+  id: string;
+  user_id: string;
+  onboarding_completed: boolean;
+  bio: string | null;
+  experience: number | null;
+  profile_image_path: string | null;
+  hourly_rate_cents: number | null;
+}
+
+/** A live tutor's profile (an account deleted since is not found); null when there is none. */
+export async function findTutorProfile(sql: Sql, tutorId: string): Promise<TutorProfile | null> {
+  const [row] = await sql<ProfileRead[]>`
+    SELECT id, user_id, onboarding_completed, bio, experience, profile_image_path, hourly_rate_cents
+    FROM tutors WHERE id = ${tutorId} AND is_active`;
+  if (!row) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    onboardingCompleted: row.onboarding_completed,
+    bio: row.bio,
+    experience: row.experience,
+    profileImagePath: pictureUrl(row.id, row.profile_image_path),
+    hourlyRate: row.hourly_rate_cents === null ? null : row.hourly_rate_cents / 100,
+  };
+}
+
+/** The storage key and type of a live tutor's picture, or null when there is none to serve. */
+export async function findTutorPicture(sql: Sql, tutorId: string): Promise<{ key: string; contentType: string } | null> {
+  const [row] = await sql<{ profile_image_path: string | null; profile_image_type: string | null }[]>`
+    SELECT profile_image_path, profile_image_type FROM tutors WHERE id = ${tutorId} AND is_active`;
+  if (!row?.profile_image_path || !row.profile_image_type) return null;
+  return { key: row.profile_image_path, contentType: row.profile_image_type };
+}
+
+/** What a tutor teaches, implied subjects included, in the catalogue's order (category, level, name). */
+export async function listTutorSubjects(sql: Sql, tutorId: string): Promise<TutorSubject[]> {
+  const rows = await sql<{ subject_id: string; name: string | null; max_grade_level: GradeLevel }[]>`
+    SELECT ts.subject_id, s.name, ts.max_grade_level
+    FROM tutor_subjects ts LEFT JOIN subjects s ON s.id = ts.subject_id
+    WHERE ts.tutor_id = ${tutorId}
+    ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, ts.subject_id`;
+  return rows.map((r) => ({ subjectId: r.subject_id, name: r.name ?? r.subject_id, maxGradeLevel: r.max_grade_level }));
+}
+
+interface DirectoryRead {
+  id: string;
+  first_name: string;
+  last_name: string;
+  bio: string | null;
+  experience: number | null;
+  profile_image_path: string | null;
+  subjects: { id: string; name: string }[];
+}
+
+export interface DirectoryFilter {
+  /** Only tutors qualified for this subject. */
+  subjectId?: string | undefined;
+  /** Only tutors whose level for the subject (any subject without one) ranks at or above this one. */
+  gradeLevel?: GradeLevel | undefined;
+  /** One tutor (GET /api/tutors/{id}). */
+  tutorId?: string | undefined;
+}
+
+/**
+ * The public directory: approved tutors (a profile exists only after approval) whose account is
+ * live (a deleted account has no `users` row and an inactive profile) and whose onboarding is
+ * completed (until then the profile lacks the bio, subjects and hours a family chooses by).
+ * Names come from the users read model, so a name change shows at once. Active subjects only.
+ * Ratings, reviews and sessions do not exist yet: null and zeros.
+ */
+export async function listDirectory(sql: Sql, filter: DirectoryFilter = {}): Promise<TutorListEntry[]> {
+  const subjectId = filter.subjectId ?? null;
+  const level = filter.gradeLevel ?? null;
+  const tutorId = filter.tutorId ?? null;
+  const rows = await sql<DirectoryRead[]>`
+    SELECT t.id, u.first_name, u.last_name, t.bio, t.experience, t.profile_image_path,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', s.id, 'name', s.name)
+                        ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id)
+        FROM tutor_subjects ts JOIN subjects s ON s.id = ts.subject_id AND s.is_active
+        WHERE ts.tutor_id = t.id), '[]'::json) AS subjects
+    FROM tutors t JOIN users u ON u.id = t.user_id AND u.role = 'tutor'
+    WHERE t.is_active AND t.onboarding_completed
+      AND (${tutorId}::text IS NULL OR t.id = ${tutorId})
+      AND (${subjectId}::text IS NULL AND ${level}::text IS NULL OR EXISTS (
+        SELECT 1 FROM tutor_subjects q JOIN subjects qs ON qs.id = q.subject_id AND qs.is_active
+        WHERE q.tutor_id = t.id
+          AND (${subjectId}::text IS NULL OR q.subject_id = ${subjectId})
+          AND (${level}::text IS NULL
+               OR array_position(${LEVELS}::text[], q.max_grade_level) >= array_position(${LEVELS}::text[], ${level}::text))))
+    ORDER BY u.first_name, u.last_name, t.id`;
+  return rows.map((r) => ({
+    id: r.id,
+    user: { firstName: r.first_name, lastName: r.last_name, profileImage: pictureUrl(r.id, r.profile_image_path) },
+    rating: null,
+    totalSessions: 0,
+    bio: r.bio,
+    subjects: r.subjects,
+    experience: r.experience,
+    reviewCount: 0,
+  }));
+}
+
+/** The spans the dashboard counts in: instants, half-open `[start, end)`. */
+export interface StatsSpans {
+  week: { start: Date; end: Date };
+  billingPeriod: { start: Date; end: Date };
+}
+
+/**
+ * The tutor dashboard's figures over the given week and billing period (computed in the tutor's
+ * zone by `billingPeriodOf`/`weekOf`). No sessions or courses are recorded yet, so every count is
+ * zero: the sessions read model adds its table here (sessions starting within the spans, their
+ * hours, and hours × the tutor's rate).
+ */
+export async function dashboardStats(sql: Sql, tutorId: string, _spans: StatsSpans): Promise<DashboardStats | null> {
+  const [row] = await sql<{ id: string }[]>`SELECT id FROM tutors WHERE id = ${tutorId} AND is_active`;
+  if (!row) return null;
+  return { activeStudents: 0, sessionsThisWeek: 0, hoursThisBillingPeriod: 0, earningsThisBillingPeriod: 0 };
+}
