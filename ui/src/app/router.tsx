@@ -8,7 +8,7 @@ import { homePublicRoutes } from '../features/home/routes.tsx';
 import { howItWorksPublicRoutes } from '../features/how-it-works/routes.tsx';
 import { pricingPublicRoutes } from '../features/pricing/routes.tsx';
 import { subjectsPublicRoutes } from '../features/subjects/routes.tsx';
-import { tutorsRootRoutes } from '../features/tutors/routes.tsx';
+import { tutorsPublicRoutes, tutorsRootRoutes } from '../features/tutors/routes.tsx';
 import { focusLayoutRoute, publicLayoutRoute, RootNotFound, rootRoute } from './layoutRoutes.tsx';
 import { dismissErrorToastsOnNavigation } from './toastsOnNavigation.ts';
 
@@ -27,6 +27,7 @@ export const routeTree = rootRoute.addChildren([
     ...aboutPublicRoutes,
     ...contactPublicRoutes,
     ...accountsPublicRoutes,
+    ...tutorsPublicRoutes,
   ]),
   focusLayoutRoute.addChildren([...accountsFocusRoutes]),
   ...dashboardsRootRoutes,
