@@ -1,0 +1,184 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { horizontalOverflow } from './browser.ts';
+import { unique } from './helpers.ts';
+
+/** The ten tabs of the admin sidebar, in the spec's order (part 2 §2). */
+const TABS = [
+  'Overview',
+  'Tutor Applications',
+  'Create Tutor',
+  'Sessions',
+  'Purchases',
+  'Payouts',
+  'Users',
+  'Promo Codes',
+  'Alerts',
+  'Audit Log',
+];
+
+/** Signs in as the e2e admin (tests/e2e/serve.ts) on /admin-login and opens /admin{search}. */
+async function signInAdmin(page: Page, search = '') {
+  await page.goto('/admin-login');
+  await page.getByLabel('Username').fill('e2e.admin');
+  await page.getByLabel('Password', { exact: true }).fill('admin-pass-1');
+  await page.getByRole('button', { name: /Sign In|Log In|Login/ }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  if (search) await page.goto(`/admin${search}`);
+}
+
+/** A tutor applies with Google through the dev identity provider, in a browser of their own. */
+async function applyAsTutor(browser: Browser, email: string, firstName: string, lastName: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/api/auth/google?userType=tutor');
+  await expect(page.getByText('You are signing in as a tutor', { exact: false })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/First name/i).fill(firstName);
+  await page.getByLabel(/Last name/i).fill(lastName);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/status=submitted/);
+  await context.close();
+}
+
+const sections = (page: Page) => page.getByRole('navigation', { name: 'Admin sections' });
+
+test('the admin sees the shell: ten tabs in order, header, counters and later tabs stated plainly', async ({ page }) => {
+  await signInAdmin(page);
+  await expect(sections(page).getByRole('link')).toHaveText(TABS.map((t) => new RegExp(`^${t}`)));
+  await expect(sections(page).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  const user = page.getByTestId('admin-user');
+  await expect(user).toContainText('EA');
+  await expect(user).toContainText('Erin Admin');
+  await expect(user.getByText('Admin', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  for (const counter of ['Total Users', 'Total Students', 'Total Tutors', 'Pending Approvals']) {
+    await expect(page.getByText(counter, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByTestId('counter-totalUsers')).toHaveText(/^\d[\d,]*$/);
+  await expect(page.getByText('Recent activity appears here once the audit log console lands.')).toBeVisible();
+  await page.screenshot({ path: '.tmp/admin-shots/overview.png', fullPage: true });
+
+  await sections(page).getByRole('link', { name: 'Sessions' }).click();
+  await expect(page).toHaveURL(/tab=sessions/);
+  await expect(page.getByRole('heading', { name: 'Sessions arrive with booking' })).toBeVisible();
+});
+
+test('invites a tutor by e-mail (Enter submits, trimmed); an empty address is refused with a toast', async ({ page }) => {
+  await signInAdmin(page, '?tab=create-tutor');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText('Please enter an email address').first()).toBeVisible();
+
+  const field = page.getByLabel('Tutor email');
+  await field.fill(`  invited.${unique()}@example.com  `);
+  await field.press('Enter');
+  await expect(page.getByText('Invitation Sent').first()).toBeVisible();
+  await expect(page.getByText('Google sign-in invitation sent. The tutor can sign up with their Google account.').first()).toBeVisible();
+  await expect(field).toHaveValue('');
+});
+
+test('an applicant appears in Tutor Applications; Deny asks first and removes them; Approve shows the toast and the row leaves', async ({
+  page,
+  browser,
+}) => {
+  const id = unique();
+  await applyAsTutor(browser, `deny.${id}@example.com`, 'Dana', `Deny${id}`);
+  await applyAsTutor(browser, `approve.${id}@example.com`, 'Abe', `Approve${id}`);
+
+  await signInAdmin(page, '?tab=applications');
+  const denyRow = page.getByTestId('application-row').filter({ hasText: `Dana Deny${id}` });
+  const approveRow = page.getByTestId('application-row').filter({ hasText: `Abe Approve${id}` });
+  await expect(denyRow).toBeVisible();
+  await expect(denyRow).toContainText(`deny.${id}@example.com`);
+  await expect(denyRow).toContainText('Google OAuth');
+  await expect(denyRow).toContainText(/ago|just now/);
+  await page.screenshot({ path: '.tmp/admin-shots/applications.png', fullPage: true });
+  await expect(denyRow.getByRole('link', { name: /Email/ })).toHaveAttribute(
+    'href',
+    `mailto:deny.${id}@example.com?subject=${encodeURIComponent('Topmark Application Update')}`,
+  );
+  // The sidebar badge counts the pending applications.
+  await expect(sections(page).getByRole('link', { name: /Tutor Applications/ })).toContainText(/\d+/);
+
+  await denyRow.getByRole('button', { name: /^Deny / }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(
+    "Are you sure you want to deny this application? This will permanently remove the applicant's record.",
+  );
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(denyRow).toBeVisible();
+  await denyRow.getByRole('button', { name: /^Deny / }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Deny application' }).click();
+  await expect(page.getByText('Tutor application denied and removed').first()).toBeVisible();
+  await expect(denyRow).toHaveCount(0);
+
+  await approveRow.getByRole('button', { name: /^Approve / }).dblclick();
+  await expect(page.getByText('Tutor application approved successfully').first()).toBeVisible();
+  await expect(approveRow).toHaveCount(0);
+  // A double click approves once: no error toast.
+  await expect(page.getByText('Error', { exact: true })).toHaveCount(0);
+});
+
+test('Create Tutor lists pending applications with their status and Google mark; Reject and Approve toast', async ({ page, browser }) => {
+  const id = unique();
+  await applyAsTutor(browser, `reject.${id}@example.com`, 'Rita', `Reject${id}`);
+  await applyAsTutor(browser, `onboard.${id}@example.com`, 'Olga', `Onboard${id}`);
+  await signInAdmin(page, '?tab=create-tutor');
+
+  const rejectItem = page.getByTestId('pending-tutor').filter({ hasText: `Rita Reject${id}` });
+  await expect(rejectItem).toContainText('pending');
+  await expect(rejectItem).toContainText('Google account verified');
+  await page.screenshot({ path: '.tmp/admin-shots/create-tutor.png', fullPage: true });
+  await rejectItem.getByRole('button', { name: /^Reject / }).click();
+  await expect(page.getByText('Application Rejected').first()).toBeVisible();
+  await expect(rejectItem).toHaveCount(0);
+
+  const approveItem = page.getByTestId('pending-tutor').filter({ hasText: `Olga Onboard${id}` });
+  await approveItem.getByRole('button', { name: /^Approve / }).click();
+  await expect(page.getByText('Tutor Approved').first()).toBeVisible();
+  await expect(page.getByText('The tutor account has been approved and activated.').first()).toBeVisible();
+  await expect(approveItem).toHaveCount(0);
+});
+
+test('the selected tab lives in the URL: reload and back keep it', async ({ page }) => {
+  await signInAdmin(page);
+  await sections(page).getByRole('link', { name: 'Create Tutor' }).click();
+  await expect(page).toHaveURL(/\?tab=create-tutor/);
+  await sections(page)
+    .getByRole('link', { name: /Tutor Applications/ })
+    .click();
+  await expect(page).toHaveURL(/\?tab=applications/);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tutor Applications' })).toBeVisible();
+  await expect(sections(page).getByRole('link', { name: /Tutor Applications/ })).toHaveAttribute('aria-current', 'page');
+  await page.goBack();
+  await expect(page).toHaveURL(/\?tab=create-tutor/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Tutor' })).toBeVisible();
+  await expect(page.getByText('Application Process')).toHaveCount(0);
+});
+
+test('axe finds no serious or critical issues on /admin', async ({ page }) => {
+  await signInAdmin(page);
+  for (const tab of ['overview', 'applications', 'create-tutor', 'alerts']) {
+    await page.goto(`/admin?tab=${tab}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${tab}: ${v.id}`)).toEqual([]);
+  }
+});
+
+test('at 375 px the console does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signInAdmin(page);
+  for (const tab of ['overview', 'applications', 'create-tutor', 'audit-log']) {
+    await page.goto(`/admin?tab=${tab}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `.tmp/admin-shots/phone-${tab}.png`, fullPage: true });
+  }
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await sections(page).getByRole('link', { name: 'Audit Log' }).scrollIntoViewIfNeeded();
+  await expect(sections(page).getByRole('link', { name: 'Audit Log' })).toBeVisible();
+});
