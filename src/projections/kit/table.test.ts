@@ -136,6 +136,27 @@ describe('table writes against PostgreSQL', () => {
     expect((await all()).map((r) => r.id)).toEqual([ids[1]]);
   });
 
+  it('inserts column-wise with every value round-tripping: control characters, backslashes, quotes, nulls, json', async () => {
+    const before = await all();
+    await db.sql`DELETE FROM widgets`;
+    const awkward = 'tab\there\nnew line\r\\back\\slash \\N "quoted" é 🎓';
+    const rows = [
+      row(ids[0], { label: 'a', count: null, active: true, meta: { tags: [awkward, '\\N', ''] }, position: awkward }),
+      row(ids[1], { label: 'b', count: -42, meta: null, at: '2026-03-08T07:00:00.000Z' }),
+    ];
+    await db.sql.begin((tx) => insertRows(tx, widgets, rows, 'nothing'));
+    const read = await all();
+    expect(read.map((r) => [r.label, r.count, r.active, r.meta, r.position, r.at.toISOString()])).toEqual([
+      ['a', null, true, { tags: [awkward, '\\N', ''] }, awkward, '2025-01-01T00:00:00.000Z'],
+      ['b', -42, false, null, '0001', '2026-03-08T07:00:00.000Z'],
+    ]);
+    await db.sql.begin((tx) => insertRows(tx, widgets, [row(ids[1], { count: 1 })], 'nothing'));
+    expect((await all()).map((r) => r.count)).toEqual([null, -42]);
+    // The next test starts from the rows the one before left.
+    await db.sql`DELETE FROM widgets`;
+    await db.sql.begin((tx) => insertRows(tx, widgets, before as unknown as RowOf<typeof widgets>[], 'nothing'));
+  });
+
   it('folds events over the rows they touch, writing only what changed', async () => {
     type Change = { id: string; count: number | null } | { id: string; gone: true };
     const changes: Change[] = [

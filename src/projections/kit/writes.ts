@@ -3,13 +3,30 @@ import { type AnyTable, type ColumnOf, quoted, type RowOf } from './table.ts';
 
 /**
  * Set-based writes of a batch: one statement per kind of change, whatever the number of rows.
- * Rows travel as one JSON parameter unpacked by `jsonb_to_recordset` with the table's types.
+ * Updates travel as one JSON parameter unpacked by `jsonb_to_recordset` with the table's types;
+ * inserts as one text array per column.
  */
+
+/** PostgreSQL's oid of `text`: the element type of the column arrays. */
+const TEXT_OID = 25;
 
 const recordset = (table: AnyTable, columns: readonly string[]) =>
   `jsonb_to_recordset($1::text::jsonb) AS x(${table.recordDefinition(columns)})`;
 
-/** Inserts whole rows; on a primary-key conflict keeps the stored row (`nothing`) or replaces it (`update`). */
+/** A value as the text PostgreSQL casts back to the column's type (`unnest($n::text[])`); null stays null. */
+function asText(value: unknown, sqlType: string): string | null {
+  if (value === null || value === undefined) return null;
+  if (sqlType === 'jsonb') return JSON.stringify(value);
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/**
+ * Inserts whole rows; on a primary-key conflict keeps the stored row (`nothing`) or replaces it
+ * (`update`). Rows travel column-wise, one text array per column unpacked by `unnest` and cast
+ * to the column's type: about twice as fast for the server as one JSON document (it matters for
+ * the audit log, which writes a row per event, and for rebuilds).
+ */
 export async function insertRows<T extends AnyTable>(
   tx: TransactionSql,
   table: T,
@@ -26,10 +43,16 @@ export async function insertRows<T extends AnyTable>(
           .filter((c) => c !== table.primaryKey)
           .map((c) => `${quoted(c)} = EXCLUDED.${quoted(c)}`)
           .join(', ')}`;
+  const types = columns.map((c) => table.sqlTypeOf(c));
+  const arrays = columns.map((c, i) =>
+    tx.array(rows.map((row) => asText((row as Record<string, unknown>)[c], types[i] as string)) as string[], TEXT_OID),
+  );
   await tx.unsafe(
-    `INSERT INTO ${table.name} (${list}) SELECT ${list} FROM ${recordset(table, columns)}
+    `INSERT INTO ${table.name} (${list})
+     SELECT ${columns.map((_, i) => `c${i}::${types[i]}`).join(', ')}
+     FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS x(${columns.map((_, i) => `c${i}`).join(', ')})
      ON CONFLICT (${quoted(table.primaryKey)}) ${conflict}`,
-    [JSON.stringify(rows)],
+    arrays,
   );
 }
 
