@@ -2,6 +2,7 @@ import type { AccountDeps } from '../../commands/accounts/accountDeps.ts';
 import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { tutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
 import type { SagaFeature, SagaPorts } from '../kit/sagaFeature.ts';
+import { TUTOR_HOURS_QUEUE, tutorHoursReactor, workTutorHours } from './tutorHoursSaga.ts';
 import { TUTOR_MAIL_QUEUE, tutorMailReactor, workTutorMail } from './tutorMailSaga.ts';
 import { tutorReviewSaga } from './tutorReviewSaga.ts';
 
@@ -32,8 +33,12 @@ function registrationPort(ports: SagaPorts) {
 
 export const tutorSagas: SagaFeature = {
   name: 'tutors',
-  queues: [{ name: TUTOR_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }],
-  reactors: [tutorMailReactor],
+  queues: [
+    { name: TUTOR_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
+    // Calendar writes: provider outages and rate limits are retried with backoff.
+    { name: TUTOR_HOURS_QUEUE, retryLimit: 6, retryDelaySeconds: 2 },
+  ],
+  reactors: [tutorMailReactor, tutorHoursReactor],
   workflows: (ports) => [
     tutorReviewSaga({
       store: ports.store,
@@ -43,5 +48,8 @@ export const tutorSagas: SagaFeature = {
       registerAccount: registrationPort(ports),
     }),
   ],
-  work: (ports) => workTutorMail(ports.jobs, ports),
+  work: async (ports) => {
+    await workTutorMail(ports.jobs, ports);
+    await workTutorHours(ports.jobs, { store: ports.store, calendar: ports.calendar });
+  },
 };

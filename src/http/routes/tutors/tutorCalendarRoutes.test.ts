@@ -1,0 +1,332 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestSystem } from '../../../../tests/support/system.ts';
+import { withTestApp } from '../../../../tests/support/system.ts';
+import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { CalendarError, type CalendarPort, type CalendarTarget, type TutorCalendar } from '../../../adapters/calendar/calendarPort.ts';
+import { SandboxCalendar } from '../../../adapters/calendar/sandbox/sandboxCalendar.ts';
+import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
+import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { hoursSeriesOf, latestWeeklyHours, writtenHoursSeries } from '../../../commands/tutors/tutorCalendar.ts';
+import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { TOPMARK_HOURS, TOPMARK_HOURS_PROPERTY } from '../../../domain/calendar/availability.ts';
+import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
+import { availabilityEntrySchema, busyEventSchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
+import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+
+/**
+ * The sandbox calendar behind a switch that makes the next creates fail as a provider outage would
+ * (`unavailable`, retryable): a test double at the port, speaking the port's interface.
+ */
+class FlakyCalendar implements CalendarPort {
+  readonly kind = 'sandbox' as const;
+  inner: SandboxCalendar | null = null;
+  failCreates = 0;
+  failed = 0;
+  get serviceAccountEmail() {
+    return this.inner?.serviceAccountEmail ?? null;
+  }
+  calendar(target: CalendarTarget): TutorCalendar {
+    if (!this.inner) throw new Error('FlakyCalendar used before the system was created');
+    const real = this.inner.calendar(target);
+    return {
+      status: () => real.status(),
+      listEvents: (o) => real.listEvents(o),
+      freeBusy: (w) => real.freeBusy(w),
+      getEvent: (id) => real.getEvent(id),
+      createEvent: async (id, input, options) => {
+        if (this.failCreates > 0) {
+          this.failCreates -= 1;
+          this.failed += 1;
+          throw new CalendarError('unavailable', 'Backend Error (503)');
+        }
+        return real.createEvent(id, input, options);
+      },
+      updateEvent: (id, patch, options) => real.updateEvent(id, patch, options),
+      deleteEvent: (id, options) => real.deleteEvent(id, options),
+    };
+  }
+}
+
+const flaky = new FlakyCalendar();
+let system: TestSystem;
+let app: FastifyInstance;
+withTestApp(
+  (s, a) => {
+    system = s;
+    app = a;
+    flaky.inner = new SandboxCalendar(s.sql);
+  },
+  { calendar: flaky, retry: { retryLimit: 3, retryDelaySeconds: 1 } },
+);
+
+const weekdays = [
+  { dayOfWeek: 1, startTime: '09:00', endTime: '12:00' },
+  { dayOfWeek: 3, startTime: '09:00', endTime: '12:00' },
+  { dayOfWeek: 5, startTime: '14:00', endTime: '18:30' },
+];
+
+const saveHours = (tutor: ApprovedTutor, payload: object, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/api/tutor/availability', headers: { cookie: tutor.cookie, ...headers }, payload });
+const get = (tutor: { cookie: string }, url: string) => app.inject({ method: 'GET', url, headers: { cookie: tutor.cookie } });
+const streamTypes = async (tutorId: string) => (await system.store.readStream(tutorStreamId(tutorId))).map((e) => e.type);
+const sandboxOf = (tutorId: string) => flaky.inner!.calendar({ ownerId: tutorId, calendarId: 'primary', credentials: { kind: 'none' } });
+const plain = (entries: { dayOfWeek: number; startTime: string; endTime: string }[]) =>
+  entries.map(({ dayOfWeek, startTime, endTime }) => ({ dayOfWeek, startTime, endTime }));
+
+/** The calendar holds exactly the series of the tutor's latest hours, no more. */
+async function expectWrittenOnce(tutorId: string) {
+  const latest = await latestWeeklyHours(system.store, tutorId);
+  const expected = hoursSeriesOf(latest!).map((s) => s.id);
+  const written = await writtenHoursSeries(sandboxOf(tutorId));
+  expect(written.map((e) => e.id).sort()).toEqual([...expected].sort());
+  return written;
+}
+
+describe('weekly hours', () => {
+  let tutor: ApprovedTutor;
+  beforeAll(async () => {
+    tutor = await approvedTutor(system, 'hours');
+  });
+
+  it('writes the hours as transparent recurring Topmark Hours events and reads them back', async () => {
+    const saved = await saveHours(tutor, { availability: weekdays, timezone: 'America/Toronto' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const answer = availabilityEntrySchema.array().parse(saved.json());
+    expect(plain(answer)).toEqual(weekdays);
+    expect(answer.every((e) => e.timezone === 'America/Toronto' && e.isActive)).toBe(true);
+
+    const read = await get(tutor, '/api/tutor/availability');
+    expect(read.statusCode).toBe(200);
+    expect(availabilityEntrySchema.array().parse(read.json())).toEqual(answer);
+
+    const written = await expectWrittenOnce(tutor.tutorId);
+    // Two series: one per distinct time range (Monday and Wednesday share one).
+    expect(written).toHaveLength(2);
+    for (const e of written) {
+      expect(e).toMatchObject({ summary: TOPMARK_HOURS, transparency: 'transparent' });
+      expect(e.privateProperties[TOPMARK_HOURS_PROPERTY.key]).toBe(TOPMARK_HOURS_PROPERTY.value);
+      expect(e.recurrence?.[0]).toMatch(/^RRULE:FREQ=WEEKLY;BYDAY=/);
+    }
+  });
+
+  it('replaces the series it wrote when the hours change, and defaults the zone to the account’s', async () => {
+    const before = (await writtenHoursSeries(sandboxOf(tutor.tutorId))).map((e) => e.id);
+    const saved = await saveHours(tutor, { availability: [{ dayOfWeek: 0, startTime: '10:00', endTime: '11:00' }] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(availabilityEntrySchema.array().parse(saved.json())).toEqual([
+      expect.objectContaining({ dayOfWeek: 0, startTime: '10:00', endTime: '11:00', timezone: 'America/New_York' }),
+    ]);
+    const after = await expectWrittenOnce(tutor.tutorId);
+    expect(after.map((e) => e.id)).not.toContain(before[0]);
+  });
+
+  it('refuses a day outside 0–6, a malformed time and an end before its start, naming the field, and records nothing', async () => {
+    const other = await approvedTutor(system, 'hours-invalid');
+    const cases = [
+      [{ dayOfWeek: 7, startTime: '09:00', endTime: '10:00' }, 'availability[0].dayOfWeek'],
+      [{ dayOfWeek: 1, startTime: '9am', endTime: '10:00' }, 'availability[0].startTime'],
+      [{ dayOfWeek: 1, startTime: '09:00', endTime: '25:00' }, 'availability[0].endTime'],
+      [{ dayOfWeek: 1, startTime: '11:00', endTime: '10:00' }, 'availability[0].endTime'],
+    ] as const;
+    for (const [entry, field] of cases) {
+      const res = await saveHours(other, { availability: [entry] });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ field });
+      expect(res.json().message).toContain(field);
+    }
+    const zone = await saveHours(other, { availability: weekdays, timezone: 'Mars/Olympus' });
+    expect(zone.statusCode).toBe(400);
+    expect(zone.json()).toMatchObject({ field: 'timezone' });
+    expect(await streamTypes(other.tutorId)).not.toContain('TutorWeeklyHoursSet');
+  });
+
+  it('ten identical saves at once record the hours once and write one set of series', async () => {
+    const busy = await approvedTutor(system, 'hours-concurrent');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => saveHours(busy, { availability: weekdays })));
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    expect((await streamTypes(busy.tutorId)).filter((t) => t === 'TutorWeeklyHoursSet')).toHaveLength(1);
+    expect(await expectWrittenOnce(busy.tutorId)).toHaveLength(2);
+    const all = await sandboxOf(busy.tutorId).listEvents({
+      from: new Date().toISOString(),
+      to: new Date(Date.now() + 8 * 86_400_000).toISOString(),
+      expand: false,
+    });
+    expect(all).toHaveLength(2);
+  });
+
+  it('retries the calendar write when the provider fails, and writes the hours exactly once', async () => {
+    const unlucky = await approvedTutor(system, 'hours-flaky');
+    flaky.failCreates = 1;
+    flaky.failed = 0;
+    const saved = await saveHours(unlucky, { availability: weekdays });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(flaky.failed).toBe(1);
+    expect(plain(availabilityEntrySchema.array().parse(saved.json()))).toEqual(weekdays);
+    expect(await expectWrittenOnce(unlucky.tutorId)).toHaveLength(2);
+  });
+});
+
+describe('calendar status', () => {
+  let tutor: ApprovedTutor;
+  let other: ApprovedTutor;
+  beforeAll(async () => {
+    tutor = await approvedTutor(system, 'status');
+    other = await approvedTutor(system, 'status-other');
+  });
+
+  it('answers the tutor themself and admins, refuses other tutors, and 404s an unknown tutor', async () => {
+    const own = await get(tutor, `/api/tutor/${tutor.tutorId}/calendar-status`);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(calendarStatusSchema.parse(own.json())).toMatchObject({
+      accessible: true,
+      isConnected: true,
+      hasAvailability: false,
+      needsReauthorisation: false,
+      provider: 'sandbox',
+    });
+    expect((await get(other, `/api/tutor/${tutor.tutorId}/calendar-status`)).statusCode).toBe(403);
+    expect((await get(tutor, '/api/tutor/no-such-tutor/calendar-status')).statusCode).toBe(404);
+
+    const { userId } = await createStaffAccount(system.accounts, {
+      username: 'calendar-admin',
+      email: 'calendar-admin@example.com',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      password: 'secret123',
+      role: 'admin',
+    });
+    const admin = { cookie: `tm_session=${(await system.sessions.create(userId, 'admin')).token}` };
+    expect((await get(admin, `/api/tutor/${tutor.tutorId}/calendar-status`)).statusCode).toBe(200);
+
+    expect((await saveHours(tutor, { availability: weekdays })).statusCode).toBe(200);
+    expect((await get(tutor, `/api/tutor/${tutor.tutorId}/calendar-status`)).json()).toMatchObject({ hasAvailability: true });
+  });
+
+  it('a revoked grant asks to authorise again and raises an alert; access back resolves it', async () => {
+    await flaky.inner!.setAccess(other.tutorId, 'revoked');
+    const lost = await get(other, `/api/tutor/${other.tutorId}/calendar-status`);
+    expect(lost.json()).toMatchObject({ accessible: false, needsReauthorisation: true });
+    expect(await streamTypes(other.tutorId)).toContain('TutorCalendarAccessLost');
+    expect((await get(other, '/api/tutor/availability')).statusCode).toBe(502);
+    await waitForProjections(system.sql, ['alerts'], await system.store.headPosition(), 10_000);
+    const alert = (await openAlerts(system.sql)).find((a) => a.type === 'calendar_invalid_grant' && a.user_id === other.userId);
+    expect(alert).toMatchObject({ severity: 'high', is_resolved: false });
+    // Polling the status again records nothing more.
+    await get(other, `/api/tutor/${other.tutorId}/calendar-status`);
+    expect((await streamTypes(other.tutorId)).filter((t) => t === 'TutorCalendarAccessLost')).toHaveLength(1);
+
+    await flaky.inner!.setAccess(other.tutorId, 'granted');
+    const back = await get(other, `/api/tutor/${other.tutorId}/calendar-status`);
+    expect(back.json()).toMatchObject({ accessible: true, needsReauthorisation: false });
+    expect(await streamTypes(other.tutorId)).toContain('TutorCalendarAccessRestored');
+    await waitForProjections(system.sql, ['alerts'], await system.store.headPosition(), 10_000);
+    expect((await openAlerts(system.sql)).find((a) => a.id === alert!.id)).toBeUndefined();
+  });
+});
+
+describe('busy events (sandbox)', () => {
+  let tutor: ApprovedTutor;
+  let other: ApprovedTutor;
+  beforeAll(async () => {
+    tutor = await approvedTutor(system, 'busy');
+    other = await approvedTutor(system, 'busy-other');
+  });
+  const start = new Date(Date.now() + 2 * 86_400_000);
+  start.setUTCHours(15, 0, 0, 0);
+  const at = (hours: number) => new Date(start.getTime() + hours * 3_600_000).toISOString();
+  const add = (who: ApprovedTutor, payload: object, key?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/tutor/calendar/events',
+      headers: { cookie: who.cookie, ...(key ? { 'idempotency-key': key } : {}) },
+      payload,
+    });
+
+  it('adds, lists and deletes busy events; a retried add makes one event; another tutor cannot delete them', async () => {
+    const body = { summary: 'Dentist', start: at(0), end: at(1) };
+    const added = await add(tutor, body, 'busy-key-0001');
+    expect(added.statusCode, added.body).toBe(201);
+    const event = busyEventSchema.parse(added.json());
+    expect(event).toMatchObject({ summary: 'Dentist' });
+    expect(Date.parse(event.start)).toBe(Date.parse(body.start));
+    const again = await add(tutor, body, 'busy-key-0001');
+    expect(again.json().id).toBe(event.id);
+
+    const listed = await get(tutor, '/api/tutor/calendar/events');
+    expect(listed.statusCode).toBe(200);
+    expect(
+      busyEventSchema
+        .array()
+        .parse(listed.json())
+        .map((e) => e.id),
+    ).toEqual([event.id]);
+    expect((await get(other, '/api/tutor/calendar/events')).json()).toEqual([]);
+
+    const stolen = await app.inject({ method: 'DELETE', url: `/api/tutor/calendar/events/${event.id}`, headers: { cookie: other.cookie } });
+    expect(stolen.statusCode).toBe(404);
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: `/api/tutor/calendar/events/${event.id}`,
+      headers: { cookie: tutor.cookie },
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await get(tutor, '/api/tutor/calendar/events')).json()).toEqual([]);
+  });
+
+  it('refuses an end before the start and events over 12 hours; Topmark Hours are not busy events', async () => {
+    expect((await add(tutor, { summary: 'x', start: at(2), end: at(1) })).json()).toMatchObject({ field: 'end' });
+    const long = await add(tutor, { summary: 'x', start: at(0), end: at(13) });
+    expect(long.statusCode).toBe(400);
+    expect((await add(tutor, { summary: ' ', start: at(0), end: at(1) })).statusCode).toBe(400);
+
+    expect((await saveHours(tutor, { availability: weekdays })).statusCode).toBe(200);
+    const [series] = await writtenHoursSeries(sandboxOf(tutor.tutorId));
+    const refused = await app.inject({
+      method: 'DELETE',
+      url: `/api/tutor/calendar/events/${series!.id}`,
+      headers: { cookie: tutor.cookie },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect((await get(tutor, '/api/tutor/calendar/events')).json()).toEqual([]);
+  });
+});
+
+describe('onboarding completion', () => {
+  it('lists what is missing (422), then completes once everything is there', async () => {
+    const tutor = await approvedTutor(system, 'onboarding');
+    const missing = await app.inject({ method: 'POST', url: '/api/tutor/onboarding/complete', headers: { cookie: tutor.cookie } });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().message).toContain('a bio');
+    expect(missing.json().message).toContain('weekly hours');
+
+    const handlers = tutorHandlers(system.store);
+    const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+    await handlers.tutors.handle(
+      tutor.tutorId,
+      { type: 'EditTutorProfile', data: { tutorId: tutor.tutorId, bio: 'I teach maths.' } },
+      ctx(),
+    );
+    await handlers.tutors.handle(
+      tutor.tutorId,
+      {
+        type: 'SetQualifications',
+        data: {
+          tutorId: tutor.tutorId,
+          qualifications: [{ subjectId: 'math', maxGradeLevel: 'grade_10_under' }],
+          catalog: [{ id: 'math', name: 'Math (Grade 10 & Under)' }],
+        },
+      },
+      ctx(),
+    );
+    expect((await saveHours(tutor, { availability: weekdays })).statusCode).toBe(200);
+
+    const done = await app.inject({ method: 'POST', url: '/api/tutor/onboarding/complete', headers: { cookie: tutor.cookie } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ onboardingCompleted: true });
+    expect(await streamTypes(tutor.tutorId)).toContain('TutorOnboardingCompleted');
+    const twice = await app.inject({ method: 'POST', url: '/api/tutor/onboarding/complete', headers: { cookie: tutor.cookie } });
+    expect(twice.statusCode).toBe(200);
+  });
+});
