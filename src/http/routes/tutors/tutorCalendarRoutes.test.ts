@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestSystem } from '../../../../tests/support/system.ts';
 import { withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
@@ -13,7 +13,6 @@ import { TOPMARK_HOURS, TOPMARK_HOURS_PROPERTY } from '../../../domain/calendar/
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { availabilityEntrySchema, busyEventSchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
 import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
-import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 
 /**
  * The sandbox calendar behind a switch that makes the next creates fail as a provider outage would
@@ -210,8 +209,15 @@ describe('calendar status', () => {
     expect(lost.json()).toMatchObject({ accessible: false, needsReauthorisation: true });
     expect(await streamTypes(other.tutorId)).toContain('TutorCalendarAccessLost');
     expect((await get(other, '/api/tutor/availability')).statusCode).toBe(502);
-    await waitForProjections(system.sql, ['alerts'], await system.store.headPosition(), 10_000);
-    const alert = (await openAlerts(system.sql)).find((a) => a.type === 'calendar_invalid_grant' && a.user_id === other.userId);
+    // The alerts read model follows the log: wait for it rather than for a position.
+    const alert = await vi.waitFor(
+      async () => {
+        const found = (await openAlerts(system.sql)).find((a) => a.type === 'calendar_invalid_grant' && a.user_id === other.userId);
+        if (!found) throw new Error('no alert yet');
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(alert).toMatchObject({ severity: 'high', is_resolved: false });
     // Polling the status again records nothing more.
     await get(other, `/api/tutor/${other.tutorId}/calendar-status`);
@@ -221,8 +227,10 @@ describe('calendar status', () => {
     const back = await get(other, `/api/tutor/${other.tutorId}/calendar-status`);
     expect(back.json()).toMatchObject({ accessible: true, needsReauthorisation: false });
     expect(await streamTypes(other.tutorId)).toContain('TutorCalendarAccessRestored');
-    await waitForProjections(system.sql, ['alerts'], await system.store.headPosition(), 10_000);
-    expect((await openAlerts(system.sql)).find((a) => a.id === alert!.id)).toBeUndefined();
+    await vi.waitFor(async () => expect((await openAlerts(system.sql)).find((a) => a.id === alert.id)).toBeUndefined(), {
+      timeout: 10_000,
+      interval: 50,
+    });
   });
 });
 
