@@ -11,7 +11,6 @@ import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
-import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, BusyTimeCard, CalendarStatusSection, CalendarSyncCard, useCalendarStatus } from './CalendarCards.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
@@ -57,13 +56,10 @@ function TutorDashboard({ user }: { user: User }) {
             { label: 'Experience', value: profile.data?.experience != null ? `${profile.data.experience} years` : 'Not set' },
           ]}
           actions={
-            <>
-              <Button variant="outline" size="sm" aria-expanded={editingName} onClick={() => setEditingName((v) => !v)}>
-                <Pencil aria-hidden="true" />
-                {editingName ? 'Close' : 'Edit name'}
-              </Button>
-              <LogoutButton />
-            </>
+            <Button variant="outline" size="sm" aria-expanded={editingName} onClick={() => setEditingName((v) => !v)}>
+              <Pencil aria-hidden="true" />
+              {editingName ? 'Close' : 'Edit name'}
+            </Button>
           }
         />
         {editingName ? (
