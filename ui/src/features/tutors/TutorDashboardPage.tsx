@@ -153,7 +153,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
 function CurrentHours() {
   const hours = useQuery({ queryKey: tutorKeys.availability, queryFn: tutorsApi.availability });
   if (!hours.data) return null;
-  const active = hours.data.filter((h) => h.isActive).sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.startTime.localeCompare(b.startTime));
+  const active = [...hours.data].sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.startTime.localeCompare(b.startTime));
   if (active.length === 0) return <p className="text-sm text-slate-600">You have no weekly hours yet, so students cannot book you.</p>;
   return (
     <section aria-labelledby="current-hours">
@@ -164,6 +164,7 @@ function CurrentHours() {
         {active.map((h) => (
           <li key={h.id} className="rounded-md bg-brand-50 px-2.5 py-1 text-sm text-brand-800">
             {DAY_NAMES[h.dayOfWeek]} {formatTime(h.startTime)} – {formatTime(h.endTime)}
+            {h.isActive ? null : ' (not in your calendar yet)'}
           </li>
         ))}
       </ul>

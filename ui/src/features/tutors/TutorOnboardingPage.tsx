@@ -85,7 +85,7 @@ function useResumeStep(profile: TutorProfile): StepId | undefined {
   if (!profile.bio?.trim() || profile.experience === null) return 'profile';
   if (mySubjects.isPending || hours.isPending) return undefined;
   if (!mySubjects.data?.length) return 'subjects';
-  if (!hours.data?.some((h) => h.isActive)) return 'hours';
+  if (!hours.data?.length) return 'hours';
   return 'calendar';
 }
 

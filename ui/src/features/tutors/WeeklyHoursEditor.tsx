@@ -70,7 +70,8 @@ export function WeeklyHoursEditor({
   if (hours.isError) {
     return <LoadError title="Failed to fetch availability" onRetry={() => void hours.refetch()} retrying={hours.isRefetching} />;
   }
-  const saved = hours.data.filter((h) => h.isActive);
+  // Saved hours the calendar does not hold yet (isActive false: the calendar is unreachable) are still the tutor's.
+  const saved = hours.data;
   const zone = saved[0]?.timezone ?? user.timezone ?? browserTimezone() ?? 'America/New_York';
   return (
     <HoursForm
