@@ -39,8 +39,9 @@ function AdminConsole({ user, requested }: { user: User; requested?: AdminTabId 
       </a>
       <header className="border-b border-border bg-white">
         <div className="flex h-16 items-center justify-between gap-3 px-4 sm:px-6">
-          <Link to="/" className="rounded-md" aria-label="Topmark home">
-            <Logo />
+          <Link to="/" className="shrink-0 rounded-md" aria-label="Topmark home">
+            {/* On a phone the word mark gives way to the tile, so the role badge and Logout fit. */}
+            <Logo className="max-sm:[&>span]:sr-only" />
           </Link>
           <div className="flex min-w-0 items-center gap-3">
             <div className="flex min-w-0 items-center gap-2.5" data-testid="admin-user">
@@ -78,7 +79,7 @@ function AdminConsole({ user, requested }: { user: User; requested?: AdminTabId 
         </aside>
 
         <main id="admin-main" tabIndex={-1} className="min-w-0 flex-1 focus:outline-none">
-          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+          <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
             <div className="mb-6">
               <h1 className="text-2xl font-bold tracking-tight text-slate-900">{current.label}</h1>
               <p className="mt-1 text-sm text-slate-600">{current.summary}</p>

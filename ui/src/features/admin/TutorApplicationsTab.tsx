@@ -46,7 +46,11 @@ const columns = helper.columns([
     sortFn: 'text',
     cell: ({ row }) => <ApplicantNameCell user={row.original} />,
   }),
-  helper.accessor('email', { header: 'Email', sortFn: 'text', cell: ({ row }) => <span className="break-all">{row.original.email}</span> }),
+  helper.accessor('email', {
+    header: 'Email',
+    sortFn: 'text',
+    cell: ({ row }) => <span className="whitespace-nowrap">{row.original.email}</span>,
+  }),
   helper.accessor('authProvider', {
     header: 'Auth Provider',
     sortFn: 'text',
@@ -115,7 +119,7 @@ function ApplicationsTable({ data }: { data: AdminListedUser[] }) {
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[52rem] text-left text-sm">
+      <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -126,7 +130,7 @@ function ApplicationsTable({ data }: { data: AdminListedUser[] }) {
                   <th
                     key={header.id}
                     scope="col"
-                    className="px-5 py-3"
+                    className="px-3 py-3 whitespace-nowrap first:pl-5 last:pr-5"
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                   >
                     {canSort ? (
@@ -157,7 +161,7 @@ function ApplicationsTable({ data }: { data: AdminListedUser[] }) {
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id} data-testid="application-row" className="align-top">
               {row.getAllCells().map((cell) => (
-                <td key={cell.id} className="px-5 py-4 text-slate-700">
+                <td key={cell.id} className="px-3 py-3 text-slate-700 first:pl-5 last:pr-5">
                   <table.FlexRender cell={cell} />
                 </td>
               ))}
@@ -194,7 +198,7 @@ function ApplicationActions({ application }: { application: AdminListedUser }) {
   const mailto = `mailto:${application.email}?subject=${encodeURIComponent(EMAIL_SUBJECT)}`;
 
   return (
-    <div className="flex flex-wrap gap-2">
+    <div className="flex flex-nowrap gap-2">
       <Button size="sm" disabled={busy} onClick={approve.start}>
         {approve.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
         {approve.isPending ? 'Approving...' : 'Approve'}
