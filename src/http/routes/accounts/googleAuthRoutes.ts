@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEV_CONSENT_PATH, pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
 import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
+import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
@@ -182,7 +183,7 @@ const INVALID_EMAIL = 'Please enter a valid email address';
  * provider's consent page that stands in for Google when no credentials are configured.
  */
 export const googleAuthRoutes =
-  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'sessions' | 'sql'>): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     const identity = system.identity;
     const dev = identity.devConsent ?? null;
@@ -230,7 +231,11 @@ export const googleAuthRoutes =
         setSessionCookie(reply, request, result.session.token);
       }
       request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
-      return result.outcome === 'applied' ? TUTOR_APPLICATION_SUBMITTED : landingOf(result.session?.role);
+      if (result.outcome === 'applied') return TUTOR_APPLICATION_SUBMITTED;
+      const role = result.session?.role;
+      // An approved tutor finishes onboarding first (the tutor stream knows; the read model may lag).
+      const tutor = role === 'tutor' && result.session ? await tutorHandlers(system.store).tutors.load(result.session.userId) : null;
+      return landingOf(role, { onboardingPending: tutor?.exists === true && !tutor.onboardingCompleted });
     };
 
     app.get(

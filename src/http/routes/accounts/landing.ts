@@ -1,10 +1,17 @@
-/** Where the browser goes after a Google sign-in: the role's landing page (spec part 1 §2, §6). */
-export function landingOf(role: string | null | undefined): '/admin' | '/tutor' | '/parent' | '/student' | '/' {
+/**
+ * Where the browser goes after a Google sign-in: the role's landing page (spec part 1 §2, §6). An
+ * approved tutor whose onboarding is not complete lands on /tutor-onboarding (spec part 2 §2
+ * "Application Process": onboarding at next login, then the dashboard).
+ */
+export function landingOf(
+  role: string | null | undefined,
+  tutor: { onboardingPending: boolean } = { onboardingPending: false },
+): '/admin' | '/tutor' | '/tutor-onboarding' | '/parent' | '/student' | '/' {
   switch (role) {
     case 'admin':
       return '/admin';
     case 'tutor':
-      return '/tutor';
+      return tutor.onboardingPending ? '/tutor-onboarding' : '/tutor';
     case 'parent':
       return '/parent';
     case 'student':

@@ -5,6 +5,7 @@ import { withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { CalendarError, type CalendarPort, type CalendarTarget, type TutorCalendar } from '../../../adapters/calendar/calendarPort.ts';
 import { SandboxCalendar } from '../../../adapters/calendar/sandbox/sandboxCalendar.ts';
+import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { hoursSeriesOf, latestWeeklyHours, writtenHoursSeries } from '../../../commands/tutors/tutorCalendar.ts';
@@ -12,6 +13,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TOPMARK_HOURS, TOPMARK_HOURS_PROPERTY } from '../../../domain/calendar/availability.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { availabilityEntrySchema, busyEventSchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
+import { currentUser } from '../../../projections/accounts/queries.ts';
 import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
 
 /**
@@ -301,9 +303,61 @@ describe('busy events (sandbox)', () => {
   });
 });
 
+/** Google sign-in through the dev identity provider, as a browser follows it; the page it lands on. */
+async function landingAfterSignIn(email: string): Promise<string> {
+  const started = await app.inject({ method: 'GET', url: '/api/auth/google?userType=tutor' });
+  const set = started.headers['set-cookie'];
+  const oauthCookie = (Array.isArray(set) ? set : [String(set)]).find((c) => c.startsWith('tm_oauth='))?.split(';')[0] ?? '';
+  const page = await app.inject({ method: 'GET', url: String(started.headers.location) });
+  const hidden = (name: string) => page.body.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? '';
+  const posted = await app.inject({
+    method: 'POST',
+    url: '/api/auth/dev/consent',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      state: hidden('state'),
+      userType: hidden('userType'),
+      code_challenge: hidden('code_challenge'),
+      email,
+      firstName: 'Tess',
+      lastName: 'Tutor',
+    }).toString(),
+  });
+  const callback = await app.inject({ method: 'GET', url: String(posted.headers.location), headers: { cookie: oauthCookie } });
+  expect(callback.statusCode).toBe(302);
+  return String(callback.headers.location);
+}
+
 describe('onboarding completion', () => {
   it('lists what is missing (422), then completes once everything is there', async () => {
-    const tutor = await approvedTutor(system, 'onboarding');
+    // Linked to the dev identity provider's subject, so the tutor can sign in through it.
+    const email = 'tutor-onboarding@example.com';
+    const { userId } = await registerAccount(
+      system.accounts,
+      {
+        username: 'tutor-onboarding',
+        email,
+        password: null,
+        role: 'tutor',
+        firstName: 'Tess',
+        lastName: 'Tutor',
+        phone: null,
+        authProvider: 'google',
+        googleId: `dev:${email}`,
+        emailVerified: true,
+        termsAccepted: null,
+      },
+      commandContext(),
+    );
+    await tutorHandlers(system.store).tutors.handle(
+      userId,
+      { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: 'application-onboarding' } },
+      commandContext(),
+    );
+    const cookie = `tm_session=${(await system.sessions.create(userId, 'tutor')).token}`;
+    const tutor: ApprovedTutor = { tutorId: userId, userId, email, cookie };
+    await vi.waitFor(async () => expect(await currentUser(system.sql, { userId, role: 'tutor', studentId: null })).not.toBeNull());
+    expect(await landingAfterSignIn(tutor.email)).toBe('/tutor-onboarding');
     const missing = await app.inject({ method: 'POST', url: '/api/tutor/onboarding/complete', headers: { cookie: tutor.cookie } });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().message).toContain('a bio');
@@ -334,6 +388,7 @@ describe('onboarding completion', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toEqual({ onboardingCompleted: true });
     expect(await streamTypes(tutor.tutorId)).toContain('TutorOnboardingCompleted');
+    expect(await landingAfterSignIn(tutor.email)).toBe('/tutor');
     const twice = await app.inject({ method: 'POST', url: '/api/tutor/onboarding/complete', headers: { cookie: tutor.cookie } });
     expect(twice.statusCode).toBe(200);
   });
