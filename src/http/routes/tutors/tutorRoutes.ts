@@ -5,6 +5,7 @@ import { type Review, reviewTutorApplication } from '../../../commands/tutors/re
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TUTOR_APPLICATION_NOT_FOUND } from '../../../domain/accounts/tutorApplicationDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { adminListedUserSchema as adminListedUser, adminOverviewSchema } from '../../../domain/tutors/adminApi.ts';
 import { INVALID_INVITATION_EMAIL } from '../../../domain/tutors/invitationDecider.ts';
 import { findUserByEmail } from '../../../projections/accounts/queries.ts';
 import { adminOverview, findTutorApplication, listTutorApplications } from '../../../projections/accounts/tutorApplicationsProjector.ts';
@@ -19,18 +20,6 @@ const TUTOR_REVIEW = 'tutor_review';
 const reviewedModels = ['tutor_applications', 'users', 'tutors'];
 export const APPLICANT_EMAIL_TAKEN = "An account already uses this applicant's e-mail address: it cannot become a tutor account";
 
-const adminListedUser = z.object({
-  id: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  username: z.string().nullable(),
-  email: z.string(),
-  role: z.string(),
-  status: z.string(),
-  googleId: z.string().nullable(),
-  authProvider: z.string(),
-  createdAt: z.string(),
-});
 const okSchema = z.object({ ok: z.literal(true), status: z.string() });
 const messageSchema = z.object({ message: z.string() });
 const applicantParams = z.object({ id: z.string().max(100) });
@@ -91,7 +80,7 @@ export const tutorRoutes =
           tags: ['tutors'],
           summary: 'Accounts by role and tutor applications awaiting review',
           response: {
-            200: z.object({ totalUsers: z.number(), totalStudents: z.number(), totalTutors: z.number(), pendingApprovals: z.number() }),
+            200: adminOverviewSchema,
           },
         },
       },
