@@ -3,16 +3,16 @@ import { applicantName, timeAgo } from './format.ts';
 import { tabsFor, validateAdminSearch } from './tabs.ts';
 
 const now = Date.parse('2026-11-23T12:00:00Z');
-const before = (seconds: number) => new Date(now - seconds * 1000).toISOString();
+const secondsAgo = (seconds: number) => new Date(now - seconds * 1000).toISOString();
 
 describe('timeAgo (the Applied column)', () => {
   it('speaks in the largest whole unit', () => {
-    expect(timeAgo(before(10), now)).toBe('just now');
-    expect(timeAgo(before(60), now)).toBe('1 minute ago');
-    expect(timeAgo(before(5 * 3600 + 59), now)).toBe('5 hours ago');
-    expect(timeAgo(before(3 * 86_400), now)).toBe('3 days ago');
-    expect(timeAgo(before(15 * 86_400), now)).toBe('2 weeks ago');
-    expect(timeAgo(before(400 * 86_400), now)).toBe('1 year ago');
+    expect(timeAgo(secondsAgo(10), now)).toBe('just now');
+    expect(timeAgo(secondsAgo(60), now)).toBe('1 minute ago');
+    expect(timeAgo(secondsAgo(5 * 3600 + 59), now)).toBe('5 hours ago');
+    expect(timeAgo(secondsAgo(3 * 86_400), now)).toBe('3 days ago');
+    expect(timeAgo(secondsAgo(15 * 86_400), now)).toBe('2 weeks ago');
+    expect(timeAgo(secondsAgo(400 * 86_400), now)).toBe('1 year ago');
   });
   it('says nothing about an unreadable time', () => {
     expect(timeAgo('not a date', now)).toBe('');
