@@ -132,3 +132,10 @@ export async function dashboardStats(sql: Sql, tutorId: string, _spans: StatsSpa
   if (!row) return null;
   return { activeStudents: 0, sessionsThisWeek: 0, hoursThisBillingPeriod: 0, earningsThisBillingPeriod: 0 };
 }
+
+/** The zone the tutor's dashboard counts weeks and periods in: their account's; null when the tutor is unknown. */
+export async function tutorTimeZone(sql: Sql, tutorId: string): Promise<string | null> {
+  const [row] = await sql<{ timezone: string }[]>`
+    SELECT u.timezone FROM tutors t JOIN users u ON u.id = t.user_id WHERE t.id = ${tutorId} AND t.is_active`;
+  return row?.timezone ?? null;
+}

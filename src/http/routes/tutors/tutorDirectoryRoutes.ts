@@ -1,7 +1,51 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { tutorDirectoryQuery, tutorListEntrySchema } from '../../../domain/tutors/tutorApi.ts';
+import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
+import { listDirectory } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 
-/** The public tutor directory: approved, active tutors by subject and level. */
+const messageSchema = z.object({ message: z.string() });
+
+/**
+ * The public tutor directory: approved tutors whose account is live and whose onboarding is
+ * completed (until then the profile lacks what families choose by), by subject and level. A
+ * tutor's id is their profile id, equal to their user id.
+ */
 export const tutorDirectoryRoutes =
-  (_system: Pick<System, 'sql'>): FastifyPluginAsyncZod =>
-  async (_app) => {};
+  ({ sql }: Pick<System, 'sql'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/tutors',
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['tutors'],
+          summary:
+            'Tutors families can choose: with subjectId only those teaching it, with gradeLevel only those qualified at that level or above',
+          querystring: tutorDirectoryQuery.strict(),
+          response: { 200: z.array(tutorListEntrySchema) },
+        },
+      },
+      async (request) => listDirectory(sql, request.query),
+    );
+
+    app.get(
+      '/api/tutors/:id',
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['tutors'],
+          summary: 'One tutor of the directory (404 when not listed)',
+          params: z.object({ id: z.string().max(100) }),
+          response: { 200: tutorListEntrySchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const [tutor] = await listDirectory(sql, { tutorId: request.params.id });
+        if (!tutor) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
+        return tutor;
+      },
+    );
+  };
