@@ -177,8 +177,8 @@ export function BusyTimeCard({ user }: { user: User }) {
   const id = useId();
   const zone = user.timezone;
   const events = useQuery({ queryKey: tutorKeys.busyEvents, queryFn: tutorsApi.busyEvents });
-  const today = Temporal.Now.plainDateISO(zone).toString();
-  const [form, setForm] = useState({ date: today, start: '12:00', end: '13:00', summary: 'Busy' });
+  const tomorrow = Temporal.Now.plainDateISO(zone).add({ days: 1 }).toString();
+  const [form, setForm] = useState({ date: tomorrow, start: '12:00', end: '13:00', summary: 'Busy' });
   const [problem, setProblem] = useState<string | null>(null);
 
   const refresh = async () => {
@@ -277,9 +277,9 @@ export function BusyTimeCard({ user }: { user: User }) {
         ) : events.isError ? (
           <LoadError title="Could not load your busy time" onRetry={() => void events.refetch()} retrying={events.isRefetching} />
         ) : events.data.length === 0 ? (
-          <p className="text-sm text-slate-600">No busy time yet.</p>
+          <p className="text-sm text-slate-600">No busy time in the next 30 days.</p>
         ) : (
-          <ul className="divide-y divide-border rounded-md border border-border" aria-label="Busy time">
+          <ul className="divide-y divide-border rounded-md border border-border" aria-label="Busy time in the next 30 days">
             {events.data.map((e) => (
               <li key={e.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                 <div className="min-w-0">

@@ -1,9 +1,10 @@
 import type { CalendarStatusAnswer, TutorProfile } from '@shared/tutors/tutorApi.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Navigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { CalendarRange, CheckCircle2, Circle, Clock, DollarSign, Pencil, Users } from 'lucide-react';
 import type * as React from 'react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { PageSpinner } from '../../app/auth/PageSpinner.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -17,7 +18,7 @@ import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
 import { LoadError, Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
 import { TimezoneSelect } from './TimezoneSelect.tsx';
-import { ONBOARDING_VISITED } from './TutorOnboardingPage.tsx';
+import { DASHBOARD_CHOSEN } from './TutorOnboardingPage.tsx';
 import { DAY_NAMES, formatTime, WeeklyHoursEditor } from './WeeklyHoursEditor.tsx';
 
 /** /tutor and /tutor-dashboard (tutor only; other roles see "Access Denied"). */
@@ -26,9 +27,9 @@ export function TutorDashboardPage() {
   return <TutorOnly>{(user) => <TutorDashboard user={user} />}</TutorOnly>;
 }
 
-function visitedOnboarding(): boolean {
+function choseDashboard(): boolean {
   try {
-    return sessionStorage.getItem(ONBOARDING_VISITED) === '1';
+    return sessionStorage.getItem(DASHBOARD_CHOSEN) === '1';
   } catch {
     return false;
   }
@@ -37,11 +38,13 @@ function visitedOnboarding(): boolean {
 function TutorDashboard({ user }: { user: User }) {
   const profile = useQuery({ queryKey: tutorKeys.profile, queryFn: tutorsApi.profile });
   const [editingName, setEditingName] = useState(false);
-
-  // A tutor who has not finished onboarding starts there (once per tab: they may come back here).
-  if (profile.data && !profile.data.onboardingCompleted && !visitedOnboarding()) {
-    return <Navigate to="/tutor-onboarding" replace />;
-  }
+  const navigate = useNavigate();
+  // A tutor who has not finished onboarding starts there, unless they chose the dashboard from it.
+  const toOnboarding = profile.data !== undefined && !profile.data.onboardingCompleted && !choseDashboard();
+  useEffect(() => {
+    if (toOnboarding) void navigate({ to: '/tutor-onboarding', replace: true });
+  }, [toOnboarding, navigate]);
+  if (toOnboarding) return <PageSpinner label="Opening your onboarding..." />;
 
   return (
     <DashboardShell user={user} badge={<Badge variant="secondary">Tutor</Badge>}>

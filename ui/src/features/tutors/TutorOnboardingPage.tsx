@@ -2,7 +2,7 @@ import type { TutorProfile } from '@shared/tutors/tutorApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CalendarDays, Check, Clock, GraduationCap, PartyPopper, UserRound } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
@@ -19,8 +19,16 @@ import { LoadError, PendingButton, Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
 import { WeeklyHoursEditor } from './WeeklyHoursEditor.tsx';
 
-/** Set once the tutor has been to onboarding in this tab: the dashboard then stops sending them back. */
-export const ONBOARDING_VISITED = 'topmark.tutorOnboardingVisited';
+/** Set when the tutor leaves onboarding for the dashboard: it then stops sending them back (this tab only). */
+export const DASHBOARD_CHOSEN = 'topmark.tutorDashboardChosen';
+
+function chooseDashboard() {
+  try {
+    sessionStorage.setItem(DASHBOARD_CHOSEN, '1');
+  } catch {
+    // storage unavailable: the dashboard sends the tutor back here until onboarding is complete
+  }
+}
 
 const steps = [
   { id: 'profile', title: 'Profile', icon: UserRound },
@@ -39,13 +47,6 @@ export function TutorOnboardingPage() {
 
 function Onboarding({ user }: { user: User }) {
   const profile = useQuery({ queryKey: tutorKeys.profile, queryFn: tutorsApi.profile });
-  useEffect(() => {
-    try {
-      sessionStorage.setItem(ONBOARDING_VISITED, '1');
-    } catch {
-      // storage unavailable: the dashboard may send the tutor back here, which is harmless
-    }
-  }, []);
   return (
     <DashboardShell user={user} badge={<Badge variant="secondary">Tutor</Badge>}>
       <div className="mx-auto grid max-w-4xl gap-6">
@@ -56,6 +57,11 @@ function Onboarding({ user }: { user: User }) {
           <p className="mt-2 text-slate-600">
             Your application was approved. Set up your profile, the subjects and grade levels you teach, your weekly hours and your calendar
             — it takes 10-15 minutes, and your progress is saved at every step.
+          </p>
+          <p className="mt-2 text-sm">
+            <Link to="/tutor" onClick={chooseDashboard} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+              Go to your dashboard for now
+            </Link>
           </p>
         </header>
         {profile.isPending ? (
@@ -239,7 +245,7 @@ function Finish({ profile, onGoTo }: { profile: TutorProfile; onGoTo: (step: Ste
           label="Finish onboarding"
           pendingLabel="Finishing..."
         />
-        <Link to="/tutor" className={buttonVariants({ variant: 'outline' })}>
+        <Link to="/tutor" onClick={chooseDashboard} className={buttonVariants({ variant: 'outline' })}>
           Go to dashboard
         </Link>
       </div>
