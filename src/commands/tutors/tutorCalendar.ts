@@ -253,6 +253,42 @@ export function hoursSeriesOf(record: WeeklyHoursRecord): { id: string; input: E
   }));
 }
 
+async function deleteAll(calendar: TutorCalendar, ids: readonly string[]) {
+  for (const id of ids) await calendar.deleteEvent(id);
+}
+
+/**
+ * Writes the hours of one `TutorWeeklyHoursSet` as recurring "Topmark Hours" events (transparent,
+ * marked with Topmark's private property), then deletes the series Topmark wrote before. Safe to
+ * retry: the series' ids derive from the event, and a create under an existing id answers the
+ * event already made. Hours superseded by a later event are not written (that event's write does
+ * its own); a write overtaken while it ran takes its series back out.
+ */
+export async function writeWeeklyHours(deps: TutorCalendarDeps, tutorId: string, eventId: string): Promise<'written' | 'superseded'> {
+  const latest = await latestWeeklyHours(deps.store, tutorId);
+  if (!latest || latest.eventId !== eventId) return 'superseded';
+  const { calendar } = await openTutorCalendar(deps, tutorId);
+  const series = hoursSeriesOf(latest);
+  const ids = new Set(series.map((s) => s.id));
+  for (const { id, input } of series) {
+    try {
+      await calendar.createEvent(id, input);
+    } catch (error) {
+      // Deleted since (by a later write that overtook this one): not ours to bring back.
+      if (!(error instanceof CalendarError && error.reason === 'conflict')) throw error;
+    }
+  }
+  const previous = (await writtenHoursSeries(calendar)).filter((e) => !ids.has(e.id));
+  await deleteAll(
+    calendar,
+    previous.map((e) => e.id),
+  );
+  const after = await latestWeeklyHours(deps.store, tutorId);
+  if (after?.eventId === eventId) return 'written';
+  await deleteAll(calendar, [...ids]);
+  return 'superseded';
+}
+
 // ---------------------------------------------------------------------------------------------
 // Busy events (the sandbox's other events, so a demo shows blocking)
 

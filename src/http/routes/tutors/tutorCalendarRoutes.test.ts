@@ -7,7 +7,7 @@ import { CalendarError, type CalendarPort, type CalendarTarget, type TutorCalend
 import { SandboxCalendar } from '../../../adapters/calendar/sandbox/sandboxCalendar.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
-import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { hoursSeriesOf, latestWeeklyHours, writtenHoursSeries } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TOPMARK_HOURS, TOPMARK_HOURS_PROPERTY } from '../../../domain/calendar/availability.ts';
@@ -15,6 +15,7 @@ import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { availabilityEntrySchema, busyEventSchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
 import { currentUser } from '../../../projections/accounts/queries.ts';
 import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
+import { TUTOR_HOURS_QUEUE } from '../../../sagas/tutors/tutorHoursSaga.ts';
 
 /**
  * The sandbox calendar behind a switch that makes the next creates fail as a provider outage would
@@ -166,6 +167,35 @@ describe('weekly hours', () => {
     expect(flaky.failed).toBe(1);
     expect(plain(availabilityEntrySchema.array().parse(saved.json()))).toEqual(weekdays);
     expect(await expectWrittenOnce(unlucky.tutorId)).toHaveLength(2);
+  });
+});
+
+describe('hours saved while the calendar is unreachable', () => {
+  it('are kept, shown as not active, and written when saved again once the calendar is back', async () => {
+    const tutor = await approvedTutor(system, 'hours-offline');
+    await flaky.inner!.setAccess(tutor.tutorId, 'revoked');
+    const offline = await saveHours(tutor, { availability: weekdays });
+    expect(offline.statusCode, offline.body).toBe(200);
+    expect(
+      availabilityEntrySchema
+        .array()
+        .parse(offline.json())
+        .every((e) => !e.isActive),
+    ).toBe(true);
+    // The saga's job ends without writing (only the tutor can mend a revoked grant).
+    const latest = await latestWeeklyHours(system.store, tutor.tutorId);
+    const jobId = deterministicUuid(`${latest!.eventId}/tutor-hours`);
+    await vi.waitFor(async () => expect((await system.jobs.boss.getJobById(TUTOR_HOURS_QUEUE, jobId))?.state).toBe('completed'), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    await flaky.inner!.setAccess(tutor.tutorId, 'granted');
+    await new Promise((r) => setTimeout(r, 3_100));
+    const again = await saveHours(tutor, { availability: weekdays });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(plain(availabilityEntrySchema.array().parse(again.json()))).toEqual(weekdays);
+    expect((await streamTypes(tutor.tutorId)).filter((t) => t === 'TutorWeeklyHoursSet')).toHaveLength(1);
+    expect(await expectWrittenOnce(tutor.tutorId)).toHaveLength(2);
   });
 });
 

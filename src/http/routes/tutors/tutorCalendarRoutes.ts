@@ -19,6 +19,7 @@ import {
   topmarkHoursSeries,
   type WeeklyHoursEntry,
   weeklyHoursOf,
+  writeWeeklyHours,
   writtenHoursSeries,
 } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
@@ -58,6 +59,8 @@ export const BUSY_EVENT_TOO_LONG = 'An event can last at most 12 hours';
 export const BUSY_EVENT_ENDS_BEFORE_START = 'The end must be after the start';
 /** How long a write of the weekly hours waits for the calendar saga before answering 503. */
 const HOURS_WRITE_TIMEOUT_MS = 10_000;
+/** Unchanged hours saved longer ago than this, and missing from the calendar, are written by the request itself. */
+const SAGA_GRACE_MS = 3_000;
 const DAY_MS = 86_400_000;
 const MAX_BUSY_RANGE_MS = 62 * DAY_MS;
 const MAX_BUSY_EVENT_MS = 12 * 3_600_000;
@@ -133,15 +136,25 @@ export const tutorCalendarRoutes =
 
     const readHours = async (calendar: TutorCalendar, zone: string) => weeklyHoursOf(await topmarkHoursSeries(calendar), zone).map(toEntry);
 
-    /** Waits until the calendar holds exactly the series of the tutor's latest weekly hours (the saga wrote them). */
-    const waitForHours = async (tutorId: string, calendar: TutorCalendar) => {
+    /**
+     * Waits until the calendar holds exactly the series of the tutor's latest weekly hours (the saga
+     * wrote them). Hours saved again unchanged record nothing, so no saga runs: when they were saved
+     * a while ago and the calendar lacks them (written while it was unreachable), they are written here.
+     */
+    const waitForHours = async (tutorId: string, calendar: TutorCalendar, unchanged: boolean) => {
       const latest = await latestWeeklyHours(store, tutorId);
       if (!latest) return;
       const expected = hoursSeriesOf(latest).map((s) => s.id);
       const deadline = Date.now() + HOURS_WRITE_TIMEOUT_MS;
+      let healed = !unchanged || Date.now() - Date.parse(latest.at) < SAGA_GRACE_MS;
       for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
         const written = (await writtenHoursSeries(calendar)).map((e) => e.id);
         if (sameIds(written, expected)) return;
+        if (!healed) {
+          healed = true;
+          await writeWeeklyHours(deps, tutorId, latest.eventId);
+          continue;
+        }
         if (Date.now() >= deadline) throw new ReadModelLagError();
         await new Promise((r) => setTimeout(r, delay));
       }
@@ -198,7 +211,11 @@ export const tutorCalendarRoutes =
           return answerFailure(reply, error);
         }
         return idempotent(sql, request, reply, async (ctx) => {
-          await handlers.tutors.handle(tutorId, { type: 'SetWeeklyHours', data: { tutorId, availability, timeZone } }, ctx);
+          const { events } = await handlers.tutors.handle(
+            tutorId,
+            { type: 'SetWeeklyHours', data: { tutorId, availability, timeZone } },
+            ctx,
+          );
           const opened = await ownCalendar(request);
           const status = await opened.calendar.status();
           if (!status.accessible) {
@@ -206,7 +223,7 @@ export const tutorCalendarRoutes =
             const body = opened.tutor.weeklyHours.map((h, i) => ({ id: `unsynced-${i}`, ...h, timezone: timeZone, isActive: false }));
             return { status: 200, body };
           }
-          await waitForHours(tutorId, opened.calendar);
+          await waitForHours(tutorId, opened.calendar, events.length === 0);
           return { status: 200, body: await readHours(opened.calendar, timeZone) };
         }).catch((error: unknown) => answerFailure(reply, error));
       },
