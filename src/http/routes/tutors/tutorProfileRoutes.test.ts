@@ -149,6 +149,8 @@ describe('the name', () => {
     const empty = await call('PATCH', '/api/user/name', ada.cookie, { firstName: '  ', lastName: 'King' });
     expect([empty.statusCode, empty.json().message]).toEqual([400, 'First name is required']);
     expect((await call('PATCH', '/api/user/name', null, { firstName: 'A', lastName: 'B' })).statusCode).toBe(401);
+    const viewOnly = `tm_session=${(await system.sessions.create(ada.userId, 'student_secondary', null)).token}`;
+    expect((await call('PATCH', '/api/user/name', viewOnly, { firstName: 'A', lastName: 'B' })).statusCode).toBe(403);
   });
 });
 
