@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
@@ -6,6 +7,7 @@ import type { OAuthTokens } from '../../../adapters/calendar/calendarPort.ts';
 import { FakeGoogleCalendarServer } from '../../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../../adapters/calendar/google/googleCalendar.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { openTutorCalendar, tutorCalendarTarget } from '../../../commands/tutors/tutorCalendar.ts';
 import { userStreamId } from '../../../domain/accounts/user.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { availabilityEntrySchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
@@ -15,11 +17,16 @@ import { MANAGE_IN_GOOGLE } from './tutorCalendarRoutes.ts';
 
 /** The tutor calendar routes on the Google adapter, against a local server speaking Google's wire format. */
 const oauthClient = { clientId: 'client-123.apps.googleusercontent.com', clientSecret: 'GOCSPX-secret' };
+const serviceAccountEmail = 'topmark-calendar@topmark-test.iam.gserviceaccount.com';
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let fake: FakeGoogleCalendarServer;
 let system: TestSystem;
 let app: FastifyInstance;
 beforeAll(async () => {
-  fake = await FakeGoogleCalendarServer.start({ ...oauthClient });
+  fake = await FakeGoogleCalendarServer.start({
+    ...oauthClient,
+    serviceAccount: { email: serviceAccountEmail, publicKeyPem: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+  });
   system = await createTestSystem(
     'all',
     {},
@@ -151,5 +158,26 @@ describe('a tutor’s Google calendar', () => {
     const other = await approvedTutor(system, 'g2');
     expect(await status(other)).toMatchObject({ accessible: false, isConnected: false, needsReauthorisation: true, provider: 'google' });
     expect(await typesOf(tutorStreamId(other.tutorId))).not.toContain('TutorCalendarAccessLost');
+  });
+
+  it('without tokens, reaches the calendar the tutor shared with the service account (their address)', async () => {
+    const port = new GoogleCalendar({
+      oauthClient,
+      serviceAccount: { email: serviceAccountEmail, privateKey: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+      rootUrl: fake.rootUrl,
+      tokenUrl: fake.tokenUrl,
+    });
+    const shared = await approvedTutor(system, 'g3');
+    fake.addUser(shared.email);
+    const deps = { store: system.store, calendar: port };
+    expect((await tutorCalendarTarget(deps, shared.tutorId)).target).toEqual({
+      ownerId: shared.tutorId,
+      calendarId: shared.email,
+      credentials: { kind: 'serviceAccount' },
+    });
+    const { calendar } = await openTutorCalendar(deps, shared.tutorId);
+    expect(await calendar.status()).toMatchObject({ accessible: false, reason: 'not_found' });
+    fake.share(shared.email, serviceAccountEmail, 'writer');
+    expect(await calendar.status()).toMatchObject({ accessible: true, email: shared.email, reason: null });
   });
 });
