@@ -96,6 +96,7 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await expect(page.getByLabel('Grade level for Calculus (University/College)')).toHaveValue('university');
   await expect(page.getByText('Your subjects are searchable tags')).toBeVisible();
   expect(await seriousViolations(page, 'onboarding subjects')).toEqual([]);
+  await page.screenshot({ path: '.tmp/tutor-shots/onboarding-subjects.png', fullPage: true });
   await page.getByRole('button', { name: 'Save and continue' }).click();
 
   // Step 3: weekly hours (a bad row is refused before sending).
@@ -125,6 +126,7 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await expect(page.getByText('Earnings this period')).toBeVisible();
   await expect(page.getByText('Finish setting up your tutor profile')).toHaveCount(0);
   expect(await seriousViolations(page, 'tutor dashboard')).toEqual([]);
+  await page.screenshot({ path: '.tmp/tutor-shots/dashboard.png', fullPage: true });
 
   // A picture: a non-image is refused in the browser, a PNG is uploaded and shown.
   const picture = page.getByLabel('Profile picture');
@@ -153,6 +155,7 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await page.getByLabel('Subject', { exact: true }).selectOption({ label: 'Calculus (University/College)' });
   await expect(card).toBeVisible();
   expect(await seriousViolations(page, '/tutors')).toEqual([]);
+  await page.screenshot({ path: '.tmp/tutor-shots/tutors.png', fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await horizontalOverflow(page)).toBe(0);
 });
@@ -170,6 +173,13 @@ test('the tutor pages tell other roles they are for tutors only', async ({ page 
     await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
     await expect(page.getByText('This page is only accessible to tutors.')).toBeVisible();
   }
+});
+
+test('signed-out visitors of the tutor pages are sent to sign in', async ({ page }) => {
+  await page.goto('/tutor-onboarding');
+  await expect(page).toHaveURL(/\/tutor-login$/);
+  await page.goto('/tutor');
+  await expect(page).toHaveURL(/\/login$/);
 });
 
 test('Meet Our Tutors is public and reached from the footer', async ({ page }) => {

@@ -42,7 +42,7 @@ type StepId = (typeof steps)[number]['id'];
 /** /tutor-onboarding (tutor only): profile, subjects, weekly hours, calendar, finish; each step saves as it goes. */
 export function TutorOnboardingPage() {
   useDocumentTitle('Tutor Onboarding');
-  return <TutorOnly>{(user) => <Onboarding user={user} />}</TutorOnly>;
+  return <TutorOnly signInPath="/tutor-login">{(user) => <Onboarding user={user} />}</TutorOnly>;
 }
 
 function Onboarding({ user }: { user: User }) {

@@ -1,8 +1,9 @@
-import { Link } from '@tanstack/react-router';
+import { Link, Navigate } from '@tanstack/react-router';
 import { CircleAlert, Loader2, RotateCw, ShieldAlert } from 'lucide-react';
 import type * as React from 'react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
+import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
@@ -12,8 +13,17 @@ import { cn } from '../../lib/utils.ts';
  * A tutor-only page (spec part 2 §2): signed-out visitors go to /login (the route guard); any
  * other role sees "Access Denied" rather than being sent elsewhere.
  */
-export function TutorOnly({ children }: { children: (user: User) => React.ReactNode }) {
-  return <ProtectedRoute>{(user) => (user.role === 'tutor' ? children(user) : <AccessDenied />)}</ProtectedRoute>;
+export function TutorOnly({
+  children,
+  signInPath,
+}: {
+  children: (user: User) => React.ReactNode;
+  /** Where a signed-out visitor goes instead of /login (onboarding: /tutor-login, spec part 2 §2). */
+  signInPath?: '/tutor-login';
+}) {
+  const { data: user } = useCurrentUser();
+  if (signInPath && user === null) return <Navigate to={signInPath} replace />;
+  return <ProtectedRoute>{(u) => (u.role === 'tutor' ? children(u) : <AccessDenied />)}</ProtectedRoute>;
 }
 
 function AccessDenied() {
