@@ -2,6 +2,7 @@ import { accountEvents } from './accounts/index.ts';
 import { contactEvents } from './contact/contact.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
+import { promoCodeFeatureEvents } from './promoCodes/index.ts';
 import { subjectEvents } from './subjects/index.ts';
 import { tutorFeatureEvents } from './tutors/index.ts';
 
@@ -12,6 +13,7 @@ export const eventCatalog = {
   ...accountEvents,
   ...subjectEvents,
   ...tutorFeatureEvents,
+  ...promoCodeFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
+
+export const discountTypes = ['percentage', 'fixed_amount'] as const;
+export type DiscountType = (typeof discountTypes)[number];
+
+/** The terms an admin sets (spec part 2 §3 "Promo code"); money in cents, a percentage in hundredths of a percent. */
+export const promoTermsSchema = z.object({
+  code: z.string(),
+  description: z.string().nullable(),
+  discountType: z.enum(discountTypes),
+  /** Percentage: hundredths of a percent (10% = 1000); fixed amount: cents. */
+  discountValue: z.number().int(),
+  maxUses: z.number().int().nullable(),
+  validFrom: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  isActive: z.boolean(),
+});
+export type PromoTerms = z.output<typeof promoTermsSchema>;
+
+export const promoCodeCreated = promoTermsSchema.extend({ promoCodeId: z.string(), createdBy: z.string().nullable(), at: z.string() });
+/** The whole terms after the edit (an edit sends every field, spec part 2 §7 PATCH). */
+export const promoCodeEdited = promoTermsSchema.extend({ promoCodeId: z.string(), at: z.string() });
+
+/**
+ * A use held for a payment in progress (`claimId`: the payment intent), counted against the
+ * limit until it is redeemed, released, or expires.
+ */
+export const promoUseClaimed = z.object({
+  promoCodeId: z.string(),
+  claimId: z.string(),
+  userId: z.string(),
+  discountCents: z.number().int(),
+  expiresAt: z.string(),
+  at: z.string(),
+});
+export const promoUseReleased = z.object({
+  promoCodeId: z.string(),
+  claimId: z.string(),
+  reason: z.enum(['payment_failed', 'abandoned', 'expired']),
+  at: z.string(),
+});
+/** The purchase completed: the claimed use becomes a redemption (spec part 1 §3 `promo_redemptions`). */
+export const promoCodeRedeemed = z.object({
+  promoCodeId: z.string(),
+  claimId: z.string(),
+  redemptionId: z.string(),
+  userId: z.string(),
+  purchaseId: z.string(),
+  discountCents: z.number().int(),
+  at: z.string(),
+});
+
+export const promoCodeEvents = {
+  PromoCodeCreated: eventType(promoCodeCreated, { describe: (d) => `Promo code ${d.code} created` }),
+  PromoCodeEdited: eventType(promoCodeEdited, { describe: (d) => `Promo code ${d.code} edited` }),
+  PromoUseClaimed: eventType(promoUseClaimed, { describe: () => 'Promo code use claimed for a payment' }),
+  PromoUseReleased: eventType(promoUseReleased, { describe: (d) => `Promo code use released (${d.reason})` }),
+  PromoCodeRedeemed: eventType(promoCodeRedeemed, { describe: () => 'Promo code redeemed' }),
+};
+
+export type PromoCodeEvent = EventsOf<typeof promoCodeEvents>;
+
+export interface PromoClaim {
+  userId: string;
+  discountCents: number;
+  expiresAt: string;
+}
+export interface PromoCodeState {
+  terms: PromoTerms | null;
+  /** Uses held by payments in progress, by claim id. */
+  claims: Record<string, PromoClaim>;
+  /** Claim ids that became redemptions (a repeated redeem changes nothing). */
+  redeemed: string[];
+}
+export const initialPromoCodeState: PromoCodeState = { terms: null, claims: {}, redeemed: [] };
+
+export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): PromoCodeState {
+  switch (event.type) {
+    case 'PromoCodeCreated':
+    case 'PromoCodeEdited': {
+      const { promoCodeId: _id, at: _at, ...rest } = event.data;
+      const terms: PromoTerms = {
+        code: rest.code,
+        description: rest.description,
+        discountType: rest.discountType,
+        discountValue: rest.discountValue,
+        maxUses: rest.maxUses,
+        validFrom: rest.validFrom,
+        validUntil: rest.validUntil,
+        isActive: rest.isActive,
+      };
+      return { ...state, terms };
+    }
+    case 'PromoUseClaimed':
+      return {
+        ...state,
+        claims: {
+          ...state.claims,
+          [event.data.claimId]: { userId: event.data.userId, discountCents: event.data.discountCents, expiresAt: event.data.expiresAt },
+        },
+      };
+    case 'PromoUseReleased': {
+      const { [event.data.claimId]: _released, ...claims } = state.claims;
+      return { ...state, claims };
+    }
+    case 'PromoCodeRedeemed': {
+      const { [event.data.claimId]: _redeemed, ...claims } = state.claims;
+      return { ...state, claims, redeemed: [...state.redeemed, event.data.claimId] };
+    }
+    default:
+      return state;
+  }
+}
+
+export const promoCodeStreamId = (promoCodeId: string) => `promoCode-${promoCodeId}`;
+
+/** Codes are compared and stored upper-case (spec part 2 §5: the code is uppercased). */
+export const normalizePromoCode = (code: string) => code.normalize('NFC').trim().toUpperCase();

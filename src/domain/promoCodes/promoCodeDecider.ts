@@ -1,0 +1,137 @@
+import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { evolvePromoCode, initialPromoCodeState, type PromoCodeEvent, type PromoCodeState, type PromoTerms } from './promoCode.ts';
+import { type PromoTermsInput, promoTermsOf, quoteWithPromo } from './promoTerms.ts';
+
+export const PROMO_NOT_FOUND = 'Invalid promo code';
+export const PROMO_EXISTS = 'A promo code with this id already exists';
+export const PROMO_INACTIVE = 'This promo code is not active';
+export const PROMO_NOT_YET_VALID = 'This promo code is not valid yet';
+export const PROMO_EXPIRED = 'This promo code has expired';
+export const PROMO_EXHAUSTED = 'This promo code has reached its maximum number of uses';
+export const ADMINS_ONLY = 'Only admins can manage promo codes';
+
+/** How long a use stays held for a payment that neither succeeds nor fails (then a saga releases it). */
+export const CLAIM_MINUTES = 30;
+
+export type PromoCodeCommand =
+  | Command<'CreatePromoCode', { promoCodeId: string; terms: PromoTermsInput }>
+  | Command<'EditPromoCode', { promoCodeId: string; terms: PromoTermsInput }>
+  /** `claimId`: the payment it is held for; `priceCents`: the package price the server computed. */
+  | Command<'ClaimPromoUse', { promoCodeId: string; claimId: string; userId: string; priceCents: number }>
+  | Command<'ReleasePromoUse', { promoCodeId: string; claimId: string; reason: 'payment_failed' | 'abandoned' | 'expired' }>
+  | Command<
+      'RedeemPromoCode',
+      { promoCodeId: string; claimId: string; redemptionId: string; userId: string; purchaseId: string; priceCents: number }
+    >;
+
+/** Uses that count against the limit at `now`: redemptions and claims not yet expired. */
+export function usesAt(state: PromoCodeState, now: Date): number {
+  const held = Object.values(state.claims).filter((c) => Date.parse(c.expiresAt) > now.getTime()).length;
+  return state.redeemed.length + held;
+}
+
+/** Why a code cannot be used at `now`, or null (spec part 2 §2: inactive, not yet valid, expired, exhausted). */
+export function refusalOf(state: PromoCodeState, now: Date): string | null {
+  const terms = state.terms;
+  if (!terms) return PROMO_NOT_FOUND;
+  if (!terms.isActive) return PROMO_INACTIVE;
+  if (terms.validFrom && Date.parse(terms.validFrom) > now.getTime()) return PROMO_NOT_YET_VALID;
+  if (terms.validUntil && Date.parse(terms.validUntil) <= now.getTime()) return PROMO_EXPIRED;
+  if (terms.maxUses !== null && usesAt(state, now) >= terms.maxUses) return PROMO_EXHAUSTED;
+  return null;
+}
+
+function usable(state: PromoCodeState, now: Date): PromoTerms {
+  const refusal = refusalOf(state, now);
+  if (refusal === PROMO_NOT_FOUND) throw new DomainError(refusal, 'not_found');
+  if (refusal) throw new DomainError(refusal, 'conflict');
+  return state.terms as PromoTerms;
+}
+
+function adminOnly(role: string | null | undefined) {
+  if (role !== 'admin' && role !== 'system') throw new DomainError(ADMINS_ONLY, 'forbidden');
+}
+
+/**
+ * A promo code's terms and its uses. The limit is enforced here, on the code's own stream: a use
+ * is claimed when a payment starts (so concurrent checkouts cannot all pass a limit that only one
+ * of them may take), released when it fails or is abandoned, and becomes a redemption when the
+ * purchase completes.
+ */
+export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, PromoCodeState>({
+  CreatePromoCode: ({ data, metadata }, state) => {
+    adminOnly(metadata.actorRole);
+    const terms = promoTermsOf(data.terms);
+    if (state.terms) {
+      if (JSON.stringify(state.terms) === JSON.stringify(terms)) return [];
+      throw new DomainError(PROMO_EXISTS, 'conflict');
+    }
+    return [
+      {
+        type: 'PromoCodeCreated',
+        data: { promoCodeId: data.promoCodeId, ...terms, createdBy: metadata.actorId ?? null, at: metadata.now.toISOString() },
+      },
+    ];
+  },
+
+  EditPromoCode: ({ data, metadata }, state) => {
+    adminOnly(metadata.actorRole);
+    if (!state.terms) throw new DomainError(PROMO_NOT_FOUND, 'not_found');
+    const terms = promoTermsOf(data.terms);
+    if (JSON.stringify(state.terms) === JSON.stringify(terms)) return [];
+    return [{ type: 'PromoCodeEdited', data: { promoCodeId: data.promoCodeId, ...terms, at: metadata.now.toISOString() } }];
+  },
+
+  ClaimPromoUse: ({ data, metadata: { now } }, state) => {
+    if (state.claims[data.claimId] || state.redeemed.includes(data.claimId)) return [];
+    const terms = usable(state, now);
+    const { discountCents } = quoteWithPromo(terms, data.priceCents);
+    const expiresAt = new Date(now.getTime() + CLAIM_MINUTES * 60_000).toISOString();
+    return [
+      {
+        type: 'PromoUseClaimed',
+        data: {
+          promoCodeId: data.promoCodeId,
+          claimId: data.claimId,
+          userId: data.userId,
+          discountCents,
+          expiresAt,
+          at: now.toISOString(),
+        },
+      },
+    ];
+  },
+
+  ReleasePromoUse: ({ data, metadata: { now } }, state) =>
+    state.claims[data.claimId] ? [{ type: 'PromoUseReleased', data: { ...data, at: now.toISOString() } }] : [],
+
+  RedeemPromoCode: ({ data, metadata: { now } }, state) => {
+    if (state.redeemed.includes(data.claimId)) return [];
+    const claim = state.claims[data.claimId];
+    const live = claim && Date.parse(claim.expiresAt) > now.getTime();
+    // A payment that outlived its claim still redeems if the limit allows (an expired claim no
+    // longer holds its place); otherwise the caller refunds the payment.
+    if (!live) usable(state, now);
+    const discountCents = claim ? claim.discountCents : quoteWithPromo(state.terms as PromoTerms, data.priceCents).discountCents;
+    return [
+      {
+        type: 'PromoCodeRedeemed',
+        data: {
+          promoCodeId: data.promoCodeId,
+          claimId: data.claimId,
+          redemptionId: data.redemptionId,
+          userId: data.userId,
+          purchaseId: data.purchaseId,
+          discountCents,
+          at: now.toISOString(),
+        },
+      },
+    ];
+  },
+});
+
+export const promoCodeDecider: Decider<PromoCodeCommand, PromoCodeEvent, PromoCodeState> = {
+  initialState: initialPromoCodeState,
+  evolve: evolvePromoCode,
+  decide: decidePromoCode,
+};

@@ -1,0 +1,77 @@
+import { DomainError } from '../kit/decider.ts';
+import { type DiscountType, discountTypes, normalizePromoCode, type PromoTerms } from './promoCode.ts';
+
+/** Spec part 2 §5 and §9. */
+export const PROMO_CODE_MAX_LENGTH = 50;
+export const CODE_REQUIRED = 'Code is required';
+export const CODE_TOO_LONG = `Code must be at most ${PROMO_CODE_MAX_LENGTH} characters`;
+export const CODE_CHARACTERS = 'Code may contain only letters, digits, dashes and underscores';
+export const DISCOUNT_NOT_POSITIVE = 'Discount value must be positive';
+export const PERCENTAGE_OVER_100 = 'A percentage discount cannot exceed 100%';
+export const DISCOUNT_TYPE_INVALID = 'Discount type must be percentage or fixed_amount';
+export const MAX_USES_INVALID = 'Max uses must be at least 1, or empty for unlimited';
+export const VALIDITY_INVALID = 'Valid until must be after valid from';
+export const DATE_INVALID = 'Dates must be valid date-times';
+
+/** What the admin forms send (spec part 2 §5: the discount as a decimal string, empty limits and dates as null). */
+export interface PromoTermsInput {
+  code: string;
+  description?: string | null;
+  discountType: string;
+  discountValue: string | number;
+  maxUses?: number | null;
+  validFrom?: string | null;
+  validUntil?: string | null;
+  isActive?: boolean;
+}
+
+const DECIMAL = /^\d{1,9}(\.\d{1,2})?$/;
+const CODE = /^[A-Z0-9_-]+$/;
+
+function instant(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new DomainError(DATE_INVALID, 'invalid');
+  return new Date(ms).toISOString();
+}
+
+/** Checks an admin's input and turns it into the stored terms: the code upper-case, money in cents, percentages in hundredths. */
+export function promoTermsOf(input: PromoTermsInput): PromoTerms {
+  const code = normalizePromoCode(input.code ?? '');
+  if (code.length === 0) throw new DomainError(CODE_REQUIRED, 'invalid');
+  if (code.length > PROMO_CODE_MAX_LENGTH) throw new DomainError(CODE_TOO_LONG, 'invalid');
+  if (!CODE.test(code)) throw new DomainError(CODE_CHARACTERS, 'invalid');
+  if (!(discountTypes as readonly string[]).includes(input.discountType)) throw new DomainError(DISCOUNT_TYPE_INVALID, 'invalid');
+  const discountType = input.discountType as DiscountType;
+  const raw = String(input.discountValue).trim();
+  if (!DECIMAL.test(raw)) throw new DomainError(DISCOUNT_NOT_POSITIVE, 'invalid');
+  const [whole = '0', fraction = ''] = raw.split('.');
+  const hundredths = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  if (hundredths < 1) throw new DomainError(DISCOUNT_NOT_POSITIVE, 'invalid');
+  if (discountType === 'percentage' && hundredths > 10_000) throw new DomainError(PERCENTAGE_OVER_100, 'invalid');
+  const maxUses = input.maxUses ?? null;
+  if (maxUses !== null && (!Number.isInteger(maxUses) || maxUses < 1 || maxUses > 1_000_000_000))
+    throw new DomainError(MAX_USES_INVALID, 'invalid');
+  const validFrom = instant(input.validFrom);
+  const validUntil = instant(input.validUntil);
+  if (validFrom && validUntil && Date.parse(validUntil) <= Date.parse(validFrom)) throw new DomainError(VALIDITY_INVALID, 'invalid');
+  const description = input.description?.trim() || null;
+  return { code, description, discountType, discountValue: hundredths, maxUses, validFrom, validUntil, isActive: input.isActive ?? true };
+}
+
+/** The discount as the API shows it: a percentage number (10.5) or dollars (12.5). */
+export const discountValueOf = (terms: Pick<PromoTerms, 'discountValue'>) => terms.discountValue / 100;
+
+export interface PromoQuote {
+  originalCents: number;
+  discountCents: number;
+  /** Never below zero (spec part 2 §7: a final price of 0 is a free purchase). */
+  finalCents: number;
+}
+
+/** The price with the code applied: a percentage rounds to the cent; a fixed amount takes at most the price. */
+export function quoteWithPromo(terms: Pick<PromoTerms, 'discountType' | 'discountValue'>, priceCents: number): PromoQuote {
+  const raw = terms.discountType === 'percentage' ? Math.round((priceCents * terms.discountValue) / 10_000) : terms.discountValue;
+  const discountCents = Math.min(priceCents, Math.max(0, raw));
+  return { originalCents: priceCents, discountCents, finalCents: priceCents - discountCents };
+}
