@@ -127,6 +127,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   });
   const accountCommandHandlers = accountHandlers(store);
   const calendar = options.calendar ?? (await calendarFor(config, sql));
+  const files = options.files ?? new LocalFileStorage(path.join(config.DATA_DIR, 'files'));
   const sagaPorts: SagaPorts = {
     sql,
     store,
@@ -136,6 +137,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     supportAddress: config.SUPPORT_EMAIL,
     accountHandlers: accountCommandHandlers,
     calendar,
+    files,
   };
   const reactorRunner = new ProjectionRunner(
     sql,
@@ -189,7 +191,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accounts,
     identity,
     calendar,
-    files: options.files ?? new LocalFileStorage(path.join(config.DATA_DIR, 'files')),
+    files,
     sql,
     databaseUrl,
     store,

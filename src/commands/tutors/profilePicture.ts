@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileStorage } from '../../adapters/files/fileStorage.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
-import { type PictureType, pictureKey, pictureTypeOf } from '../../domain/tutors/picture.ts';
+import { type PictureType, pictureKey, pictureTypeOf, uploadsPrefix } from '../../domain/tutors/picture.ts';
 import { MAX_PICTURE_BYTES, PICTURE_NOT_AN_IMAGE, PICTURE_TOO_LARGE } from '../../domain/tutors/tutorApi.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import type { TutorHandlers } from './tutorHandlers.ts';
@@ -29,8 +29,8 @@ interface Ticket {
 }
 
 const TOKEN = /^[0-9a-f]{48}$/;
-const ticketKey = (tutorId: string, token: string) => `uploads/${tutorId}/${token}.json`;
-const bytesKey = (tutorId: string, token: string) => `uploads/${tutorId}/${token}.bin`;
+const ticketKey = (tutorId: string, token: string) => `${uploadsPrefix(tutorId)}${token}.json`;
+const bytesKey = (tutorId: string, token: string) => `${uploadsPrefix(tutorId)}${token}.bin`;
 
 /** The path an upload's bytes are PUT to. */
 export const uploadPath = (token: string) => `/api/tutor/profile-picture/uploads/${token}`;
@@ -74,7 +74,7 @@ const writeTicket = (files: FileStorage, token: string, ticket: Ticket) =>
 
 /** Opens an upload for the tutor; the tutor's expired and used uploads go first. */
 export async function openPictureUpload(files: FileStorage, tutorId: string, now: Date): Promise<{ token: string; expiresAt: string }> {
-  for (const key of await files.list(`uploads/${tutorId}/`)) {
+  for (const key of await files.list(uploadsPrefix(tutorId))) {
     const token = /([0-9a-f]{48})\.(json|bin)$/.exec(key)?.[1];
     if (!token) continue;
     const ticket = await readTicket(files, tutorId, token);

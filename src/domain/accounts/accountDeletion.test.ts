@@ -59,6 +59,7 @@ describe('account deletion workflow', () => {
       'shred-contact-c2',
       'release-username',
       'release-email',
+      'delete-files',
       'shred-account',
     ]);
     expect(steps.find((s) => s.step === 'release-secondary-s')).toMatchObject({

@@ -22,7 +22,9 @@ export type AccountDeletionStep =
   | { step: string; target: 'students'; id: string; command: { type: 'EraseStudentProfile'; data: { studentId: string } } }
   | { step: string; target: 'reservations'; id: string; command: { type: 'Release'; data: { holderId: string } } }
   | { step: string; target: 'contacts'; id: string; command: { type: 'EraseContactMessage'; data: { contactId: string } } }
-  | { step: string; target: 'personalData'; subject: string };
+  | { step: string; target: 'personalData'; subject: string }
+  /** The files the account owns (a tutor's profile pictures and pending uploads), deleted from the file storage. */
+  | { step: string; target: 'files'; ownerId: string };
 
 type Input = UserEvent | StudentEvent | ContactEvent;
 
@@ -109,6 +111,7 @@ export function accountDeletionWorkflow(
             command: { type: 'Release', data: { holderId: accountHolder(userId) } },
           });
       }
+      steps.push({ step: 'delete-files', target: 'files', ownerId: userId });
       // Last: until now the steps above could still read what they needed.
       steps.push({ step: 'shred-account', target: 'personalData', subject: `user-${userId}` });
       return steps;

@@ -24,6 +24,12 @@ export function pictureTypeOf(bytes: Uint8Array): PictureType | null {
 export const pictureKey = (tutorId: string, sha256: string, type: PictureType) =>
   `profile-pictures/${tutorId}/${sha256}.${extensionOf[type]}`;
 
+/** Where a tutor's pending uploads are kept (tickets and bytes). */
+export const uploadsPrefix = (tutorId: string) => `uploads/${tutorId}/`;
+
+/** Every file an account may own (a tutor's id is their user id): what its deletion removes. */
+export const filePrefixesOf = (ownerId: string) => [`profile-pictures/${ownerId}/`, uploadsPrefix(ownerId)];
+
 const HASH_IN_KEY = /\/([0-9a-f]{12})[0-9a-f]*\.[a-z]+$/;
 
 /**

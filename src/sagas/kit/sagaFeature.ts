@@ -1,6 +1,7 @@
 import type { CalendarPort } from '../../adapters/calendar/calendarPort.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { FileStorage } from '../../adapters/files/fileStorage.ts';
 import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
@@ -19,6 +20,8 @@ export interface SagaPorts {
   accountHandlers: AccountHandlers;
   /** Tutors' calendars (Google or the sandbox). */
   calendar: CalendarPort;
+  /** Uploaded files (tutors' pictures). */
+  files: FileStorage;
 }
 
 /**

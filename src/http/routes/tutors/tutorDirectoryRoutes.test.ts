@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { LocalFileStorage } from '../../../adapters/files/localFileStorage.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
@@ -11,10 +15,14 @@ import { listSubjects } from '../../../projections/subjects/queries.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
-withTestApp((s, a) => {
-  system = s;
-  app = a;
-});
+const files = new LocalFileStorage(path.join(mkdtempSync(path.join(tmpdir(), 'topmark-directory-')), 'files'));
+withTestApp(
+  (s, a) => {
+    system = s;
+    app = a;
+  },
+  { files },
+);
 
 let idOf: (name: string) => string;
 let maya: ApprovedTutor;
@@ -112,11 +120,29 @@ describe('the tutor directory', () => {
     expect((await list()).find((t) => t.id === maya.tutorId)?.user.firstName).toBe('Mayowa');
   });
 
-  it('drops a tutor whose account is deleted', async () => {
+  it('drops a tutor whose account is deleted, and deletes their picture files', async () => {
+    const cookie = { cookie: dan.cookie };
+    const { uploadURL } = (await app.inject({ method: 'POST', url: '/api/tutor/profile-picture/upload', headers: cookie })).json();
+    const gif = Buffer.from('GIF89a\u0001\u0000\u0001\u0000', 'latin1');
+    expect(
+      (await app.inject({ method: 'PUT', url: uploadURL, headers: { ...cookie, 'content-type': 'image/gif' }, payload: gif })).statusCode,
+    ).toBe(200);
+    const set = await app.inject({
+      method: 'PUT',
+      url: '/api/tutor/profile-picture',
+      headers: cookie,
+      payload: { profileImageURL: uploadURL },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await app.inject({ method: 'POST', url: '/api/tutor/profile-picture/upload', headers: cookie });
+    expect(await files.list(`profile-pictures/${dan.tutorId}/`)).toHaveLength(1);
     const res = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: dan.cookie } });
     expect(res.statusCode, res.body).toBeLessThan(300);
     await waitForProjections(system.sql, ['tutors', 'users'], await system.store.headPosition(), 30_000);
     expect((await list()).map((t) => t.id)).toEqual([maya.tutorId]);
     expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}/picture` })).statusCode).toBe(404);
+    expect(await files.list(`profile-pictures/${dan.tutorId}/`)).toEqual([]);
+    expect(await files.list(`uploads/${dan.tutorId}/`)).toEqual([]);
   });
 });
