@@ -10,14 +10,17 @@ import { checkboxClasses, FieldMessage, selectClasses } from '../accounts/FieldM
 import { type CatalogSubject, serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { LoadError, PendingButton, Skeleton } from './parts.tsx';
 
-/** Categories in the catalogue's order of first appearance; a subject without one is under "Other". */
+/** Categories A–Z with their subjects A–Z (an area's levels side by side); a subject without one is under "Other", last. */
 function byCategory(subjects: readonly CatalogSubject[]): [string, CatalogSubject[]][] {
   const groups = new Map<string, CatalogSubject[]>();
   for (const s of subjects) {
     const category = s.category?.trim() || 'Other';
     groups.set(category, [...(groups.get(category) ?? []), s]);
   }
-  const entries = [...groups.entries()];
+  const byName = (a: CatalogSubject, b: CatalogSubject) => a.name.localeCompare(b.name, 'en', { numeric: true });
+  const entries = [...groups.entries()]
+    .map(([c, list]): [string, CatalogSubject[]] => [c, list.sort(byName)])
+    .sort(([a], [b]) => a.localeCompare(b));
   // "Other" goes last.
   return [...entries.filter(([c]) => c !== 'Other'), ...entries.filter(([c]) => c === 'Other')];
 }
