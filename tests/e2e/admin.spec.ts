@@ -93,6 +93,16 @@ test('an applicant appears in Tutor Applications; Deny asks first and removes th
   await expect(denyRow).toContainText('Google OAuth');
   await expect(denyRow).toContainText(/ago|just now/);
   await page.screenshot({ path: '.tmp/admin-shots/applications.png', fullPage: true });
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  // The search box narrows the table to names and e-mail addresses.
+  const search = page.getByLabel('Search applications');
+  await search.fill(`approve.${id}`);
+  await expect(page.getByTestId('application-row')).toHaveCount(1);
+  await expect(approveRow).toBeVisible();
+  await search.fill(`nobody-${id}`);
+  await expect(page.getByText(`No applications match “nobody-${id}”.`)).toBeVisible();
+  await search.fill('');
   await expect(denyRow.getByRole('link', { name: /Email/ })).toHaveAttribute(
     'href',
     `mailto:deny.${id}@example.com?subject=${encodeURIComponent('Topmark Application Update')}`,

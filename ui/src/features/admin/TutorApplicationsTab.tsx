@@ -1,15 +1,21 @@
 import type { AdminListedUser } from '@shared/tutors/adminApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import {
+  columnFilteringFeature,
   createColumnHelper,
+  createFilteredRowModel,
+  createPaginatedRowModel,
   createSortedRowModel,
+  filterFn_includesString,
+  globalFilteringFeature,
+  rowPaginationFeature,
   rowSortingFeature,
   sortFn_alphanumeric,
   sortFn_text,
   tableFeatures,
   useTable,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, Check, CircleAlert, Inbox, Loader2, Mail, RotateCw, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Check, CircleAlert, Inbox, Loader2, Mail, RotateCw, Search, X } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
@@ -25,6 +31,8 @@ import {
   AlertDialogTrigger,
 } from '../../components/ui/alert-dialog.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
 import { ApplicationProcess } from './ApplicationProcess.tsx';
 import { adminApi } from './api.ts';
 import { applicantName, exactTime, timeAgo } from './format.ts';
@@ -34,10 +42,19 @@ export const DENY_CONFIRMATION = "Are you sure you want to deny this application
 const EMAIL_SUBJECT = `${site.name} Application Update`;
 
 const features = tableFeatures({
+  columnFilteringFeature,
+  globalFilteringFeature,
+  filteredRowModel: createFilteredRowModel(),
+  filterFns: { includesString: filterFn_includesString },
   rowSortingFeature,
   sortedRowModel: createSortedRowModel(),
   sortFns: { alphanumeric: sortFn_alphanumeric, text: sortFn_text },
+  rowPaginationFeature,
+  paginatedRowModel: createPaginatedRowModel(),
 });
+const PAGE_SIZE = 10;
+/** The search box looks at names and e-mail addresses. */
+const SEARCHED = new Set(['name', 'email']);
 const helper = createColumnHelper<typeof features, AdminListedUser>();
 const columns = helper.columns([
   helper.accessor((user) => applicantName(user) ?? user.username ?? '', {
@@ -116,59 +133,110 @@ export function TutorApplicationsTab() {
 }
 
 function ApplicationsTable({ data }: { data: AdminListedUser[] }) {
-  const table = useTable({ features, columns, data, getRowId: (row) => row.id });
+  const table = useTable({
+    features,
+    columns,
+    data,
+    getRowId: (row) => row.id,
+    globalFilterFn: 'includesString',
+    getColumnCanGlobalFilter: (column) => SEARCHED.has(column.id),
+    initialState: { pagination: { pageIndex: 0, pageSize: PAGE_SIZE } },
+  });
+  const rows = table.getRowModel().rows;
+  const pageCount = table.getPageCount();
+  const filter = String(table.state.globalFilter ?? '');
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                const canSort = header.column.getCanSort();
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className="px-3 py-3 whitespace-nowrap first:pl-5 last:pr-5"
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                  >
-                    {canSort ? (
-                      <button
-                        type="button"
-                        onClick={header.column.getToggleSortingHandler()}
-                        className="inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-                      >
+    <div>
+      <div className="border-b border-border px-5 py-3">
+        <Label htmlFor="applications-search" className="sr-only">
+          Search applications
+        </Label>
+        <div className="relative max-w-sm">
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+          <Input
+            id="applications-search"
+            type="search"
+            placeholder="Search by name or email"
+            className="pl-9"
+            value={filter}
+            onChange={(event) => table.setGlobalFilter(event.target.value)}
+          />
+        </div>
+      </div>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  const canSort = header.column.getCanSort();
+                  return (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className="px-3 py-3 whitespace-nowrap first:pl-5 last:pr-5"
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    >
+                      {canSort ? (
+                        <button
+                          type="button"
+                          onClick={header.column.getToggleSortingHandler()}
+                          className="inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                        >
+                          <table.FlexRender header={header} />
+                          {sorted === 'asc' ? (
+                            <ArrowUp className="size-3.5" aria-hidden="true" />
+                          ) : sorted === 'desc' ? (
+                            <ArrowDown className="size-3.5" aria-hidden="true" />
+                          ) : (
+                            <ArrowUpDown className="size-3.5 text-slate-400" aria-hidden="true" />
+                          )}
+                        </button>
+                      ) : (
                         <table.FlexRender header={header} />
-                        {sorted === 'asc' ? (
-                          <ArrowUp className="size-3.5" aria-hidden="true" />
-                        ) : sorted === 'desc' ? (
-                          <ArrowDown className="size-3.5" aria-hidden="true" />
-                        ) : (
-                          <ArrowUpDown className="size-3.5 text-slate-400" aria-hidden="true" />
-                        )}
-                      </button>
-                    ) : (
-                      <table.FlexRender header={header} />
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-border">
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-testid="application-row" className="align-top">
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className="px-3 py-3 text-slate-700 first:pl-5 last:pr-5">
-                  <table.FlexRender cell={cell} />
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody className="divide-y divide-border">
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length} className="px-5 py-8 text-center text-slate-600">
+                  No applications match “{filter}”.
                 </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </tr>
+            ) : null}
+            {rows.map((row) => (
+              <tr key={row.id} data-testid="application-row" className="align-top">
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id} className="px-3 py-3 text-slate-700 first:pl-5 last:pr-5">
+                    <table.FlexRender cell={cell} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pageCount > 1 ? (
+        <nav aria-label="Applications pages" className="flex items-center justify-between gap-3 border-t border-border px-5 py-3 text-sm">
+          <span className="text-slate-600">
+            Page {table.state.pagination.pageIndex + 1} of {pageCount}
+          </span>
+          <div className="flex gap-2">
+            <Button size="sm" variant="outline" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+              Previous
+            </Button>
+            <Button size="sm" variant="outline" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
+              Next
+            </Button>
+          </div>
+        </nav>
+      ) : null}
     </div>
   );
 }
@@ -198,7 +266,7 @@ function ApplicationActions({ application }: { application: AdminListedUser }) {
   const mailto = `mailto:${application.email}?subject=${encodeURIComponent(EMAIL_SUBJECT)}`;
 
   return (
-    <div className="flex flex-nowrap gap-2">
+    <div className="flex flex-nowrap gap-1.5">
       <Button size="sm" disabled={busy} onClick={approve.start}>
         {approve.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
         {approve.isPending ? 'Approving...' : 'Approve'}
