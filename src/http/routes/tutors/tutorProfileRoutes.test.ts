@@ -176,6 +176,14 @@ describe('the profile picture', () => {
     expect((await putBytes(url, ada.cookie, png(100))).statusCode).toBe(409);
   });
 
+  it('takes the bytes whatever the content type says, or without one', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+    const none = await app.inject({ method: 'PUT', url: await upload(ada), headers: { cookie: ada.cookie }, payload: jpeg });
+    expect([none.statusCode, none.json().contentType]).toEqual([200, 'image/jpeg']);
+    const json = await putBytes(await upload(ada), ada.cookie, jpeg, 'application/json');
+    expect([json.statusCode, json.json().contentType]).toEqual([200, 'image/jpeg']);
+  });
+
   it(`refuses ${MAX_PICTURE_BYTES + 1} bytes with 413`, async () => {
     const res = await putBytes(await upload(ada), ada.cookie, png(MAX_PICTURE_BYTES + 1));
     expect([res.statusCode, res.json().message]).toEqual([413, PICTURE_TOO_LARGE]);
