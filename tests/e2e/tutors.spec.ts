@@ -136,6 +136,17 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await expect(page.getByText('Profile picture updated').first()).toBeVisible();
   await expect(page.getByRole('img', { name: 'Your profile' })).toBeVisible();
 
+  // The name is editable (both parts required).
+  await page.getByRole('button', { name: 'Edit name' }).click();
+  await page.getByLabel('Last name').fill('   ');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Last name is required')).toBeVisible();
+  await page.getByLabel('Last name').fill(`King${n}`);
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Name updated').first()).toBeVisible();
+  await expect(page.getByTestId('dashboard-user')).toContainText(`Ada King${n}`);
+  await expect(page.getByLabel('Last name')).toHaveCount(0);
+
   // The built-in calendar lets the tutor block time.
   await page.getByLabel('Title').fill('Dentist');
   await page.getByRole('button', { name: 'Add busy time' }).click();
@@ -147,7 +158,7 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   // Meet Our Tutors lists them, also when filtered by the subject.
   await page.goto('/tutors');
   await expect(page.getByRole('heading', { name: 'Meet Our Tutors' })).toBeVisible();
-  const card = page.getByTestId('tutor-card').filter({ hasText: `Ada ${lastName}` });
+  const card = page.getByTestId('tutor-card').filter({ hasText: `Ada King${n}` });
   await expect(card).toBeVisible();
   await expect(card).toContainText('New');
   await expect(card).toContainText('6 years of experience');
