@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
 import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
-import { seedDemoAccounts } from './commands/accounts/seedDemo.ts';
+import { demoTutorAccounts, seedDemoAccounts } from './commands/accounts/seedDemo.ts';
 import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from './commands/tutors/seedDemoTutors.ts';
 import { buildApp } from './http/app.ts';
@@ -33,9 +33,13 @@ if (!config.DATABASE_URL && mode === 'all') {
       const credentials = await seedDemoAccounts(system.accounts);
       // Demo tutors choose from the seeded catalogue, so its read model must have caught up.
       await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
-      const tutors = await seedDemoTutors(system, await listSubjects(system.sql), {
-        calendarConnected: system.calendar.kind === 'sandbox',
-      });
+      const tutors = await seedDemoTutors(
+        { store: system.store, accounts: demoTutorAccounts(system.accounts) },
+        await listSubjects(system.sql),
+        {
+          calendarConnected: system.calendar.kind === 'sandbox',
+        },
+      );
       const lines = [
         ...credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(18)} ${c.password}`),
         ...tutors.map((t) => `${t.role.padEnd(8)} ${t.username.padEnd(18)} Tutor Login → Google (dev sign-in) as ${t.email}`),

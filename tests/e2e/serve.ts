@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
-import { createStaffAccount, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
+import { createStaffAccount, demoTutorAccounts, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
 import { seedSubjectCatalog } from '../../src/commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from '../../src/commands/tutors/seedDemoTutors.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -45,7 +45,9 @@ const demo = await seedDemoAccounts(system.accounts);
 // The catalogue and the two demo tutors, as `npm start` seeds them on a fresh install.
 await seedSubjectCatalog(system.store);
 await system.projections.catchUp(['subjects']);
-await seedDemoTutors(system, await listSubjects(system.sql), { calendarConnected: system.calendar.kind === 'sandbox' });
+await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
+  calendarConnected: system.calendar.kind === 'sandbox',
+});
 await system.projections.catchUp(['users', 'students']);
 mkdirSync('.tmp', { recursive: true });
 writeFileSync(DEMO_ACCOUNTS_FILE, JSON.stringify(demo));

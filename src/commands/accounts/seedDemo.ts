@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CURRENT_TERMS_VERSION } from '../../domain/accounts/accountForms.ts';
 import type { AccountRole } from '../../domain/accounts/user.ts';
-import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
 import type { AccountDeps } from './accountDeps.ts';
 import { type NewAccount, registerAccount } from './registerUser.ts';
 
@@ -91,4 +91,16 @@ export async function seedDemoAccounts(deps: AccountDeps): Promise<DemoCredentia
     student: { grade: 'Grade 11', isUniversityStudent: false },
   });
   return credentials;
+}
+
+/**
+ * Accounts as the demo tutors' seed needs them (`src/commands/tutors/seedDemoTutors.ts`, which
+ * may not import this feature): register an approved tutor's Google account, set its time zone.
+ */
+export function demoTutorAccounts(deps: AccountDeps) {
+  return {
+    register: (account: NewAccount, ctx: CommandContext) => registerAccount(deps, account, ctx),
+    setTimezone: (userId: string, timezone: string, ctx: CommandContext) =>
+      deps.handlers.users.handle(userId, { type: 'ChangeTimezone', data: { userId, timezone } }, ctx),
+  };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../projections/subjects/queries.ts';
+import { demoTutorAccounts } from '../accounts/seedDemo.ts';
 import { seedSubjectCatalog } from '../subjects/seedCatalog.ts';
 import { demoTutors, seedDemoTutors } from './seedDemoTutors.ts';
 import { tutorHandlers } from './tutorHandlers.ts';
@@ -19,7 +20,9 @@ const eventCount = async () => Number((await system.sql<{ n: bigint }[]>`SELECT 
 describe('seeding the demo tutors', () => {
   it('creates onboarded tutors with subjects (implied levels included) and weekly hours, once', async () => {
     const catalog = await listSubjects(system.sql);
-    const credentials = await seedDemoTutors(system, catalog, { calendarConnected: true });
+    const credentials = await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, {
+      calendarConnected: true,
+    });
     expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
 
     await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 30_000);
@@ -48,7 +51,7 @@ describe('seeding the demo tutors', () => {
     expect(maya.bio).toMatch(/calculus/);
 
     const before = await eventCount();
-    await seedDemoTutors(system, catalog, { calendarConnected: true });
+    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, { calendarConnected: true });
     expect(await eventCount()).toBe(before);
   });
 });

@@ -2,9 +2,7 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { WeeklyHours } from '../../domain/calendar/availability.ts';
 import { normalizeSubjectName } from '../../domain/subjects/gradeLevels.ts';
 import { qualificationPolicy, type SubjectRef } from '../../domain/subjects/qualifications.ts';
-import type { AccountDeps } from '../accounts/accountDeps.ts';
-import { registerAccount } from '../accounts/registerUser.ts';
-import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { tutorHandlers } from './tutorHandlers.ts';
 
 interface DemoTutor {
@@ -57,6 +55,27 @@ export const demoTutors: readonly DemoTutor[] = [
   },
 ];
 
+/** A tutor's Google account as approval registers it. */
+export interface TutorAccount {
+  username: string;
+  email: string;
+  password: null;
+  role: 'tutor';
+  firstName: string;
+  lastName: string;
+  phone: null;
+  authProvider: 'google';
+  googleId: string;
+  emailVerified: true;
+  termsAccepted: null;
+}
+
+/** What the tutors feature needs of accounts, handed in (accounts' `demoTutorAccounts`): it does not own them. */
+export interface TutorAccountsPort {
+  register(account: TutorAccount, ctx: CommandContext): Promise<{ userId: string }>;
+  setTimezone(userId: string, timezone: string, ctx: CommandContext): Promise<unknown>;
+}
+
 export interface DemoTutorCredential {
   role: 'tutor';
   username: string;
@@ -71,7 +90,7 @@ export interface DemoTutorCredential {
  * Command ids are fixed, so seeding twice appends nothing twice.
  */
 export async function seedDemoTutors(
-  deps: { accounts: AccountDeps; store: EventStore },
+  deps: { accounts: TutorAccountsPort; store: EventStore },
   catalog: readonly SubjectRef[],
   options: { calendarConnected: boolean },
 ): Promise<DemoTutorCredential[]> {
@@ -86,8 +105,7 @@ export async function seedDemoTutors(
         actorId,
         actorRole: actorId ? 'tutor' : 'system',
       });
-    const { userId } = await registerAccount(
-      deps.accounts,
+    const { userId } = await deps.accounts.register(
       {
         username: tutor.username,
         email: tutor.email,
@@ -104,11 +122,7 @@ export async function seedDemoTutors(
       ctx('register'),
     );
     const tutorId = userId;
-    await deps.accounts.handlers.users.handle(
-      userId,
-      { type: 'ChangeTimezone', data: { userId, timezone: tutor.timeZone } },
-      ctx('timezone', userId),
-    );
+    await deps.accounts.setTimezone(userId, tutor.timeZone, ctx('timezone', userId));
     await handlers.handle(
       tutorId,
       { type: 'CreateTutorProfile', data: { tutorId, userId, applicationId: `demo-${tutor.key}` } },

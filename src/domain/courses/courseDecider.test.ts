@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import { fold } from '../kit/decider.ts';
+import { type CourseEvent, sessionsRemainingOf } from './course.ts';
+import {
+  COURSE_ENDED,
+  COURSE_EXISTS,
+  COURSE_NOT_FOUND,
+  courseDecider,
+  END_ONLY_WHEN_USED,
+  NO_CREDIT_HELD,
+  NO_SESSIONS_REMAINING,
+  TUTOR_NOT_CHOSEN,
+  TUTOR_NOT_QUALIFIED,
+} from './courseDecider.ts';
+
+const now = new Date('2026-11-23T12:00:00.000Z');
+const at = now.toISOString();
+const metadata = { now, actorId: 'system', actorRole: 'system' };
+const courseId = 'c1';
+const enrolled: CourseEvent = {
+  type: 'CourseEnrolled',
+  data: { courseId, studentId: 's1', subjectId: 'math', packageId: 'pkg-4', purchaseId: 'buy-1', credits: 2, at },
+};
+const tutorChosen: CourseEvent = { type: 'CourseTutorChosen', data: { courseId, tutorId: 't1', at } };
+const activated: CourseEvent = { type: 'CourseActivated', data: { courseId, at } };
+const credit = (
+  type: 'CourseCreditReserved' | 'CourseCreditReleased' | 'CourseCreditConsumed' | 'CourseCreditForfeited',
+  sessionId: string,
+) => ({ type, data: { courseId, sessionId, at } }) as CourseEvent;
+const session = (type: 'ReserveCredit' | 'ReleaseCredit' | 'ConsumeCredit' | 'ForfeitCredit', sessionId: string) => ({
+  type,
+  data: { courseId, sessionId },
+  metadata,
+});
+
+describe('course decider', () => {
+  const spec = deciderSpec(courseDecider);
+
+  it('enrols once per purchase', () => {
+    const enrol = { type: 'EnrollCourse' as const, data: { ...enrolled.data, at: undefined } as never, metadata };
+    const { at: _at, ...data } = enrolled.data;
+    spec.given([]).when({ type: 'EnrollCourse', data, metadata }).thenEvents([enrolled]);
+    spec.given([enrolled]).when({ type: 'EnrollCourse', data, metadata }).thenNothing();
+    spec
+      .given([enrolled])
+      .when({ type: 'EnrollCourse', data: { ...data, purchaseId: 'buy-2' }, metadata })
+      .thenThrows(COURSE_EXISTS, 'conflict');
+    spec
+      .given([])
+      .when({ type: 'EnrollCourse', data: { ...data, credits: 0 }, metadata })
+      .thenThrows(/at least one session/, 'invalid');
+    expect(enrol.type).toBe('EnrollCourse');
+  });
+
+  it('takes a qualified tutor, then activates; not before a tutor is chosen', () => {
+    const choose = (tutorQualified: boolean) => ({
+      type: 'ChooseCourseTutor' as const,
+      data: { courseId, tutorId: 't1', tutorQualified },
+      metadata,
+    });
+    spec.given([enrolled]).when(choose(true)).thenEvents([tutorChosen]);
+    spec.given([enrolled]).when(choose(false)).thenThrows(TUTOR_NOT_QUALIFIED, 'unprocessable');
+    spec.given([enrolled, tutorChosen]).when(choose(true)).thenNothing();
+    spec.given([]).when(choose(true)).thenThrows(COURSE_NOT_FOUND, 'not_found');
+    spec.given([enrolled]).when({ type: 'ActivateCourse', data: { courseId }, metadata }).thenThrows(TUTOR_NOT_CHOSEN, 'conflict');
+    spec.given([enrolled, tutorChosen]).when({ type: 'ActivateCourse', data: { courseId }, metadata }).thenEvents([activated]);
+    spec.given([enrolled, tutorChosen, activated]).when({ type: 'ActivateCourse', data: { courseId }, metadata }).thenNothing();
+  });
+
+  it('reserves a credit per booked session while one is free, never more than were bought', () => {
+    const given = [enrolled, tutorChosen];
+    spec
+      .given(given)
+      .when(session('ReserveCredit', 'x1'))
+      .thenEvents([credit('CourseCreditReserved', 'x1')]);
+    spec
+      .given([...given, credit('CourseCreditReserved', 'x1')])
+      .when(session('ReserveCredit', 'x1'))
+      .thenNothing();
+    spec
+      .given([...given, credit('CourseCreditReserved', 'x1'), credit('CourseCreditReserved', 'x2')])
+      .when(session('ReserveCredit', 'x3'))
+      .thenThrows(NO_SESSIONS_REMAINING, 'conflict');
+    spec
+      .given([...given, credit('CourseCreditReserved', 'x1'), credit('CourseCreditConsumed', 'x1'), credit('CourseCreditReserved', 'x2')])
+      .when(session('ReserveCredit', 'x3'))
+      .thenThrows(NO_SESSIONS_REMAINING, 'conflict');
+    spec.given([enrolled]).when(session('ReserveCredit', 'x1')).thenThrows(TUTOR_NOT_CHOSEN, 'conflict');
+  });
+
+  it('releases a held credit once (cancelled in time, or a failed booking compensated)', () => {
+    const held = [enrolled, tutorChosen, credit('CourseCreditReserved', 'x1')];
+    spec
+      .given(held)
+      .when(session('ReleaseCredit', 'x1'))
+      .thenEvents([credit('CourseCreditReleased', 'x1')]);
+    spec
+      .given([...held, credit('CourseCreditReleased', 'x1')])
+      .when(session('ReleaseCredit', 'x1'))
+      .thenNothing();
+    spec.given([enrolled, tutorChosen]).when(session('ReleaseCredit', 'nothing-held')).thenNothing();
+  });
+
+  it('consumes or forfeits only a held credit, once', () => {
+    const held = [enrolled, tutorChosen, credit('CourseCreditReserved', 'x1')];
+    spec
+      .given(held)
+      .when(session('ConsumeCredit', 'x1'))
+      .thenEvents([credit('CourseCreditConsumed', 'x1')]);
+    spec
+      .given(held)
+      .when(session('ForfeitCredit', 'x1'))
+      .thenEvents([credit('CourseCreditForfeited', 'x1')]);
+    spec
+      .given([...held, credit('CourseCreditConsumed', 'x1')])
+      .when(session('ConsumeCredit', 'x1'))
+      .thenNothing();
+    spec.given([enrolled, tutorChosen]).when(session('ConsumeCredit', 'x9')).thenThrows(NO_CREDIT_HELD, 'conflict');
+  });
+
+  it('ends only when every credit is used; a repurchase credits once and reopens an ended course', () => {
+    const used = [
+      enrolled,
+      tutorChosen,
+      activated,
+      ...['x1', 'x2'].flatMap((s) => [credit('CourseCreditReserved', s), credit('CourseCreditConsumed', s)]),
+    ];
+    spec
+      .given([enrolled, tutorChosen, activated])
+      .when({ type: 'EndCourse', data: { courseId }, metadata })
+      .thenThrows(END_ONLY_WHEN_USED, 'conflict');
+    const ended: CourseEvent = { type: 'CourseEnded', data: { courseId, at } };
+    spec.given(used).when({ type: 'EndCourse', data: { courseId }, metadata }).thenEvents([ended]);
+    spec
+      .given([...used, ended])
+      .when(session('ReserveCredit', 'x3'))
+      .thenThrows(COURSE_ENDED, 'conflict');
+    const repurchase = {
+      type: 'AddCourseCredits' as const,
+      data: { courseId, packageId: 'pkg-8', purchaseId: 'buy-2', credits: 8 },
+      metadata,
+    };
+    const added: CourseEvent = { type: 'CourseCreditsAdded', data: { ...repurchase.data, at } };
+    spec
+      .given([...used, ended])
+      .when(repurchase)
+      .thenEvents([added, activated]);
+    spec
+      .given([...used, added])
+      .when(repurchase)
+      .thenNothing();
+    expect(sessionsRemainingOf(fold(courseDecider, [...used, ended, added, activated]))).toBe(8);
+  });
+
+  it('keeps sessionsRemaining = bought − reserved − used over any history', () => {
+    const state = fold(courseDecider, [
+      enrolled,
+      tutorChosen,
+      credit('CourseCreditReserved', 'a'),
+      credit('CourseCreditReserved', 'b'),
+      credit('CourseCreditReleased', 'a'),
+      credit('CourseCreditForfeited', 'b'),
+    ]);
+    expect(sessionsRemainingOf(state)).toBe(1);
+    expect(state.used).toEqual(['b']);
+  });
+});

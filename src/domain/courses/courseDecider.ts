@@ -1,0 +1,117 @@
+import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { type CourseEvent, type CourseState, evolveCourse, initialCourseState, sessionsRemainingOf } from './course.ts';
+
+/** Spec part 2 §8. */
+export const COURSE_NOT_FOUND = 'Could not find your course enrollment. Please contact support.';
+export const COURSE_EXISTS = 'This course was already created by another purchase';
+export const COURSE_ENDED = 'This course has ended';
+export const NO_SESSIONS_REMAINING = 'No sessions remaining in this course';
+export const TUTOR_NOT_CHOSEN = 'Choose a tutor for this course first';
+export const TUTOR_NOT_QUALIFIED = 'This tutor is not available for this subject';
+export const END_ONLY_WHEN_USED = 'A course can be ended only when it has no sessions remaining';
+export const NO_CREDIT_HELD = 'This session holds no credit of the course';
+
+type Ref = { courseId: string };
+type SessionRef = Ref & { sessionId: string };
+export type CourseCommand =
+  | Command<'EnrollCourse', Ref & { studentId: string; subjectId: string; packageId: string; purchaseId: string; credits: number }>
+  /** `tutorQualified`: the tutor is approved, active and teaches the subject (a fact the command layer reads). */
+  | Command<'ChooseCourseTutor', Ref & { tutorId: string; tutorQualified: boolean }>
+  | Command<'ActivateCourse', Ref>
+  | Command<'EndCourse', Ref>
+  | Command<'AddCourseCredits', Ref & { packageId: string; purchaseId: string; credits: number }>
+  | Command<'ReserveCredit', SessionRef>
+  | Command<'ReleaseCredit', SessionRef>
+  | Command<'ConsumeCredit', SessionRef>
+  | Command<'ForfeitCredit', SessionRef>;
+
+function existing(state: CourseState): CourseState {
+  if (!state.exists) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+  return state;
+}
+
+function positiveCredits(credits: number) {
+  if (!Number.isInteger(credits) || credits < 1) throw new DomainError('A package adds at least one session', 'invalid');
+}
+
+/** A held credit leaves the reserve for good (completed or forfeited); a second report of it changes nothing. */
+function settle(type: 'CourseCreditConsumed' | 'CourseCreditForfeited') {
+  return ({ data, metadata: { now } }: Command<string, SessionRef>, state: CourseState): CourseEvent[] => {
+    existing(state);
+    if (state.used.includes(data.sessionId)) return [];
+    if (!state.reserved.includes(data.sessionId)) throw new DomainError(NO_CREDIT_HELD, 'conflict');
+    return [{ type, data: { courseId: data.courseId, sessionId: data.sessionId, at: now.toISOString() } }];
+  };
+}
+
+/**
+ * The course's lifecycle (enrolled → active → inactive, spec part 2 §4) and its credit ledger.
+ * A booking reserves a credit only while one is free, so concurrent bookings on one course
+ * (serialised by the stream's expected revision) can never take more credits than were bought.
+ */
+export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>({
+  EnrollCourse: ({ data, metadata: { now } }, state) => {
+    if (state.exists) {
+      if (state.purchases.includes(data.purchaseId)) return [];
+      throw new DomainError(COURSE_EXISTS, 'conflict');
+    }
+    positiveCredits(data.credits);
+    return [{ type: 'CourseEnrolled', data: { ...data, at: now.toISOString() } }];
+  },
+
+  ChooseCourseTutor: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    if (state.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
+    if (!data.tutorQualified) throw new DomainError(TUTOR_NOT_QUALIFIED, 'unprocessable');
+    if (state.tutorId === data.tutorId) return [];
+    return [{ type: 'CourseTutorChosen', data: { courseId: data.courseId, tutorId: data.tutorId, at: now.toISOString() } }];
+  },
+
+  ActivateCourse: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    if (state.status === 'active') return [];
+    if (state.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
+    if (!state.tutorId) throw new DomainError(TUTOR_NOT_CHOSEN, 'conflict');
+    return [{ type: 'CourseActivated', data: { courseId: data.courseId, at: now.toISOString() } }];
+  },
+
+  EndCourse: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    if (state.status === 'inactive') return [];
+    if (sessionsRemainingOf(state) > 0 || state.reserved.length > 0) throw new DomainError(END_ONLY_WHEN_USED, 'conflict');
+    return [{ type: 'CourseEnded', data: { courseId: data.courseId, at: now.toISOString() } }];
+  },
+
+  AddCourseCredits: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    if (state.purchases.includes(data.purchaseId)) return [];
+    positiveCredits(data.credits);
+    // Paid for: credited even on an ended course, which the repurchase brings back into use.
+    const credited: CourseEvent = { type: 'CourseCreditsAdded', data: { ...data, at: now.toISOString() } };
+    return state.status === 'inactive'
+      ? [credited, { type: 'CourseActivated', data: { courseId: data.courseId, at: now.toISOString() } }]
+      : [credited];
+  },
+
+  ReserveCredit: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    if (state.reserved.includes(data.sessionId) || state.used.includes(data.sessionId)) return [];
+    if (state.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
+    if (!state.tutorId) throw new DomainError(TUTOR_NOT_CHOSEN, 'conflict');
+    if (sessionsRemainingOf(state) < 1) throw new DomainError(NO_SESSIONS_REMAINING, 'conflict');
+    return [{ type: 'CourseCreditReserved', data: { ...data, at: now.toISOString() } }];
+  },
+
+  // A compensation or a timely cancellation: releasing what is not held changes nothing.
+  ReleaseCredit: ({ data, metadata: { now } }, state) =>
+    existing(state).reserved.includes(data.sessionId) ? [{ type: 'CourseCreditReleased', data: { ...data, at: now.toISOString() } }] : [],
+
+  ConsumeCredit: settle('CourseCreditConsumed'),
+  ForfeitCredit: settle('CourseCreditForfeited'),
+});
+
+export const courseDecider: Decider<CourseCommand, CourseEvent, CourseState> = {
+  initialState: initialCourseState,
+  evolve: evolveCourse,
+  decide: decideCourse,
+};
