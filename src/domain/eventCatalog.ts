@@ -1,5 +1,6 @@
 import { accountEvents } from './accounts/index.ts';
 import { contactEvents } from './contact/contact.ts';
+import { courseFeatureEvents } from './courses/index.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
@@ -14,6 +15,7 @@ export const eventCatalog = {
   ...subjectEvents,
   ...tutorFeatureEvents,
   ...promoCodeFeatureEvents,
+  ...courseFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;
