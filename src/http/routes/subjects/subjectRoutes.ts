@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { addSubject, editSubject, setSubjectActive } from '../../../commands/subjects/manageSubjects.ts';
 import { subjectHandlers } from '../../../commands/subjects/subjectHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { gradeLevels } from '../../../domain/subjects/gradeLevels.ts';
+import { adminSubjectSchema, gradeTierSchema, subjectSchema } from '../../../domain/subjects/subjectApi.ts';
 import { SUBJECT_NOT_FOUND } from '../../../domain/subjects/subjectDecider.ts';
 import { subjectFormSchema } from '../../../domain/subjects/subjectForms.ts';
 import { findSubject, listGradeTiers, listSubjects, type SubjectView } from '../../../projections/subjects/queries.ts';
@@ -14,14 +14,6 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 const adminOnly = { roles: ['admin'] } as const;
 const subjectProjections = ['subjects'];
 
-const subjectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  gradeLevel: z.enum(gradeLevels),
-});
-const adminSubjectSchema = subjectSchema.extend({ isActive: z.boolean() });
 const notFoundSchema = z.object({ message: z.string() });
 const subjectParams = z.object({ id: z.string().max(100) });
 
@@ -81,7 +73,7 @@ export const subjectRoutes =
         schema: {
           tags: ['subjects'],
           summary: 'The grade tiers with their base price per session in dollars',
-          response: { 200: z.array(z.object({ id: z.enum(gradeLevels), name: z.string(), basePrice: z.number() })) },
+          response: { 200: z.array(gradeTierSchema) },
         },
       },
       () => listGradeTiers(sql),

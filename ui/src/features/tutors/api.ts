@@ -1,6 +1,6 @@
 import { timezoneResponseSchema } from '@shared/accounts/accountApi.ts';
-import { gradeLevels } from '@shared/subjects/gradeLevels.ts';
 import type { Qualification } from '@shared/subjects/qualifications.ts';
+import { type Subject, subjectSchema } from '@shared/subjects/subjectApi.ts';
 import {
   availabilityEntrySchema,
   busyEventSchema,
@@ -20,14 +20,8 @@ import { api, apiRequest, jsonQuery } from '../../app/api.ts';
  */
 
 /** GET /api/subjects (the public catalogue). */
-export const catalogSubjectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  gradeLevel: z.enum(gradeLevels),
-});
-export type CatalogSubject = z.output<typeof catalogSubjectSchema>;
+export const catalogSubjectSchema = subjectSchema;
+export type CatalogSubject = Subject;
 
 /** Writes whose answer the UI does not read beyond success. */
 const anyAnswer = z.unknown();
