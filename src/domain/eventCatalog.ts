@@ -3,6 +3,7 @@ import { contactEvents } from './contact/contact.ts';
 import { courseFeatureEvents } from './courses/index.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
+import { packageFeatureEvents } from './packages/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
 import { subjectEvents } from './subjects/index.ts';
 import { tutorFeatureEvents } from './tutors/index.ts';
@@ -15,6 +16,7 @@ export const eventCatalog = {
   ...subjectEvents,
   ...tutorFeatureEvents,
   ...promoCodeFeatureEvents,
+  ...packageFeatureEvents,
   ...courseFeatureEvents,
 } satisfies EventCatalog;
 

@@ -1,6 +1,8 @@
 import { accountProjections } from './accounts/index.ts';
 import { contactProjections } from './contact/index.ts';
 import { operationsProjections } from './operations/index.ts';
+import { packageProjections } from './packages/index.ts';
+import { promoCodeProjections } from './promoCodes/index.ts';
 import type { Projector } from './runner/projector.ts';
 import { subjectProjections } from './subjects/index.ts';
 import { tutorProjections } from './tutors/index.ts';
@@ -12,4 +14,6 @@ export const projectors: readonly Projector[] = [
   ...accountProjections,
   ...subjectProjections,
   ...tutorProjections,
+  ...packageProjections,
+  ...promoCodeProjections,
 ];

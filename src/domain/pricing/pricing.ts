@@ -2,13 +2,28 @@
  * Pricing policy (spec part 1 §9): monthly price = base × sessions × multiplier, rounded to whole
  * dollars; the per-session price is shown to 2 decimals; savings = undiscounted − discounted.
  */
-export const gradeTiers = [
-  { id: 'grade_10_under', name: 'Grade 10 & Under', basePrice: 60 },
-  { id: 'grade_11_12', name: 'Grade 11-12', basePrice: 75 },
-  { id: 'university', name: 'University', basePrice: 90 },
-] as const;
+import { catalogGradeTiers } from '../subjects/catalog.ts';
+import type { GradeLevel } from '../subjects/gradeLevels.ts';
 
-export type GradeTierId = (typeof gradeTiers)[number]['id'];
+/**
+ * The grade tiers with their base price per session in dollars, derived from the one source the
+ * catalogue seeds (`catalogGradeTiers`, cents): the Pricing page, packages and checkout agree.
+ */
+export interface GradeTierPrice {
+  id: GradeLevel;
+  name: string;
+  basePrice: number;
+}
+
+const tierPrice = (index: 0 | 1 | 2): GradeTierPrice => {
+  const tier = catalogGradeTiers[index];
+  if (!tier) throw new Error(`The catalogue has no grade tier ${index}`);
+  return { id: tier.tierId, name: tier.name, basePrice: tier.basePriceCents / 100 };
+};
+
+export const gradeTiers: readonly [GradeTierPrice, GradeTierPrice, GradeTierPrice] = [tierPrice(0), tierPrice(1), tierPrice(2)];
+
+export type GradeTierId = GradeLevel;
 
 export const packageFrequencies = [
   { id: 'weekly_1', name: '1x/week', sessionsPerMonth: 4, multiplier: 1, discountPercent: 0, recommended: false },
@@ -38,3 +53,9 @@ export function quotePackage(basePrice: number, sessions: number, multiplier: nu
     savings: undiscountedPrice - monthlyPrice,
   };
 }
+
+export type PackageFrequency = (typeof packageFrequencies)[number];
+
+/** A package's total in cents: the monthly price of `quotePackage` (whole dollars) for a base price in cents. */
+export const packageTotalCents = (basePriceCents: number, frequency: Pick<PackageFrequency, 'sessionsPerMonth' | 'multiplier'>): number =>
+  quotePackage(basePriceCents / 100, frequency.sessionsPerMonth, frequency.multiplier).monthlyPrice * 100;

@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { promoCodesProjector, promoRedemptionsProjector } from './promoCodesProjector.ts';
+
+/** The promo codes feature's read models. */
+export const promoCodeProjections: readonly Projector[] = [promoCodesProjector, promoRedemptionsProjector];
