@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
 import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
 import { demoTutorAccounts, seedDemoAccounts } from './commands/accounts/seedDemo.ts';
+import { seedPackages } from './commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from './commands/tutors/seedDemoTutors.ts';
 import { buildApp } from './http/app.ts';
@@ -22,6 +23,7 @@ const system = await createSystem(config, mode);
 const app = mode === 'all' || mode === 'api' ? await buildApp(system) : null;
 // The subject catalogue and grade tiers, through their commands at every start: idempotent (fixed command ids).
 if (app) await seedSubjectCatalog(system.store, (message) => system.log.warn(message));
+if (app) await seedPackages(system.store, (message) => system.log.warn(message));
 
 // The embedded default seeds demo accounts once per data directory and shows them at every start.
 let demoAccounts = '';

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
 import { createStaffAccount, demoTutorAccounts, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
+import { seedPackages } from '../../src/commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from '../../src/commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from '../../src/commands/tutors/seedDemoTutors.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -44,6 +45,7 @@ await waitForProjections(system.sql, ['users'], admin.position, 10_000);
 const demo = await seedDemoAccounts(system.accounts);
 // The catalogue and the two demo tutors, as `npm start` seeds them on a fresh install.
 await seedSubjectCatalog(system.store);
+await seedPackages(system.store);
 await system.projections.catchUp(['subjects']);
 await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
   calendarConnected: system.calendar.kind === 'sandbox',
