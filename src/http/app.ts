@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every API route must say. */
     roles?: 'public' | readonly string[];
+    /** The body is raw bytes (an upload), not text: the storable-text guard has nothing to check. */
+    binaryBody?: boolean;
   }
   interface FastifyInstance {
     /** Every API route with the roles it allows: what the role-walk test checks. */
@@ -37,6 +39,7 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   roles: 'public' | readonly string[];
+  binaryBody: boolean;
 }
 
 /**
@@ -85,7 +88,8 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${route.method} ${route.url} does not declare its roles`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') declared.push({ method, url: route.url, roles });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') declared.push({ method, url: route.url, roles, binaryBody: route.config?.binaryBody === true });
   });
 
   installAuth(app, system.sessions);

@@ -128,7 +128,7 @@ export const tutorProfileRoutes =
       scope.put(
         '/api/tutor/profile-picture/uploads/:token',
         {
-          config: tutorOnly,
+          config: { ...tutorOnly, binaryBody: true },
           bodyLimit: MAX_PICTURE_BYTES,
           // No session cookie: refused before 5 MB are read (the full role check follows as for every route).
           preParsing: async (request, reply) => {
