@@ -15,6 +15,7 @@ const ports = [
   'src/adapters/passwords/passwordHasher\\.ts$',
   'src/adapters/personalData/personalDataVault\\.ts$',
   'src/adapters/calendar/calendarPort\\.ts$',
+  'src/adapters/payments/paymentPort\\.ts$',
   'src/adapters/files/fileStorage\\.ts$',
 ];
 

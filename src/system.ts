@@ -17,6 +17,8 @@ import type { Mailer } from './adapters/mail/mailer.ts';
 import { OutboxMailer } from './adapters/mail/outboxMailer.ts';
 import { SmtpMailer } from './adapters/mail/smtpMailer.ts';
 import { argon2Hasher } from './adapters/passwords/passwordHasher.ts';
+import type { PaymentPort } from './adapters/payments/paymentPort.ts';
+import { SandboxPayments } from './adapters/payments/sandbox/sandboxPayments.ts';
 import { PersonalDataVault } from './adapters/personalData/personalDataVault.ts';
 import { ProtectedEventStore } from './adapters/personalData/protectedEventStore.ts';
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
@@ -54,6 +56,8 @@ export interface System {
   calendar: CalendarPort;
   /** Uploaded files (tutors' pictures): under `DATA_DIR/files`. */
   files: FileStorage;
+  /** Payments: Stripe when STRIPE_SECRET_KEY is set, else the sandbox provider in PostgreSQL (refused in production). */
+  payments: PaymentPort;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,8 @@ export interface SystemOptions {
   calendar?: CalendarPort;
   /** Replaces the file storage (tests: a temporary directory of their own). */
   files?: FileStorage;
+  /** Replaces the configured payments (tests: Stripe against a local server). */
+  payments?: PaymentPort;
 }
 
 export async function createSystem(config: Config, mode: Mode, options: SystemOptions = {}): Promise<System> {
@@ -84,6 +90,8 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
       base: { mode },
       redact: { paths: ['req.headers.cookie', 'req.headers.authorization', '*.email', '*.password'], censor: '[redacted]' },
     });
+  // Before anything starts: production takes real payments only.
+  if (!options.payments) assertPaymentsConfigured(config);
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -128,6 +136,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const accountCommandHandlers = accountHandlers(store);
   const calendar = options.calendar ?? (await calendarFor(config, sql));
   const files = options.files ?? new LocalFileStorage(path.join(config.DATA_DIR, 'files'));
+  const payments = options.payments ?? (await paymentsFor(config, sql));
   const sagaPorts: SagaPorts = {
     sql,
     store,
@@ -138,6 +147,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accountHandlers: accountCommandHandlers,
     calendar,
     files,
+    payments,
   };
   const reactorRunner = new ProjectionRunner(
     sql,
@@ -192,6 +202,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     identity,
     calendar,
     files,
+    payments,
     sql,
     databaseUrl,
     store,
@@ -225,5 +236,25 @@ async function calendarFor(config: Config, sql: Sql): Promise<CalendarPort> {
     ...(config.GOOGLE_SERVICE_ACCOUNT_KEY
       ? { serviceAccount: readServiceAccountKey(config.GOOGLE_SERVICE_ACCOUNT_KEY, config.GOOGLE_SERVICE_ACCOUNT_EMAIL) }
       : {}),
+  });
+}
+
+/** Without Stripe keys payments are the sandbox's, which must never take a production deployment's orders. */
+function assertPaymentsConfigured(config: Config): void {
+  if (config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY) {
+    throw new Error(
+      'NODE_ENV=production needs Stripe: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (the sandbox payment provider is for development and tests only).',
+    );
+  }
+}
+
+/** Stripe when STRIPE_SECRET_KEY is set; else the sandbox provider in PostgreSQL. */
+async function paymentsFor(config: Config, sql: Sql): Promise<PaymentPort> {
+  if (!config.STRIPE_SECRET_KEY) return new SandboxPayments(sql, { publicUrl: config.PUBLIC_URL, environment: config.NODE_ENV });
+  const { StripePayments } = await import('./adapters/payments/stripe/stripePayments.ts');
+  return new StripePayments({
+    secretKey: config.STRIPE_SECRET_KEY,
+    publishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
   });
 }

@@ -93,6 +93,12 @@ const schema = z.object({
   GOOGLE_SERVICE_ACCOUNT_EMAIL: z.string().optional(),
   /** Its private key: the PEM (line breaks may be written \n) or the whole JSON key file. */
   GOOGLE_SERVICE_ACCOUNT_KEY: z.string().optional(),
+  /** Stripe: with a secret key payments go through Stripe; without one, the sandbox provider in PostgreSQL (refused in production). */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Given to the browser for Stripe Elements. */
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /** The webhook endpoint's signing secret (`whsec_…`); without it every Stripe webhook is refused. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** The site's public origin (Google's redirect URI is PUBLIC_URL/api/auth/google/callback); default http://127.0.0.1:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** docs/accounts.md, "Limits, proxies and headers": who may set X-Forwarded-For. Default: nobody. */

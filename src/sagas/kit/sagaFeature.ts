@@ -4,6 +4,7 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { FileStorage } from '../../adapters/files/fileStorage.ts';
 import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
+import type { PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
 import type { Projector } from '../../projections/runner/projector.ts';
@@ -22,6 +23,8 @@ export interface SagaPorts {
   calendar: CalendarPort;
   /** Uploaded files (tutors' pictures). */
   files: FileStorage;
+  /** Payments (Stripe, or the sandbox provider). */
+  payments: PaymentPort;
 }
 
 /**
