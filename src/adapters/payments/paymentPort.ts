@@ -91,6 +91,11 @@ export type PaymentEvent =
       failureMessage: string;
       failureCode: string | null;
     })
+  /**
+   * The customer finished a hosted checkout. Credit only a session whose `paymentStatus` is `paid`,
+   * once per session id: a delayed payment method completes `unpaid` and arrives again paid
+   * (Stripe's `checkout.session.async_payment_succeeded`, another event id).
+   */
   | (EventBase & { type: 'checkout.session.completed'; session: CheckoutSession })
   | (EventBase & {
       type: 'charge.refunded';
@@ -133,6 +138,42 @@ export interface PaymentPort {
    * wrong or too old signature.
    */
   parseWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): PaymentEvent;
+
+  /** Only the sandbox: what its card form and hosted checkout page call (routes refuse when absent). */
+  readonly sandbox?: SandboxPaymentControls;
+  /** Only providers that do not POST webhooks (the sandbox): their events, to consume as webhooks. */
+  readonly outbox?: PaymentEventOutbox;
+}
+
+/** What the sandbox card form answers (`POST /api/sandbox/payments/{id}/confirm`). */
+export interface CardResult {
+  status: 'succeeded' | 'requires_payment_method' | 'requires_action';
+  /** Why the card was declined, for the card form. */
+  message?: string;
+}
+
+export interface SandboxPaymentControls {
+  /**
+   * The card form: Stripe's test cards (spaces ignored). A decline leaves the intent waiting for
+   * another card; a paid intent answers `succeeded` again (two confirms at once: one pays, the
+   * other sees it paid). `not_found`, or `invalid_request` for a canceled intent.
+   */
+  confirmWithCard(paymentIntentId: string, cardNumber: string): Promise<CardResult>;
+  /** The customer's answer to the 3-D Secure challenge of an intent in `requires_action`. */
+  completeAuthentication(paymentIntentId: string, approve: boolean): Promise<CardResult>;
+  /** The hosted checkout page's card form; the session completes when its payment succeeds. */
+  completeCheckoutSession(sessionId: string, cardNumber: string): Promise<CardResult>;
+}
+
+/**
+ * Provider events kept in order until the consumer marks them delivered: consume each exactly as a
+ * webhook (idempotently by `eventId`), then `markDelivered`. Unmarked events are handed out again.
+ */
+export interface PaymentEventOutbox {
+  pendingEvents(limit?: number): Promise<PaymentEvent[]>;
+  markDelivered(eventId: string): Promise<void>;
+  /** Wakes `onEvent` after each commit that recorded events (any process); polling stays the backstop. */
+  listen(onEvent: (eventId: string) => void): Promise<{ unlisten(): Promise<void> }>;
 }
 
 export type PaymentErrorReason =

@@ -9,6 +9,8 @@ describe('payments in the composition root', () => {
     try {
       expect(sandbox.payments.kind).toBe('sandbox');
       expect(sandbox.payments.publishableKey).toBeNull();
+      expect(sandbox.payments.sandbox).toBeDefined();
+      expect(sandbox.payments.outbox).toBeDefined();
     } finally {
       await sandbox.dispose();
     }
@@ -20,6 +22,8 @@ describe('payments in the composition root', () => {
     try {
       expect(stripe.payments.kind).toBe('stripe');
       expect(stripe.payments.publishableKey).toBe('pk_test_x');
+      expect(stripe.payments.sandbox).toBeUndefined();
+      expect(stripe.payments.outbox).toBeUndefined();
     } finally {
       await stripe.dispose();
     }

@@ -3,16 +3,19 @@ import type { Sql, TransactionSql } from '../../db/db.ts';
 import {
   assertAmount,
   assertMetadata,
+  type CardResult,
   type CheckoutSession,
   type CreateCheckoutSessionInput,
   type CreatePaymentIntentInput,
   PaymentError,
   type PaymentEvent,
+  type PaymentEventOutbox,
   type PaymentIntent,
   type PaymentIntentStatus,
   type PaymentPort,
   type Refund,
   type RefundInput,
+  type SandboxPaymentControls,
   TEST_PAYMENT_METHODS,
 } from '../paymentPort.ts';
 
@@ -42,6 +45,13 @@ import {
  */
 
 export const SANDBOX_EVENTS_CHANNEL = 'sandbox_payment_events';
+const EVENT_TYPES: ReadonlySet<string> = new Set([
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'checkout.session.completed',
+  'charge.refunded',
+  'other',
+]);
 
 export interface SandboxPaymentsOptions {
   /** The site's origin: hosted checkout pages are `${publicUrl}/sandbox/checkout/{id}`. */
@@ -53,12 +63,6 @@ export interface SandboxPaymentsOptions {
   webhookToleranceSeconds?: number;
   /** Open checkout sessions expire after this long (Stripe: 24 h). */
   checkoutTtlSeconds?: number;
-}
-
-export interface CardResult {
-  status: 'succeeded' | 'requires_payment_method' | 'requires_action';
-  /** Why the card was declined, for the card form. */
-  message?: string;
 }
 
 type Outcome = { kind: 'succeed' } | { kind: 'authenticate' } | { kind: 'decline'; code: string; message: string; declineCode?: string };
@@ -150,9 +154,11 @@ function intentOf(row: IntentRow): PaymentIntent {
   };
 }
 
-export class SandboxPayments implements PaymentPort {
+export class SandboxPayments implements PaymentPort, SandboxPaymentControls, PaymentEventOutbox {
   readonly kind = 'sandbox' as const;
   readonly publishableKey = null;
+  readonly sandbox: SandboxPaymentControls = this;
+  readonly outbox: PaymentEventOutbox = this;
   private readonly webhookSecret: string;
 
   constructor(
@@ -307,7 +313,11 @@ export class SandboxPayments implements PaymentPort {
     if (Math.abs(Math.floor(Date.now() / 1000) - timestamp) > tolerance) {
       throw new PaymentError('invalid_signature', 'Timestamp outside the tolerance zone');
     }
-    return JSON.parse(body) as PaymentEvent;
+    const event = JSON.parse(body) as Partial<PaymentEvent> | null;
+    if (typeof event?.eventId !== 'string' || !EVENT_TYPES.has(String(event.type))) {
+      throw new PaymentError('invalid_request', 'The webhook body is not a payment event');
+    }
+    return event as PaymentEvent;
   }
 
   // --- The sandbox's own surface: the card form, the hosted checkout page, the event outbox --------
@@ -529,11 +539,10 @@ function checkCreate(input: CreatePaymentIntentInput): void {
   }
 }
 
-/** What an idempotency key is bound to (the e-mail only as part of the hash; the sandbox keeps no address). */
+/** What an idempotency key is bound to (the sandbox keeps no e-mail address, not even hashed). */
 const requestOf = (input: CreatePaymentIntentInput) => ({
   amountCents: input.amountCents,
   currency: input.currency,
   description: input.description,
   metadata: sortedRecord(input.metadata),
-  customerEmail: input.customerEmail ?? null,
 });

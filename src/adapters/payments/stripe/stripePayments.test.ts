@@ -195,6 +195,31 @@ describe('stripe adapter', () => {
       expect(refused(body, good, unconfigured)?.reason).toBe('invalid_signature');
     });
 
+    it('reads a delayed checkout payment that succeeded later as a completed, paid session', () => {
+      const session = {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: 'pi_1',
+        amount_total: 500,
+        metadata: { courseId: 'c' },
+        url: null,
+      };
+      const body = JSON.stringify({
+        id: 'evt_2',
+        object: 'event',
+        type: 'checkout.session.async_payment_succeeded',
+        created: 2,
+        data: { object: session },
+      });
+      expect(port.parseWebhook(body, signStripePayload(body, fake.webhookSecret))).toMatchObject({
+        type: 'checkout.session.completed',
+        eventId: 'evt_2',
+        session: { id: 'cs_test_1', paymentStatus: 'paid', paymentIntentId: 'pi_1', metadata: { courseId: 'c' } },
+      });
+    });
+
     it('acknowledges other event types as `other`', () => {
       const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.created', created: 1, data: { object: {} } });
       expect(port.parseWebhook(body, signStripePayload(body, fake.webhookSecret))).toEqual({

@@ -235,6 +235,7 @@ function eventOf(event: Stripe.Event): PaymentEvent {
       };
     }
     case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
       return { ...base, type: 'checkout.session.completed', session: sessionOf(event.data.object) };
     case 'charge.refunded': {
       const charge = event.data.object;
