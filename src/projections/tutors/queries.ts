@@ -139,3 +139,21 @@ export async function tutorTimeZone(sql: Sql, tutorId: string): Promise<string |
     SELECT u.timezone FROM tutors t JOIN users u ON u.id = t.user_id WHERE t.id = ${tutorId} AND t.is_active`;
   return row?.timezone ?? null;
 }
+
+/**
+ * Active subjects that at least one tutor of the public directory teaches (GET
+ * /api/subjects/with-tutors): the directory's rule for a listed tutor, over the subjects table.
+ */
+export async function listSubjectsWithTutors(
+  sql: Sql,
+): Promise<{ id: string; name: string; description: string | null; category: string | null; gradeLevel: GradeLevel }[]> {
+  const rows = await sql<{ id: string; name: string; description: string | null; category: string | null; grade_level: GradeLevel }[]>`
+    SELECT s.id, s.name, s.description, s.category, s.grade_level FROM subjects s
+    WHERE s.is_active AND EXISTS (
+      SELECT 1 FROM tutor_subjects ts
+      JOIN tutors t ON t.id = ts.tutor_id AND t.is_active AND t.onboarding_completed
+      JOIN users u ON u.id = t.user_id AND u.role = 'tutor'
+      WHERE ts.subject_id = s.id)
+    ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id`;
+  return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, category: r.category, gradeLevel: r.grade_level }));
+}

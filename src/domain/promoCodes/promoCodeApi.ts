@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { discountTypes } from './promoCode.ts';
+import {
+  CODE_REQUIRED,
+  CODE_TOO_LONG,
+  DATE_INVALID,
+  DISCOUNT_NOT_POSITIVE,
+  DISCOUNT_TYPE_INVALID,
+  MAX_USES_INVALID,
+  PROMO_CODE_MAX_LENGTH,
+} from './promoTerms.ts';
+
+/**
+ * The promo codes API (spec part 2 §3, §5, §7), shared by the server and the UI
+ * (`@shared/promoCodes/promoCodeApi.ts`). The server checks the terms again in the domain
+ * (`promoTermsOf`), with the same messages.
+ */
+
+export const DESCRIPTION_TOO_LONG = 'Description must be at most 500 characters';
+export const ENTER_PROMO_CODE = 'Please enter a promo code';
+
+const dateTime = z
+  .string({ error: DATE_INVALID })
+  .max(64, DATE_INVALID)
+  .refine((s) => s === '' || !Number.isNaN(Date.parse(s)), DATE_INVALID)
+  .nullish();
+
+/** POST /api/admin/promo-codes and PATCH /api/admin/promo-codes/{id}: the discount as a decimal string, empty limits and dates as null. */
+export const promoCodeBodySchema = z
+  .object({
+    code: z.string({ error: CODE_REQUIRED }).trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG),
+    description: z.string({ error: DESCRIPTION_TOO_LONG }).trim().max(500, DESCRIPTION_TOO_LONG).nullish(),
+    discountType: z.enum(discountTypes, { error: DISCOUNT_TYPE_INVALID }),
+    discountValue: z
+      .union([z.string().max(20, DISCOUNT_NOT_POSITIVE), z.number()], { error: DISCOUNT_NOT_POSITIVE })
+      .refine((v) => String(v).trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0.01, DISCOUNT_NOT_POSITIVE),
+    maxUses: z
+      .number({ error: MAX_USES_INVALID })
+      .int(MAX_USES_INVALID)
+      .min(1, MAX_USES_INVALID)
+      .max(1_000_000_000, MAX_USES_INVALID)
+      .nullish(),
+    validFrom: dateTime,
+    validUntil: dateTime,
+    isActive: z.boolean({ error: 'isActive must be true or false' }).optional(),
+  })
+  .strict();
+export type PromoCodeBody = z.output<typeof promoCodeBodySchema>;
+
+/** A promo code as the admin sees it (spec part 2 §3 "Promo code"). */
+export const promoCodeSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  discountType: z.enum(discountTypes),
+  /** A decimal string: "10.00" (percent) or "25.00" (dollars). */
+  discountValue: z.string(),
+  maxUses: z.number().int().nullable(),
+  currentUses: z.number().int(),
+  validFrom: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export type PromoCode = z.output<typeof promoCodeSchema>;
+
+/** GET /api/admin/promo-redemptions entries (spec part 2 §3 "Promo redemption"): the discount in dollars. */
+export const promoRedemptionSchema = z.object({
+  id: z.string(),
+  promoCodeId: z.string(),
+  userId: z.string(),
+  purchaseId: z.string(),
+  discountAmount: z.number(),
+  redeemedAt: z.string(),
+});
+export type PromoRedemption = z.output<typeof promoRedemptionSchema>;
+
+/** POST /api/promo-codes/validate: the price comes from the package on the server, never from the browser. */
+export const promoValidateBodySchema = z
+  .object({
+    code: z.string({ error: ENTER_PROMO_CODE }).trim().min(1, ENTER_PROMO_CODE).max(200, 'Invalid promo code'),
+    packageId: z.string({ error: 'Please select a package' }).min(1, 'Please select a package').max(100, 'Package not found'),
+    userId: z.string({ error: 'userId is required' }).min(1, 'userId is required').max(100, 'userId is too long'),
+  })
+  .strict();
+
+/** The promo validation result (spec part 2 §3), in dollars; the final price is never below zero. */
+export const promoValidationSchema = z.object({
+  promoCode: z.object({ id: z.string(), code: z.string(), description: z.string().nullable() }),
+  originalPrice: z.number(),
+  discountAmount: z.number(),
+  finalPrice: z.number(),
+});
+export type PromoValidation = z.output<typeof promoValidationSchema>;
+
+/**
+ * The admin's form (spec part 2 §5) as the inputs hold it: strings for numbers and dates.
+ * `toPromoCodeBody` turns it into the request: the discount as a string, empty max uses and dates
+ * as null, dates as ISO.
+ */
+export const promoCodeFormSchema = z.object({
+  code: z.string().trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG),
+  description: z.string().max(500, DESCRIPTION_TOO_LONG),
+  discountType: z.enum(discountTypes),
+  discountValue: z.string().refine((v) => v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0.01, DISCOUNT_NOT_POSITIVE),
+  maxUses: z.string().refine((v) => v.trim() === '' || (/^\d+$/.test(v.trim()) && Number(v) >= 1), MAX_USES_INVALID),
+  validFrom: z.string(),
+  validUntil: z.string(),
+  isActive: z.boolean(),
+});
+export type PromoCodeFormValues = z.output<typeof promoCodeFormSchema>;
+
+export const emptyPromoCodeForm: PromoCodeFormValues = {
+  code: '',
+  description: '',
+  discountType: 'percentage',
+  discountValue: '',
+  maxUses: '',
+  validFrom: '',
+  validUntil: '',
+  isActive: true,
+};
+
+const isoOrNull = (local: string) => (local.trim() === '' ? null : new Date(local).toISOString());
+
+export function toPromoCodeBody(values: PromoCodeFormValues): PromoCodeBody {
+  return {
+    code: values.code.trim().toUpperCase(),
+    description: values.description.trim() === '' ? null : values.description.trim(),
+    discountType: values.discountType,
+    discountValue: String(values.discountValue).trim(),
+    maxUses: values.maxUses.trim() === '' ? null : Number(values.maxUses),
+    validFrom: isoOrNull(values.validFrom),
+    validUntil: isoOrNull(values.validUntil),
+    isActive: values.isActive,
+  };
+}
