@@ -16,7 +16,10 @@ import { accountRoutes } from './routes/accounts/accountRoutes.ts';
 import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
+import { packageRoutes } from './routes/packages/packageRoutes.ts';
+import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
+import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRoutes.ts';
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
 import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
 import { tutorProfileRoutes } from './routes/tutors/tutorProfileRoutes.ts';
@@ -103,6 +106,9 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(tutorProfileRoutes(system));
   await app.register(tutorCalendarRoutes(system));
   await app.register(tutorDirectoryRoutes(system));
+  await app.register(subjectsWithTutorsRoutes(system));
+  await app.register(packageRoutes(system));
+  await app.register(promoCodeRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));
