@@ -110,17 +110,6 @@ export const promoCodeFormSchema = z.object({
 });
 export type PromoCodeFormValues = z.output<typeof promoCodeFormSchema>;
 
-export const emptyPromoCodeForm: PromoCodeFormValues = {
-  code: '',
-  description: '',
-  discountType: 'percentage',
-  discountValue: '',
-  maxUses: '',
-  validFrom: '',
-  validUntil: '',
-  isActive: true,
-};
-
 const isoOrNull = (local: string) => (local.trim() === '' ? null : new Date(local).toISOString());
 
 export function toPromoCodeBody(values: PromoCodeFormValues): PromoCodeBody {

@@ -11,6 +11,7 @@ import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
+import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
 
@@ -144,6 +145,8 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <TutorApplicationsTab />;
     case 'create-tutor':
       return <CreateTutorTab />;
+    case 'promo-codes':
+      return <PromoCodesTab />;
     default:
       return <LaterTab tab={tab} />;
   }

@@ -2,7 +2,7 @@ import { Construction } from 'lucide-react';
 import type { AdminTabId } from './tabs.ts';
 
 /** What each tab of a later issue will hold, and the issue it comes with. */
-const LATER: Record<Exclude<AdminTabId, 'overview' | 'applications' | 'create-tutor'>, { title: string; text: string }> = {
+const LATER: Record<Exclude<AdminTabId, 'overview' | 'applications' | 'create-tutor' | 'promo-codes'>, { title: string; text: string }> = {
   sessions: {
     title: 'Sessions arrive with booking',
     text: 'Once families can book, every session appears here with search, filters and its history.',
@@ -18,10 +18,6 @@ const LATER: Record<Exclude<AdminTabId, 'overview' | 'applications' | 'create-tu
   users: {
     title: 'User management arrives with the operations console',
     text: 'The list of every account, with search and deactivation, comes with the console.',
-  },
-  'promo-codes': {
-    title: 'Promo codes arrive with checkout',
-    text: 'Creating, editing and tracking discount codes comes with the purchase flow that redeems them.',
   },
   alerts: {
     title: 'Alerts arrive with the operations console',
