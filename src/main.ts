@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './adapters/config/config.ts';
 import { takeOverShutdownSignals } from './adapters/db/embeddedPostgres.ts';
+import { devSubjectOf } from './adapters/identity/devIdentity.ts';
 import { demoTutorAccounts, seedDemoAccounts } from './commands/accounts/seedDemo.ts';
 import { seedPackages } from './commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
@@ -40,6 +41,7 @@ if (!config.DATABASE_URL && mode === 'all') {
         await listSubjects(system.sql),
         {
           calendarConnected: system.calendar.kind === 'sandbox',
+          googleIdOf: devSubjectOf,
         },
       );
       const lines = [

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
+import { devSubjectOf } from '../../src/adapters/identity/devIdentity.ts';
 import { createStaffAccount, demoTutorAccounts, seedDemoAccounts } from '../../src/commands/accounts/seedDemo.ts';
 import { seedPackages } from '../../src/commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from '../../src/commands/subjects/seedCatalog.ts';
@@ -49,6 +50,7 @@ await seedPackages(system.store);
 await system.projections.catchUp(['subjects']);
 await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
   calendarConnected: system.calendar.kind === 'sandbox',
+  googleIdOf: devSubjectOf,
 });
 await system.projections.catchUp(['users', 'students']);
 mkdirSync('.tmp', { recursive: true });

@@ -20,6 +20,9 @@ const digest = (code: string) => createHash('sha256').update(code).digest('hex')
  * returns through the same callback, state check and PKCE exchange as Google. Codes are single
  * use, last ten minutes and are stored as hashes. Never offered in production (the routes refuse).
  */
+/** The Google subject the dev provider gives an address: demo accounts seeded with it sign in through the consent page. */
+export const devSubjectOf = (email: string) => `dev:${email}`;
+
 export class DevIdentityProvider implements IdentityProvider {
   readonly kind = 'dev' as const;
   readonly devConsent: DevConsent = { issueCode: (input) => this.issueCode(input) };
@@ -51,7 +54,7 @@ export class DevIdentityProvider implements IdentityProvider {
     if (!row.fresh) throw new Error('Expired sign-in code');
     if (!pkceMatches(request.codeVerifier, row.code_challenge)) throw new Error('PKCE verifier does not match');
     return {
-      subject: `dev:${row.email}`,
+      subject: devSubjectOf(row.email),
       email: row.email,
       emailVerified: true,
       firstName: row.first_name,

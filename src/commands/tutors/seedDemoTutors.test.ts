@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
+import { devSubjectOf } from '../../adapters/identity/devIdentity.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../projections/subjects/queries.ts';
 import { demoTutorAccounts } from '../accounts/seedDemo.ts';
@@ -22,6 +23,7 @@ describe('seeding the demo tutors', () => {
     const catalog = await listSubjects(system.sql);
     const credentials = await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, {
       calendarConnected: true,
+      googleIdOf: devSubjectOf,
     });
     expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
 
@@ -51,7 +53,10 @@ describe('seeding the demo tutors', () => {
     expect(maya.bio).toMatch(/calculus/);
 
     const before = await eventCount();
-    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, { calendarConnected: true });
+    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, {
+      calendarConnected: true,
+      googleIdOf: devSubjectOf,
+    });
     expect(await eventCount()).toBe(before);
   });
 });

@@ -92,7 +92,8 @@ export interface DemoTutorCredential {
 export async function seedDemoTutors(
   deps: { accounts: TutorAccountsPort; store: EventStore },
   catalog: readonly SubjectRef[],
-  options: { calendarConnected: boolean },
+  /** `googleIdOf`: the Google subject the configured identity provider gives an address (the dev provider's, by default). */
+  options: { calendarConnected: boolean; googleIdOf: (email: string) => string },
 ): Promise<DemoTutorCredential[]> {
   const handlers = tutorHandlers(deps.store).tutors;
   const policy = qualificationPolicy(catalog);
@@ -115,7 +116,7 @@ export async function seedDemoTutors(
         lastName: tutor.lastName,
         phone: null,
         authProvider: 'google',
-        googleId: `demo-google-${tutor.key}`,
+        googleId: options.googleIdOf(tutor.email),
         emailVerified: true,
         termsAccepted: null,
       },
