@@ -5,6 +5,7 @@ import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { packageFeatureEvents } from './packages/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
+import { purchaseFeatureEvents } from './purchases/index.ts';
 import { subjectEvents } from './subjects/index.ts';
 import { tutorFeatureEvents } from './tutors/index.ts';
 
@@ -18,6 +19,7 @@ export const eventCatalog = {
   ...promoCodeFeatureEvents,
   ...packageFeatureEvents,
   ...courseFeatureEvents,
+  ...purchaseFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;
