@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { studentCoursesProjector } from './studentCoursesProjector.ts';
+
+/** The courses feature's read models. */
+export const courseProjections: readonly Projector[] = [studentCoursesProjector];
