@@ -1,5 +1,6 @@
 import { accountProjections } from './accounts/index.ts';
 import { contactProjections } from './contact/index.ts';
+import { courseProjections } from './courses/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import { packageProjections } from './packages/index.ts';
 import { promoCodeProjections } from './promoCodes/index.ts';
@@ -16,4 +17,5 @@ export const projectors: readonly Projector[] = [
   ...tutorProjections,
   ...packageProjections,
   ...promoCodeProjections,
+  ...courseProjections,
 ];
