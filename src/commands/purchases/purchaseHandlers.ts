@@ -1,0 +1,61 @@
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { PaymentEvent } from '../../adapters/payments/paymentPort.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import type { PurchaseStartedData } from '../../domain/purchases/purchase.ts';
+import { purchaseStreamId } from '../../domain/purchases/purchase.ts';
+import { purchaseDecider } from '../../domain/purchases/purchaseDecider.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
+import { commandHandler } from '../kit/handleCommand.ts';
+
+/** The command handlers of the purchases feature (stream `purchase-<id>`). */
+export function purchaseHandlers(store: EventStore) {
+  return { purchases: commandHandler(store, purchaseDecider, purchaseStreamId) };
+}
+export type PurchaseHandlers = ReturnType<typeof purchaseHandlers>;
+
+/** A checkout's purchase id derives from the request's command id: a retried request (same Idempotency-Key) is the same purchase. */
+export const purchaseIdFor = (commandId: string) => deterministicUuid(`purchase/${commandId}`);
+
+/** The provider's idempotency key for the purchase's payment intent. */
+export const paymentIdempotencyKey = (purchaseId: string) => `purchase-${purchaseId}`;
+
+export const startPurchase = (handlers: PurchaseHandlers, data: Omit<PurchaseStartedData, 'at'>, ctx: CommandContext) =>
+  handlers.purchases.handle(data.purchaseId, { type: 'StartPurchase', data }, ctx, { expectNewStream: true });
+
+/** The payment succeeded (or nothing was owed: `free`); only the first report completes it. */
+export const completePurchase = (handlers: PurchaseHandlers, data: { purchaseId: string; paymentIntentId: string }, ctx: CommandContext) =>
+  handlers.purchases.handle(data.purchaseId, { type: 'CompletePurchase', data }, ctx);
+
+export const failPurchase = (
+  handlers: PurchaseHandlers,
+  data: { purchaseId: string; reason: string; message: string },
+  ctx: CommandContext,
+) => handlers.purchases.handle(data.purchaseId, { type: 'FailPurchase', data }, ctx);
+
+export const abandonPurchase = (handlers: PurchaseHandlers, data: { purchaseId: string }, ctx: CommandContext) =>
+  handlers.purchases.handle(data.purchaseId, { type: 'AbandonPurchase', data }, ctx);
+
+/**
+ * A provider event (a Stripe webhook, or the sandbox's outbox) as a purchase command. The command
+ * id derives from the provider's event id, so a repeated delivery appends nothing; the decider
+ * makes the completion exactly-once whichever of the event and confirm-payment comes first.
+ * Events about no purchase of ours (no `purchaseId` in the intent's metadata, or an unknown one)
+ * are acknowledged and ignored.
+ */
+export async function handlePaymentEvent(handlers: PurchaseHandlers, event: PaymentEvent): Promise<'handled' | 'ignored'> {
+  if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
+  const purchaseId = event.paymentIntent.metadata.purchaseId;
+  if (!purchaseId) return 'ignored';
+  const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
+  try {
+    if (event.type === 'payment_intent.succeeded') {
+      await completePurchase(handlers, { purchaseId, paymentIntentId: event.paymentIntent.id }, ctx);
+    } else {
+      await failPurchase(handlers, { purchaseId, reason: event.failureCode ?? 'payment_failed', message: event.failureMessage }, ctx);
+    }
+    return 'handled';
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored';
+    throw error;
+  }
+}

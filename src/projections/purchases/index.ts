@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { purchasesProjector } from './purchasesProjector.ts';
+
+/** The purchases feature's read models. */
+export const purchaseProjections: readonly Projector[] = [purchasesProjector];

@@ -1,0 +1,48 @@
+import type { Sql } from '../../adapters/db/db.ts';
+import type { ReadRowOf } from '../kit/table.ts';
+import type { purchases } from './tables.ts';
+
+/** A purchase as the student's pages show it (spec part 2 §3 "Purchase"), money in dollars. */
+export interface PurchaseView {
+  id: string;
+  studentId: string;
+  subjectId: string;
+  packageId: string;
+  status: 'pending' | 'completed' | 'failed' | 'abandoned';
+  /** The package's sessions bought; the course's credit ledger holds what is left of them. */
+  sessionCount: number;
+  sessionsRemaining: number;
+  totalPrice: number;
+  discountAmount: number;
+  finalAmount: number;
+  promoCodeId: string | null;
+  createdAt: string;
+}
+
+type Row = ReadRowOf<typeof purchases>;
+
+const view = (r: Row): PurchaseView => ({
+  id: r.id,
+  studentId: r.student_id,
+  subjectId: r.subject_id,
+  packageId: r.package_id,
+  status: r.status,
+  sessionCount: r.session_count,
+  sessionsRemaining: r.session_count,
+  totalPrice: r.price_cents / 100,
+  discountAmount: r.discount_cents / 100,
+  finalAmount: r.final_cents / 100,
+  promoCodeId: r.promo_code_id,
+  createdAt: r.created_at.toISOString(),
+});
+
+/** A student's purchases, newest first. */
+export async function purchasesOfStudent(sql: Sql, studentId: string): Promise<PurchaseView[]> {
+  const rows = await sql<Row[]>`SELECT * FROM purchases WHERE student_id = ${studentId} ORDER BY created_at DESC, id`;
+  return rows.map(view);
+}
+
+export async function findPurchase(sql: Sql, purchaseId: string): Promise<PurchaseView | null> {
+  const [row] = await sql<Row[]>`SELECT * FROM purchases WHERE id = ${purchaseId}`;
+  return row ? view(row) : null;
+}

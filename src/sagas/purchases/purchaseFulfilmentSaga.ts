@@ -1,0 +1,59 @@
+import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
+import { confirmEnrollment, releaseEnrollment } from '../../commands/accounts/enrollment.ts';
+import { type CourseHandlers, courseIdForPurchase, enrollCourse } from '../../commands/courses/courseHandlers.ts';
+import { deterministicUuid } from '../../commands/kit/commandContext.ts';
+import type { PromoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
+import { redeemPromoCode, releasePromoUse } from '../../commands/promoCodes/promoUses.ts';
+import type { PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
+import { type PurchaseFulfilmentStep, purchaseFulfilmentWorkflow } from '../../domain/purchases/purchaseFulfilment.ts';
+import type { Projector } from '../../projections/runner/projector.ts';
+import { workflowProjector } from '../kit/workflowRunner.ts';
+
+export interface PurchaseFulfilmentDeps {
+  purchases: PurchaseHandlers;
+  promoCodes: PromoCodeHandlers;
+  courses: CourseHandlers;
+  students: Pick<AccountHandlers, 'students'>;
+}
+
+/** The redemption a completed purchase's promo use becomes: one per purchase. */
+export const redemptionIdFor = (purchaseId: string) => deterministicUuid(`redemption/${purchaseId}`);
+
+/**
+ * Carries out the fulfilment workflow's steps; the purchase's own stream holds the terms each step
+ * needs. Every command is idempotent and its id derives from (workflow, event, step); a failing
+ * step fails the event (the runner parks it and raises an alert).
+ */
+export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector {
+  return workflowProjector(purchaseFulfilmentWorkflow, async (step: PurchaseFulfilmentStep, ctx) => {
+    const { started } = await deps.purchases.purchases.load(step.purchaseId);
+    if (!started) throw new Error(`Purchase ${step.purchaseId} was never started`);
+    const { purchaseId, studentId, subjectId, packageId, promo, purchasedBy } = started;
+    const courseId = courseIdForPurchase(purchaseId);
+    switch (step.step) {
+      case 'redeem-promo':
+        if (!promo) return;
+        return redeemPromoCode(
+          deps.promoCodes,
+          {
+            promoCodeId: promo.promoCodeId,
+            claimId: purchaseId,
+            userId: purchasedBy,
+            priceCents: started.priceCents,
+            redemptionId: redemptionIdFor(purchaseId),
+            purchaseId,
+          },
+          ctx,
+        );
+      case 'create-course':
+        return enrollCourse(deps.courses, { courseId, studentId, subjectId, packageId, purchaseId, credits: started.sessionCount }, ctx);
+      case 'confirm-enrollment':
+        return confirmEnrollment(deps.students, { studentId, purchaseId, courseId, subjectId }, ctx);
+      case 'release-promo':
+        if (!promo) return;
+        return releasePromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, reason: step.reason }, ctx);
+      case 'release-enrollment':
+        return releaseEnrollment(deps.students, { studentId, purchaseId }, ctx);
+    }
+  });
+}
