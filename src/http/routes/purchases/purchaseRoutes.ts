@@ -1,0 +1,329 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { PaymentIntent } from '../../../adapters/payments/paymentPort.ts';
+import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
+import { claimEnrollment, releaseEnrollment } from '../../../commands/accounts/enrollment.ts';
+import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
+import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
+import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import {
+  completePurchase,
+  handlePaymentEvent,
+  paymentIdempotencyKey,
+  purchaseHandlers,
+  purchaseIdFor,
+  startPurchase,
+} from '../../../commands/purchases/purchaseHandlers.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
+import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
+import { type PromoQuote, quoteWithPromo } from '../../../domain/promoCodes/promoTerms.ts';
+import { FREE_PURCHASE, type PurchaseStartedData } from '../../../domain/purchases/purchase.ts';
+import {
+  confirmPaymentAnswerSchema,
+  confirmPaymentBodySchema,
+  createPaymentIntentBodySchema,
+  paymentIntentAnswerSchema,
+  purchaseViewSchema,
+} from '../../../domain/purchases/purchaseApi.ts';
+import { findPackage } from '../../../projections/packages/queries.ts';
+import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
+import type { System } from '../../../system.ts';
+import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { idempotent } from '../../kit/commandRequest.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
+
+export const AMOUNT_MISMATCH = 'The amount does not match the price';
+export const FREE_CLIENT_SECRET = 'free_purchase';
+export const PURCHASE_NOT_FOUND_MESSAGE = 'Payment not found';
+export const PAYMENT_NOT_COMPLETED = 'Your payment was not completed. Please try again.';
+export const PAYMENT_PENDING = 'Your payment is still being processed.';
+export const PURCHASE_DETAILS_MISMATCH = 'The payment does not match this enrollment';
+
+/** Who may pay: a student for themselves, a parent for their student (a view-only login buys nothing). */
+const buyers = { roles: ['student', 'parent'] } as const;
+/** Who may read a student's purchases. */
+const readers = { roles: ['student', 'parent', 'student_secondary', 'admin'] } as const;
+const messageSchema = z.object({ message: z.string() });
+const purchaseProjections = ['purchases'];
+/** The answer of confirm-payment shows the course: wait for the workflow that creates it. */
+const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+const dollarsOf = (amountCents: number) => amountCents / 100;
+
+type CreateBody = z.output<typeof createPaymentIntentBodySchema>;
+
+/** The browser's amounts must be the server's: anything else is refused before anything is recorded or charged. */
+function checkAmounts(body: CreateBody, quote: PromoQuote, promoApplied: boolean): void {
+  const differs = (sent: number | null | undefined, expected: number) => sent !== null && sent !== undefined && cents(sent) !== expected;
+  if (differs(body.finalAmount, quote.finalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  if (differs(body.originalAmount, quote.originalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  if (differs(body.discountAmount, quote.discountCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  // `amount` is what is charged; a checkout with a code may still send the package price there.
+  if (differs(body.amount, quote.finalCents) && !(promoApplied && !differs(body.amount, quote.originalCents))) {
+    throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  }
+}
+
+/** Checkout (spec part 2 §7): the payment intent, its confirmation, the provider's webhook, the sandbox card form, the student's purchases. */
+export const purchaseRoutes =
+  ({ sql, store, payments, accounts, config }: Pick<System, 'sql' | 'store' | 'payments' | 'accounts' | 'config'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    const purchases = purchaseHandlers(store);
+    const promos = promoCodeHandlers(store);
+    const students = accounts.handlers;
+
+    /** The student's account holder (the student, or their parent) or nobody. */
+    const assertHolder = async (principal: Principal, studentId: string) => {
+      const student = await students.students.load(studentId);
+      const holders = [student.userId, student.parentId].filter((h): h is string => h !== null);
+      if (!student.exists || student.erased || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
+    };
+
+    async function quoteFor(body: CreateBody, priceCents: number, now: Date) {
+      if (!body.promoCodeId)
+        return { quote: quoteWithPromo({ discountType: 'fixed_amount', discountValue: 0 }, priceCents), promoCodeId: null };
+      const state = await promos.promoCodes.load(body.promoCodeId);
+      const refusal = refusalOf(state, now);
+      if (refusal || !state.terms) throw new DomainError(refusal ?? 'Invalid promo code', state.terms ? 'conflict' : 'not_found');
+      return { quote: quoteWithPromo(state.terms, priceCents), promoCodeId: body.promoCodeId };
+    }
+
+    async function checkout(principal: Principal, body: CreateBody, ctx: CommandContext) {
+      await assertHolder(principal, body.studentId);
+      const found = await findPackage(sql, body.packageId);
+      if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
+      const { quote, promoCodeId } = await quoteFor(body, found.totalPriceCents, ctx.now);
+      checkAmounts(body, quote, promoCodeId !== null);
+
+      const purchaseId = purchaseIdFor(ctx.commandId);
+      const step = stepOf(ctx);
+      const terms: Omit<PurchaseStartedData, 'at'> = {
+        purchaseId,
+        studentId: body.studentId,
+        purchasedBy: principal.userId,
+        packageId: found.id,
+        subjectId: body.subjectId,
+        sessionCount: found.sessionCount,
+        priceCents: quote.originalCents,
+        promo: promoCodeId ? { promoCodeId, discountCents: quote.discountCents } : null,
+        finalCents: quote.finalCents,
+        paymentIntentId: null,
+      };
+      const answer = (clientSecret: string, paymentIntentId: string | null) => ({
+        clientSecret,
+        paymentIntentId,
+        purchaseId,
+        amount: dollarsOf(quote.finalCents),
+        packageName: found.name,
+        sessionCount: found.sessionCount,
+      });
+
+      // The rules first, before any money moves: the student's slot, then the code's use.
+      await claimEnrollment(
+        students,
+        { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: found.gradeTier.id },
+        step('claim-enrollment'),
+      );
+      return compensating(
+        async () => {
+          if (promoCodeId) {
+            await claimPromoUse(
+              promos,
+              { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
+              step('claim-promo'),
+            );
+          }
+          return compensating(
+            async () => {
+              if (quote.finalCents === 0) {
+                await startPurchase(purchases, terms, step('start'));
+                const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
+                await readYourWrites(sql, purchaseProjections, position);
+                return answer(FREE_CLIENT_SECRET, null);
+              }
+              const intent = await payments.createPaymentIntent({
+                amountCents: quote.finalCents,
+                currency: 'cad',
+                idempotencyKey: paymentIdempotencyKey(purchaseId),
+                description: found.name,
+                metadata: { purchaseId, studentId: body.studentId, packageId: found.id, subjectId: body.subjectId },
+                ...(body.email ? { customerEmail: body.email } : {}),
+              });
+              const { position } = await startPurchase(purchases, { ...terms, paymentIntentId: intent.id }, step('start'));
+              await readYourWrites(sql, purchaseProjections, position);
+              return answer(intent.clientSecret, intent.id);
+            },
+            async () => {
+              if (promoCodeId)
+                await releasePromoUse(promos, { promoCodeId, claimId: purchaseId, reason: 'payment_failed' }, step('release-promo'));
+            },
+          );
+        },
+        () => releaseEnrollment(students, { studentId: body.studentId, purchaseId }, step('release-enrollment')),
+      );
+    }
+
+    /** The provider's intent and the purchase it pays, checked against the caller. */
+    async function purchaseOfIntent(principal: Principal, paymentIntentId: string) {
+      let intent: PaymentIntent;
+      try {
+        intent = await payments.retrievePaymentIntent(paymentIntentId);
+      } catch (error) {
+        if (error instanceof PaymentError && (error.reason === 'not_found' || error.reason === 'invalid_request'))
+          throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
+        throw error;
+      }
+      const purchaseId = intent.metadata.purchaseId;
+      const { started } = purchaseId ? await purchases.purchases.load(purchaseId) : { started: null };
+      if (!started || started.paymentIntentId !== intent.id) throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
+      if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
+      return { intent, started };
+    }
+
+    app.post(
+      '/api/create-payment-intent',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary:
+            'Start a checkout: the price from the package and the code on the server (a different amount is refused), the enrolment rules, then the payment intent; a final price of 0 completes at once',
+          body: createPaymentIntentBodySchema,
+          response: { 200: paymentIntentAnswerSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => ({ status: 200, body: await checkout(principalOf(request), request.body, ctx) })),
+    );
+
+    app.post(
+      '/api/confirm-payment',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary: 'After the card form: the provider says whether the intent succeeded; the purchase completes once (as with the webhook)',
+          body: confirmPaymentBodySchema,
+          response: { 200: confirmPaymentAnswerSchema, 402: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) => {
+        const { body } = request;
+        const { intent, started } = await purchaseOfIntent(principalOf(request), body.paymentIntentId);
+        if (started.studentId !== body.studentId || started.packageId !== body.packageId || started.subjectId !== body.subjectId) {
+          throw new DomainError(PURCHASE_DETAILS_MISMATCH, 'invalid');
+        }
+        if (intent.status === 'processing' || intent.status === 'requires_action')
+          return reply.status(409).send({ message: PAYMENT_PENDING });
+        if (intent.status !== 'succeeded')
+          return reply.status(402).send({ message: intent.lastPaymentError?.message ?? PAYMENT_NOT_COMPLETED });
+        const ctx = commandContext({
+          commandId: deterministicUuid(`confirm-payment/${intent.id}`),
+          actorId: principalOf(request).userId,
+          actorRole: principalOf(request).role,
+          correlationId: request.id,
+        });
+        const { position } = await completePurchase(purchases, { purchaseId: started.purchaseId, paymentIntentId: intent.id }, ctx);
+        // Completed by the webhook already: wait for what the log holds now.
+        await readYourWrites(sql, fulfilmentProjections, position ?? (await store.headPosition()), 10_000);
+        return {
+          enrollmentData: {
+            purchaseId: started.purchaseId,
+            courseId: courseIdForPurchase(started.purchaseId),
+            studentId: started.studentId,
+            subjectId: started.subjectId,
+            packageId: started.packageId,
+          },
+          redirectTo: '/tutor-selection',
+        };
+      },
+    );
+
+    app.post(
+      '/api/sandbox/payments/:paymentIntentId/confirm',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary: 'The sandbox card form (Stripe’s test cards); absent with Stripe and in production',
+          params: z.object({ paymentIntentId: z.string().min(1).max(255) }),
+          body: z.object({ cardNumber: z.string().min(1).max(40) }),
+          response: {
+            200: z.object({ status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']), message: z.string().optional() }),
+            403: messageSchema,
+            404: messageSchema,
+          },
+        },
+      },
+      async (request) => {
+        const sandbox = payments.sandbox;
+        if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
+        const { intent } = await purchaseOfIntent(principalOf(request), request.params.paymentIntentId);
+        try {
+          return await sandbox.confirmWithCard(intent.id, request.body.cardNumber);
+        } catch (error) {
+          if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'invalid');
+          if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
+          throw error;
+        }
+      },
+    );
+
+    app.get(
+      '/api/student/:id/purchases',
+      {
+        config: readers,
+        schema: {
+          tags: ['purchases'],
+          summary: 'A student’s purchases, newest first (the student, their parent, their view-only login, admins)',
+          params: z.object({ id: z.string().min(1).max(100) }),
+          response: { 200: z.array(purchaseViewSchema), 403: messageSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const studentId = request.params.id;
+        if (principal.role === 'student_secondary') {
+          if (principal.studentId !== studentId) throw new DomainError(FORBIDDEN, 'forbidden');
+        } else if (principal.role !== 'admin') {
+          await assertHolder(principal, studentId);
+        }
+        return purchasesOfStudent(sql, studentId);
+      },
+    );
+
+    // Stripe's webhook: the signature covers the raw bytes, so this route alone keeps the body as a Buffer.
+    await app.register(async (plugin) => {
+      const scope = plugin.withTypeProvider<ZodTypeProvider>();
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.post(
+        '/api/webhooks/stripe',
+        {
+          config: { roles: 'public', binaryBody: true },
+          schema: {
+            tags: ['purchases'],
+            summary: 'Stripe’s events, verified on the raw body (400 on a bad signature), each event id handled once',
+            response: { 200: z.object({ received: z.literal(true) }), 400: messageSchema },
+          },
+        },
+        async (request) => {
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const signature = request.headers['stripe-signature'];
+          let event: ReturnType<typeof payments.parseWebhook>;
+          try {
+            event = payments.parseWebhook(raw, typeof signature === 'string' ? signature : undefined);
+          } catch (error) {
+            if (error instanceof PaymentError) throw new DomainError('Invalid webhook signature', 'invalid');
+            throw error;
+          }
+          await handlePaymentEvent(purchases, event);
+          return { received: true as const };
+        },
+      );
+    });
+  };
