@@ -1,0 +1,261 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
+import { registerAccount } from '../../../commands/accounts/registerUser.ts';
+import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
+import { courseHandlers, courseIdForPurchase, enrollCourse } from '../../../commands/courses/courseHandlers.ts';
+import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { seedPackages } from '../../../commands/packages/seedPackages.ts';
+import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { ALREADY_ENROLLED, TOO_MANY_COURSES, TUTOR_SELECTION_PENDING } from '../../../domain/accounts/studentDecider.ts';
+import { studentCourseSchema } from '../../../domain/courses/courseApi.ts';
+import { END_ONLY_WHEN_USED, TUTOR_NOT_QUALIFIED } from '../../../domain/courses/courseDecider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { listPackages } from '../../../projections/packages/queries.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+withTestApp((s, a) => {
+  system = s;
+  app = a;
+});
+
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const caughtUp = async () => {
+  if (
+    !(await waitForProjections(
+      system.sql,
+      ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses'],
+      await system.store.headPosition(),
+      30_000,
+    ))
+  )
+    throw new Error('the read models did not catch up');
+};
+
+let idOf: (name: string) => string;
+let packageId: string;
+interface Student {
+  userId: string;
+  studentId: string;
+  cookie: string;
+}
+async function student(n: string): Promise<Student> {
+  const { userId, studentId } = await registerAccount(
+    system.accounts,
+    {
+      username: `course-${n}`,
+      email: `course-${n}@example.com`,
+      firstName: 'Sam',
+      lastName: n,
+      password: 'secret123',
+      role: 'student',
+      phone: null,
+      authProvider: 'local',
+      googleId: null,
+      emailVerified: true,
+      termsAccepted: { version: '1.0', ip: null },
+      student: { grade: 'Grade 10', isUniversityStudent: false },
+    },
+    commandContext(),
+  );
+  if (!studentId) throw new Error('no student profile');
+  return { userId, studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+}
+
+/** A course bought without checkout: claim, course created by the purchase, claim confirmed. */
+async function buyCourse(studentId: string, subjectId: string, purchaseId: string, credits = 1) {
+  await claimEnrollment(system.accounts.handlers, { studentId, subjectId, purchaseId, gradeTierId: 'grade_10_under' }, ctx());
+  const courseId = courseIdForPurchase(purchaseId);
+  await enrollCourse(courseHandlers(system.store), { courseId, studentId, subjectId, packageId, purchaseId, credits }, ctx());
+  await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
+  await caughtUp();
+  return courseId;
+}
+
+async function onboard(tutor: ApprovedTutor, subjects: string[]) {
+  const { tutors } = tutorHandlers(system.store);
+  const c = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const tutorId = tutor.tutorId;
+  const catalog = (await listSubjects(system.sql)).map((s) => ({ id: s.id, name: s.name }));
+  await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, c());
+  const qualifications = subjects.map((name) => ({ subjectId: idOf(name), maxGradeLevel: 'university' as const }));
+  await tutors.handle(tutorId, { type: 'SetQualifications', data: { tutorId, qualifications, catalog } }, c());
+  await tutors.handle(
+    tutorId,
+    { type: 'SetWeeklyHours', data: { tutorId, availability: [{ dayOfWeek: 1, startTime: '09:00', endTime: '12:00' }], timeZone: 'UTC' } },
+    c(),
+  );
+  await tutors.handle(tutorId, { type: 'CompleteOnboarding', data: { tutorId, calendarConnected: true } }, c());
+}
+
+type Method = 'GET' | 'POST' | 'PATCH';
+const call = (method: Method, url: string, cookie: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method, url, headers: { cookie, ...headers }, ...(payload === undefined ? {} : { payload: payload as string }) });
+
+let sam: Student;
+let stranger: Student;
+let admin: string;
+let viewOnly: string;
+let maths: ApprovedTutor;
+let chemist: ApprovedTutor;
+let math: string;
+let courseId: string;
+
+beforeAll(async () => {
+  await seedSubjectCatalog(system.store);
+  await seedPackages(system.store);
+  await caughtUp();
+  const catalog = await listSubjects(system.sql);
+  idOf = (name) => catalog.find((s) => s.name === name)?.id as string;
+  packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
+  math = idOf('Math (Grade 10 & Under)');
+  expect(math).toBeTruthy();
+  sam = await student('sam');
+  stranger = await student('stranger');
+  const staff = await createStaffAccount(system.accounts, {
+    username: 'course-admin',
+    email: 'course-admin@example.com',
+    firstName: 'Ad',
+    lastName: 'Min',
+    password: 'Course-admin-2026!',
+    role: 'admin',
+  });
+  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+  viewOnly = `tm_session=${(await system.sessions.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
+  maths = await approvedTutor(system, 'course-maths', { firstName: 'Maya', lastName: 'Okafor' });
+  chemist = await approvedTutor(system, 'course-chem', { firstName: 'Dan', lastName: 'Reyes' });
+  await onboard(maths, ['Math (Grade 10 & Under)']);
+  await onboard(chemist, ['Chemistry (University/College)']);
+  courseId = await buyCourse(sam.studentId, math, 'buy-sam-math');
+});
+
+describe('student courses over HTTP', () => {
+  it("lists a student's courses to the student, their view-only login and an admin; 403 for someone else's, 404 for none", async () => {
+    for (const cookie of [sam.cookie, viewOnly, admin]) {
+      const res = await call('GET', `/api/student/${sam.studentId}/courses`, cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      const [course] = res.json();
+      expect(studentCourseSchema.parse(course)).toMatchObject({
+        id: courseId,
+        studentId: sam.studentId,
+        subjectId: math,
+        subject: { id: math, name: 'Math (Grade 10 & Under)' },
+        package: { id: packageId },
+        gradeTier: { id: 'grade_10_under' },
+        status: 'enrolled',
+        totalSessions: 1,
+        sessionsRemaining: 1,
+        tutor: null,
+        tutorId: null,
+        purchaseId: 'buy-sam-math',
+      });
+    }
+    expect((await call('GET', `/api/student/${sam.studentId}/courses`, stranger.cookie)).statusCode).toBe(403);
+    expect((await call('GET', '/api/student/nobody/courses', sam.cookie)).statusCode).toBe(404);
+  });
+
+  it('shows the pending tutor selection, which blocks a new enrolment on the student stream', async () => {
+    const res = await call('GET', '/api/student/enrollment-status', sam.cookie);
+    expect(res.json()).toEqual({
+      canEnrollInNewCourse: false,
+      pendingTutorSelections: [{ courseId, subjectId: math, subjectName: 'Math (Grade 10 & Under)' }],
+    });
+    await expect(
+      claimEnrollment(
+        system.accounts.handlers,
+        {
+          studentId: sam.studentId,
+          subjectId: idOf('Science (Grade 10 & Under)') ?? 'sci',
+          purchaseId: 'buy-sam-2',
+          gradeTierId: 'grade_10_under',
+        },
+        ctx(),
+      ),
+    ).rejects.toThrow(TUTOR_SELECTION_PENDING);
+  });
+
+  it('chooses a qualified tutor (422 otherwise, 403 for a view-only login or a stranger), then activates', async () => {
+    const url = `/api/student-courses/${sam.studentId}/${math}`;
+    const unqualified = await call('PATCH', url, sam.cookie, { tutorId: chemist.tutorId, status: 'enrolled' });
+    expect(unqualified.statusCode).toBe(422);
+    expect(unqualified.json().message).toBe(TUTOR_NOT_QUALIFIED);
+    expect((await call('PATCH', url, viewOnly, { tutorId: maths.tutorId, status: 'enrolled' })).statusCode).toBe(403);
+    expect((await call('PATCH', `/api/student-courses/${sam.studentId}/${math}`, stranger.cookie, { status: 'active' })).statusCode).toBe(
+      403,
+    );
+
+    const headers = { 'idempotency-key': 'choose-tutor-1' };
+    const chosen = await call('PATCH', url, sam.cookie, { tutorId: maths.tutorId, status: 'enrolled' }, headers);
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toMatchObject({ tutorId: maths.tutorId, tutor: { firstName: 'Maya', lastName: 'Okafor' }, status: 'enrolled' });
+    const again = await call('PATCH', url, sam.cookie, { tutorId: maths.tutorId, status: 'enrolled' }, headers);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((await call('GET', '/api/student/enrollment-status', sam.cookie)).json()).toEqual({
+      canEnrollInNewCourse: true,
+      pendingTutorSelections: [],
+    });
+
+    const active = await call('PATCH', url, sam.cookie, { status: 'active' });
+    expect(active.statusCode, active.body).toBe(200);
+    expect(active.json().status).toBe('active');
+
+    const lookup = await call('POST', '/api/student-courses/lookup', sam.cookie, { studentId: sam.studentId, subjectId: math });
+    expect(lookup.json()).toEqual({ id: courseId });
+    expect(
+      (await call('POST', '/api/student-courses/lookup', stranger.cookie, { studentId: sam.studentId, subjectId: math })).statusCode,
+    ).toBe(403);
+  });
+
+  it('ends a course only when no session remains', async () => {
+    const url = `/api/student-courses/${courseId}/end`;
+    const early = await call('PATCH', url, sam.cookie, { status: 'inactive' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(END_ONLY_WHEN_USED);
+    expect((await call('PATCH', url, stranger.cookie, { status: 'inactive' })).statusCode).toBe(403);
+    const { courses } = courseHandlers(system.store);
+    await courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId: 'x1' } }, ctx());
+    await courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId: 'x1' } }, ctx());
+    const ended = await call('PATCH', url, sam.cookie, { status: 'inactive' });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(ended.json()).toMatchObject({ status: 'inactive', sessionsRemaining: 0 });
+    // The slot is free: the same subject may be bought again.
+    await buyCourse(sam.studentId, math, 'buy-sam-math-2');
+  });
+
+  it('lets at most 4 of 10 concurrent claims for 5 subjects stand', async () => {
+    const racer = await student('racer');
+    const subjects = [
+      'Math (Grade 10 & Under)',
+      'Science (Grade 10 & Under)',
+      'English (Grade 10 & Under)',
+      'Chemistry (University/College)',
+      'Physics (University/College)',
+    ]
+      .map(idOf)
+      .map((id, i) => id ?? `subject-${i}`);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        claimEnrollment(
+          system.accounts.handlers,
+          { studentId: racer.studentId, subjectId: subjects[i % 5] as string, purchaseId: `race-${i}`, gradeTierId: 'university' },
+          ctx(),
+        ),
+      ),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won.length).toBe(4);
+    for (const r of results)
+      if (r.status === 'rejected') {
+        expect(r.reason).toBeInstanceOf(DomainError);
+        expect([ALREADY_ENROLLED, TOO_MANY_COURSES]).toContain(r.reason.message);
+      }
+    const stream = await system.store.readStream(`student-${racer.studentId}`);
+    expect(stream.filter((e) => e.type === 'EnrollmentClaimed')).toHaveLength(4);
+  });
+});

@@ -1,0 +1,186 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Sql } from '../../../adapters/db/db.ts';
+import { recordCourseEnded, recordCourseTutorChosen } from '../../../commands/accounts/enrollment.ts';
+import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { activateCourse, chooseCourseTutor, endCourse } from '../../../commands/courses/courseLifecycle.ts';
+import { type CommandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
+import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { enrollmentStatus, findCourse, findStudentCourse, listStudentCourses } from '../../../projections/courses/queries.ts';
+import type { System } from '../../../system.ts';
+import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { idempotent } from '../../kit/commandRequest.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
+
+export const STUDENT_NOT_FOUND = 'Student not found';
+/** Who may read a student's courses: the student, their parent or account holder, their view-only login, an admin. */
+const readers = { roles: ['admin', 'student', 'parent', 'student_secondary'] } as const;
+/** Who may change them: the student or their parent; a view-only login never. */
+const writers = { roles: ['student', 'parent'] } as const;
+const courseModels = ['student_courses'];
+
+const id = z.string().min(1).max(100);
+const messageSchema = z.object({ message: z.string() });
+
+/**
+ * Whether the principal may act for the student: 404 for an unknown student, 403 for someone
+ * else's; a view-only login reads only its own student, and never writes (its role is not a writer's).
+ */
+async function checkAccess(sql: Sql, principal: Principal, studentId: string, access: 'read' | 'write'): Promise<void> {
+  const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
+    SELECT user_id, parent_id FROM students WHERE id = ${studentId}`;
+  if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
+  if (access === 'read' && principal.role === 'admin') return;
+  if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
+  if (principal.role !== 'student_secondary' && (student.user_id === principal.userId || student.parent_id === principal.userId)) return;
+  throw new DomainError(FORBIDDEN, 'forbidden');
+}
+
+/** The second command of a request, on another stream: its own id, derived from the first (a retry repeats it). */
+const followUp = (ctx: CommandContext, name: string): CommandContext => ({
+  ...ctx,
+  commandId: deterministicUuid(`${ctx.commandId}/${name}`),
+  causationId: ctx.commandId,
+});
+
+/** A student's courses: listing, the enrolment status, the tutor choice, activation and the end of a course. */
+export const courseRoutes =
+  ({ sql, store, accounts }: Pick<System, 'sql' | 'store' | 'accounts'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    const handlers = courseHandlers(store);
+
+    const courseView = async (studentId: string, courseId: string): Promise<StudentCourse> => {
+      const course = (await listStudentCourses(sql, studentId)).find((c) => c.id === courseId);
+      if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+      return course;
+    };
+
+    app.get(
+      '/api/student/enrollment-status',
+      {
+        config: { roles: ['student', 'parent', 'student_secondary'] },
+        schema: {
+          tags: ['courses'],
+          summary: "Whether the caller's student may enrol in a new course, and the courses awaiting a tutor (display only)",
+          querystring: z.object({ studentId: id.optional() }),
+          response: { 200: enrollmentStatusSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const asked = request.query.studentId;
+        let studentId: string | null;
+        if (principal.role === 'student_secondary') studentId = principal.studentId;
+        else if (asked) {
+          await checkAccess(sql, principal, asked, 'read');
+          studentId = asked;
+        } else {
+          const [own] = await sql<{ id: string }[]>`
+            SELECT id FROM students WHERE user_id = ${principal.userId} OR parent_id = ${principal.userId} ORDER BY created_at LIMIT 1`;
+          studentId = own?.id ?? null;
+        }
+        if (!studentId) return { canEnrollInNewCourse: false, pendingTutorSelections: [] };
+        return enrollmentStatus(sql, studentId);
+      },
+    );
+
+    app.get(
+      '/api/student/:id/courses',
+      {
+        config: readers,
+        schema: {
+          tags: ['courses'],
+          summary: "A student's courses with subject, package, grade tier, tutor and the sessions remaining",
+          params: z.object({ id }),
+          response: { 200: z.array(studentCourseSchema) },
+        },
+      },
+      async (request) => {
+        await checkAccess(sql, principalOf(request), request.params.id, 'read');
+        return listStudentCourses(sql, request.params.id);
+      },
+    );
+
+    app.post(
+      '/api/student-courses/lookup',
+      {
+        config: readers,
+        schema: {
+          tags: ['courses'],
+          summary: "The id of the student's course in a subject (the open one, else the latest)",
+          body: z.object({ studentId: id, subjectId: id }),
+          response: { 200: z.object({ id: z.string() }), 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const { studentId, subjectId } = request.body;
+        await checkAccess(sql, principalOf(request), studentId, 'read');
+        const course = await findStudentCourse(sql, studentId, subjectId);
+        if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+        return { id: course.id };
+      },
+    );
+
+    app.patch(
+      '/api/student-courses/:studentId/:subjectId',
+      {
+        config: writers,
+        schema: {
+          tags: ['courses'],
+          summary: "Choose the course's tutor ({tutorId, status: enrolled}) or start it after the first-session step ({status: active})",
+          params: z.object({ studentId: id, subjectId: id }),
+          body: z.union([
+            z.object({ tutorId: id, status: z.literal('enrolled') }).strict(),
+            z.object({ status: z.literal('active') }).strict(),
+          ]),
+          response: { 200: studentCourseSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const { studentId, subjectId } = request.params;
+          await checkAccess(sql, principalOf(request), studentId, 'write');
+          const course = await findStudentCourse(sql, studentId, subjectId);
+          if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+          const courseId = course.id;
+          const body = request.body;
+          let position: Awaited<ReturnType<typeof activateCourse>>['position'];
+          if ('tutorId' in body) {
+            ({ position } = await chooseCourseTutor(handlers, sql, { courseId, tutorId: body.tutorId }, ctx));
+            // The student's stream learns the course has its tutor: it no longer blocks a new enrolment.
+            await recordCourseTutorChosen(accounts.handlers, { studentId, courseId }, followUp(ctx, 'student'));
+          } else {
+            ({ position } = await activateCourse(handlers, { courseId }, ctx));
+          }
+          await readYourWrites(sql, courseModels, position);
+          return { status: 200, body: await courseView(studentId, courseId) };
+        }),
+    );
+
+    app.patch(
+      '/api/student-courses/:id/end',
+      {
+        config: writers,
+        schema: {
+          tags: ['courses'],
+          summary: 'End a course whose sessions are all used',
+          params: z.object({ id }),
+          body: z.object({ status: z.literal('inactive') }).strict(),
+          response: { 200: studentCourseSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const course = await findCourse(sql, request.params.id);
+          if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+          await checkAccess(sql, principalOf(request), course.studentId, 'write');
+          const { position } = await endCourse(handlers, { courseId: course.id }, ctx);
+          // The slot is free for a new enrolment.
+          await recordCourseEnded(accounts.handlers, { studentId: course.studentId, courseId: course.id }, followUp(ctx, 'student'));
+          await readYourWrites(sql, courseModels, position);
+          return { status: 200, body: await courseView(course.studentId, course.id) };
+        }),
+    );
+  };
