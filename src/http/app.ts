@@ -15,9 +15,11 @@ import { installStorableTextGuard } from './kit/storableText.ts';
 import { accountRoutes } from './routes/accounts/accountRoutes.ts';
 import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
+import { courseRoutes } from './routes/courses/courseRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
+import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
 import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRoutes.ts';
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
@@ -109,6 +111,8 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(subjectsWithTutorsRoutes(system));
   await app.register(packageRoutes(system));
   await app.register(promoCodeRoutes(system));
+  await app.register(purchaseRoutes(system));
+  await app.register(courseRoutes(system));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));
