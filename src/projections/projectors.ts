@@ -4,6 +4,7 @@ import { courseProjections } from './courses/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import { packageProjections } from './packages/index.ts';
 import { promoCodeProjections } from './promoCodes/index.ts';
+import { purchaseProjections } from './purchases/index.ts';
 import type { Projector } from './runner/projector.ts';
 import { subjectProjections } from './subjects/index.ts';
 import { tutorProjections } from './tutors/index.ts';
@@ -18,4 +19,5 @@ export const projectors: readonly Projector[] = [
   ...packageProjections,
   ...promoCodeProjections,
   ...courseProjections,
+  ...purchaseProjections,
 ];
