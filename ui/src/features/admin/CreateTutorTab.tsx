@@ -1,9 +1,9 @@
 import type { AdminListedUser } from '@shared/tutors/adminApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BadgeCheck, Check, CircleAlert, Inbox, Loader2, RotateCw, Send, X } from 'lucide-react';
+import { BadgeCheck, Check, Inbox, Loader2, Send, X } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -89,17 +89,12 @@ function PendingApplications() {
         </div>
       ) : pending.isError ? (
         <div className="p-5">
-          <Alert variant="destructive">
-            <CircleAlert aria-hidden="true" />
-            <AlertTitle>The applications could not be loaded</AlertTitle>
-            <AlertDescription>
-              <p>{errorMessage(pending.error, 'The server did not answer as expected.')}</p>
-              <Button variant="outline" size="sm" className="mt-3" onClick={() => void pending.refetch()}>
-                <RotateCw aria-hidden="true" />
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <LoadError
+            title="The applications could not be loaded"
+            message={errorMessage(pending.error, 'The server did not answer as expected.')}
+            onRetry={() => void pending.refetch()}
+            retrying={pending.isFetching}
+          />
         </div>
       ) : pending.data.length === 0 ? (
         <div className="flex flex-col items-center px-6 py-10 text-center">

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { CircleAlert, Clock, GraduationCap, History, RotateCw, UserCheck, Users } from 'lucide-react';
+import { Clock, GraduationCap, History, UserCheck, Users } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { adminApi } from './api.ts';
 
 const COUNTERS = [
@@ -20,17 +19,12 @@ export function OverviewTab() {
   return (
     <div className="space-y-8">
       {overview.isError ? (
-        <Alert variant="destructive">
-          <CircleAlert aria-hidden="true" />
-          <AlertTitle>The counters could not be loaded</AlertTitle>
-          <AlertDescription>
-            <p>{errorMessage(overview.error, 'The server did not answer as expected.')}</p>
-            <Button variant="outline" size="sm" className="mt-3" disabled={overview.isFetching} onClick={() => void overview.refetch()}>
-              <RotateCw className={overview.isFetching ? 'animate-spin' : undefined} aria-hidden="true" />
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
+        <LoadError
+          title="The counters could not be loaded"
+          message={errorMessage(overview.error, 'The server did not answer as expected.')}
+          onRetry={() => void overview.refetch()}
+          retrying={overview.isFetching}
+        />
       ) : (
         <section aria-label="Counters" aria-busy={overview.isPending}>
           <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">

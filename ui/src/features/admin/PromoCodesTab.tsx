@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type PromoCode, type PromoCodeFormValues, promoCodeFormSchema, toPromoCodeBody } from '@shared/promoCodes/promoCodeApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, Loader2, Pencil, Plus, Receipt, RotateCw, TicketPercent } from 'lucide-react';
+import { Loader2, Pencil, Plus, Receipt, TicketPercent } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -42,17 +42,12 @@ export function PromoCodesTab() {
           ))}
         </div>
       ) : codes.isError ? (
-        <Alert variant="destructive">
-          <CircleAlert aria-hidden="true" />
-          <AlertTitle>The promo codes could not be loaded</AlertTitle>
-          <AlertDescription>
-            <p>{errorMessage(codes.error, 'The server did not answer as expected.')}</p>
-            <Button variant="outline" size="sm" className="mt-3" onClick={() => void codes.refetch()}>
-              <RotateCw aria-hidden="true" />
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
+        <LoadError
+          title="The promo codes could not be loaded"
+          message={errorMessage(codes.error, 'The server did not answer as expected.')}
+          onRetry={() => void codes.refetch()}
+          retrying={codes.isFetching}
+        />
       ) : codes.data.length === 0 ? (
         <div className="flex flex-col items-center rounded-[var(--radius-card)] border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
           <TicketPercent className="size-9 text-slate-400" aria-hidden="true" />

@@ -15,10 +15,10 @@ import {
   tableFeatures,
   useTable,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, Check, CircleAlert, Inbox, Loader2, Mail, RotateCw, Search, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Check, Inbox, Loader2, Mail, Search, X } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -105,17 +105,12 @@ export function TutorApplicationsTab() {
           <TableSkeleton />
         ) : applications.isError ? (
           <div className="p-5">
-            <Alert variant="destructive">
-              <CircleAlert aria-hidden="true" />
-              <AlertTitle>The applications could not be loaded</AlertTitle>
-              <AlertDescription>
-                <p>{errorMessage(applications.error, 'The server did not answer as expected.')}</p>
-                <Button variant="outline" size="sm" className="mt-3" onClick={() => void applications.refetch()}>
-                  <RotateCw aria-hidden="true" />
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+            <LoadError
+              title="The applications could not be loaded"
+              message={errorMessage(applications.error, 'The server did not answer as expected.')}
+              onRetry={() => void applications.refetch()}
+              retrying={applications.isFetching}
+            />
           </div>
         ) : applications.data.length === 0 ? (
           <div className="flex flex-col items-center px-6 py-12 text-center">

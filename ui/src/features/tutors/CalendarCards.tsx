@@ -4,6 +4,7 @@ import { CalendarCheck2, CalendarClock, CalendarX2, Info, KeyRound, Trash2 } fro
 import { useId, useState } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import type { User } from '../../app/auth/types.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -12,7 +13,7 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { FieldMessage } from '../accounts/FieldMessage.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { LoadError, Loading, PendingButton } from './parts.tsx';
+import { Loading, PendingButton } from './parts.tsx';
 
 /** Spec part 2 §9: calendar status polls every 30 seconds. */
 export const CALENDAR_POLL_MS = 30_000;

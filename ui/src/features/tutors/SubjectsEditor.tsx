@@ -4,11 +4,12 @@ import { AT_LEAST_ONE_SUBJECT } from '@shared/tutors/tutorDecider.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Info } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { checkboxClasses, FieldMessage, selectClasses } from '../accounts/FieldMessage.tsx';
 import { type CatalogSubject, serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { LoadError, PendingButton, Skeleton } from './parts.tsx';
+import { PendingButton, Skeleton } from './parts.tsx';
 
 /** Categories A–Z with their subjects A–Z (an area's levels side by side); a subject without one is under "Other", last. */
 function byCategory(subjects: readonly CatalogSubject[]): [string, CatalogSubject[]][] {

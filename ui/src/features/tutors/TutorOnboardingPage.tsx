@@ -5,6 +5,7 @@ import { CalendarDays, Check, Clock, GraduationCap, PartyPopper, UserRound } fro
 import { useRef, useState } from 'react';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
@@ -15,7 +16,7 @@ import { DashboardShell } from '../dashboards/DashboardShell.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
-import { LoadError, PendingButton, Skeleton, TutorOnly } from './parts.tsx';
+import { PendingButton, Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
 import { WeeklyHoursEditor } from './WeeklyHoursEditor.tsx';
 

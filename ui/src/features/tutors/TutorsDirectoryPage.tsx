@@ -4,13 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import { GraduationCap, Star, UserSearch } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/marketing/PageHeader.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { initials, LoadError, Skeleton } from './parts.tsx';
+import { initials, Skeleton } from './parts.tsx';
 
 /** Spec part 2 §9: six placeholders while tutors load; at most three subjects on a card. */
 const SKELETONS = 6;

@@ -4,13 +4,14 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { browserTimezone } from '../../app/auth/timezoneSync.ts';
 import type { User } from '../../app/auth/types.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { FieldMessage, selectClasses } from '../accounts/FieldMessage.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { LoadError, PendingButton, Skeleton } from './parts.tsx';
+import { PendingButton, Skeleton } from './parts.tsx';
 import { TimezoneOptions } from './TimezoneSelect.tsx';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;

@@ -1,10 +1,9 @@
 import { Link, Navigate } from '@tanstack/react-router';
-import { CircleAlert, Loader2, RotateCw, ShieldAlert } from 'lucide-react';
+import { Loader2, ShieldAlert } from 'lucide-react';
 import type * as React from 'react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/utils.ts';
@@ -40,35 +39,6 @@ function AccessDenied() {
         </CardContent>
       </Card>
     </main>
-  );
-}
-
-/** A failed read with the spec's words (or ours) and a way forward. */
-export function LoadError({
-  title,
-  message,
-  onRetry,
-  retrying,
-}: {
-  title: string;
-  message?: string | undefined;
-  onRetry?: () => void;
-  retrying?: boolean;
-}) {
-  return (
-    <Alert variant="destructive">
-      <CircleAlert aria-hidden="true" />
-      <AlertTitle>{title}</AlertTitle>
-      <AlertDescription>
-        <p>{message ?? 'The server did not answer as expected. Check your connection and try again.'}</p>
-        {onRetry ? (
-          <Button variant="outline" size="sm" className="mt-3" disabled={retrying} onClick={onRetry}>
-            <RotateCw className={retrying ? 'animate-spin' : undefined} aria-hidden="true" />
-            {retrying ? 'Retrying...' : 'Try again'}
-          </Button>
-        ) : null}
-      </AlertDescription>
-    </Alert>
   );
 }
 
