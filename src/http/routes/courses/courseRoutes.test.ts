@@ -45,7 +45,7 @@ interface Student {
   studentId: string;
   cookie: string;
 }
-async function student(n: string): Promise<Student> {
+async function student(n: string, parentId: string | null = null): Promise<Student> {
   const { userId, studentId } = await registerAccount(
     system.accounts,
     {
@@ -61,6 +61,7 @@ async function student(n: string): Promise<Student> {
       emailVerified: true,
       termsAccepted: { version: '1.0', ip: null },
       student: { grade: 'Grade 10', isUniversityStudent: false },
+      parentId,
     },
     commandContext(),
   );
@@ -226,6 +227,45 @@ describe('student courses over HTTP', () => {
     expect(ended.json()).toMatchObject({ status: 'inactive', sessionsRemaining: 0 });
     // The slot is free: the same subject may be bought again.
     await buyCourse(sam.studentId, math, 'buy-sam-math-2');
+  });
+
+  it("lets a parent read and act for their student's courses, and refuses another parent", async () => {
+    const register = async (n: string) => {
+      const { userId } = await registerAccount(
+        system.accounts,
+        {
+          username: `course-${n}`,
+          email: `course-${n}@example.com`,
+          firstName: 'Pat',
+          lastName: n,
+          password: 'secret123',
+          role: 'parent',
+          phone: null,
+          authProvider: 'local',
+          googleId: null,
+          emailVerified: true,
+          termsAccepted: { version: '1.0', ip: null },
+          student: null,
+        },
+        commandContext(),
+      );
+      return { userId, cookie: `tm_session=${(await system.sessions.create(userId, 'parent')).token}` };
+    };
+    const parent = await register('parent');
+    const parentCookie = parent.cookie;
+    const otherParent = (await register('other-parent')).cookie;
+    const kid = await student('kid', parent.userId);
+    await buyCourse(kid.studentId, math, 'buy-kid-math');
+    const list = await call('GET', `/api/student/${kid.studentId}/courses`, parentCookie);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toHaveLength(1);
+    const status = await call('GET', `/api/student/enrollment-status?studentId=${kid.studentId}`, parentCookie);
+    expect(status.json().pendingTutorSelections).toHaveLength(1);
+    expect((await call('GET', `/api/student/${kid.studentId}/courses`, otherParent)).statusCode).toBe(403);
+    const url = `/api/student-courses/${kid.studentId}/${math}`;
+    expect((await call('PATCH', url, otherParent, { tutorId: maths.tutorId, status: 'enrolled' })).statusCode).toBe(403);
+    const chosen = await call('PATCH', url, parentCookie, { tutorId: maths.tutorId, status: 'enrolled' });
+    expect(chosen.statusCode, chosen.body).toBe(200);
   });
 
   it('lets at most 4 of 10 concurrent claims for 5 subjects stand', async () => {
