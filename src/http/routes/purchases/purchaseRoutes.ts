@@ -50,6 +50,8 @@ const messageSchema = z.object({ message: z.string() });
 const purchaseProjections = ['purchases'];
 /** The answer of confirm-payment shows the course: wait for the workflow that creates it. */
 const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
+/** The courses read model, which shows the course the fulfilment created. */
+const courseProjections = ['student_courses'];
 
 const cents = (dollars: number) => Math.round(dollars * 100);
 const dollarsOf = (amountCents: number) => amountCents / 100;
@@ -230,6 +232,8 @@ export const purchaseRoutes =
         const { position } = await completePurchase(purchases, { purchaseId: started.purchaseId, paymentIntentId: intent.id }, ctx);
         // Completed by the webhook already: wait for what the log holds now.
         await readYourWrites(sql, fulfilmentProjections, position ?? (await store.headPosition()), 10_000);
+        // The fulfilment appended the course's events before its checkpoint moved: now the course read model.
+        await readYourWrites(sql, courseProjections, await store.headPosition(), 10_000);
         return {
           enrollmentData: {
             purchaseId: started.purchaseId,
