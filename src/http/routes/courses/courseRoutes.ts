@@ -4,7 +4,7 @@ import type { Sql } from '../../../adapters/db/db.ts';
 import { recordCourseEnded, recordCourseTutorChosen } from '../../../commands/accounts/enrollment.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
 import { activateCourse, chooseCourseTutor, endCourse } from '../../../commands/courses/courseLifecycle.ts';
-import { type CommandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { stepOf } from '../../../commands/kit/processStep.ts';
 import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
@@ -37,13 +37,6 @@ async function checkAccess(sql: Sql, principal: Principal, studentId: string, ac
   if (principal.role !== 'student_secondary' && (student.user_id === principal.userId || student.parent_id === principal.userId)) return;
   throw new DomainError(FORBIDDEN, 'forbidden');
 }
-
-/** The second command of a request, on another stream: its own id, derived from the first (a retry repeats it). */
-const followUp = (ctx: CommandContext, name: string): CommandContext => ({
-  ...ctx,
-  commandId: deterministicUuid(`${ctx.commandId}/${name}`),
-  causationId: ctx.commandId,
-});
 
 /** A student's courses: listing, the enrolment status, the tutor choice, activation and the end of a course. */
 export const courseRoutes =
@@ -150,7 +143,7 @@ export const courseRoutes =
           if ('tutorId' in body) {
             ({ position } = await chooseCourseTutor(handlers, sql, { courseId, tutorId: body.tutorId }, ctx));
             // The student's stream learns the course has its tutor: it no longer blocks a new enrolment.
-            await recordCourseTutorChosen(accounts.handlers, { studentId, courseId }, followUp(ctx, 'student'));
+            await recordCourseTutorChosen(accounts.handlers, { studentId, courseId }, stepOf(ctx)('student'));
           } else {
             ({ position } = await activateCourse(handlers, { courseId }, ctx));
           }
@@ -178,7 +171,7 @@ export const courseRoutes =
           await checkAccess(sql, principalOf(request), course.studentId, 'write');
           const { position } = await endCourse(handlers, { courseId: course.id }, ctx);
           // The slot is free for a new enrolment.
-          await recordCourseEnded(accounts.handlers, { studentId: course.studentId, courseId: course.id }, followUp(ctx, 'student'));
+          await recordCourseEnded(accounts.handlers, { studentId: course.studentId, courseId: course.id }, stepOf(ctx)('student'));
           await readYourWrites(sql, courseModels, position);
           return { status: 200, body: await courseView(course.studentId, course.id) };
         }),
