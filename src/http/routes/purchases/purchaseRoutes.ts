@@ -16,6 +16,7 @@ import {
   purchaseIdFor,
   startPurchase,
 } from '../../../commands/purchases/purchaseHandlers.ts';
+import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
 import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
@@ -79,10 +80,13 @@ export const purchaseRoutes =
     const students = accounts.handlers;
 
     /** The student's account holder (the student, or their parent) or nobody. */
-    const assertHolder = async (principal: Principal, studentId: string) => {
+    const assertHolder = async (principal: Principal, studentId: string, access: 'buy' | 'read' = 'buy') => {
       const student = await students.students.load(studentId);
+      if (!student.exists || student.erased) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
+      if (access === 'read' && principal.role === 'admin') return;
+      if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
       const holders = [student.userId, student.parentId].filter((h): h is string => h !== null);
-      if (!student.exists || student.erased || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
+      if (principal.role === 'student_secondary' || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
     };
 
     async function quoteFor(body: CreateBody, priceCents: number, now: Date) {
@@ -195,7 +199,7 @@ export const purchaseRoutes =
           summary:
             'Start a checkout: the price from the package and the code on the server (a different amount is refused), the enrolment rules, then the payment intent; a final price of 0 completes at once',
           body: createPaymentIntentBodySchema,
-          response: { 200: paymentIntentAnswerSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          response: { 200: paymentIntentAnswerSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>
@@ -285,18 +289,12 @@ export const purchaseRoutes =
           tags: ['purchases'],
           summary: 'A student’s purchases, newest first (the student, their parent, their view-only login, admins)',
           params: z.object({ id: z.string().min(1).max(100) }),
-          response: { 200: z.array(purchaseViewSchema), 403: messageSchema },
+          response: { 200: z.array(purchaseViewSchema), 403: messageSchema, 404: messageSchema },
         },
       },
       async (request) => {
-        const principal = principalOf(request);
-        const studentId = request.params.id;
-        if (principal.role === 'student_secondary') {
-          if (principal.studentId !== studentId) throw new DomainError(FORBIDDEN, 'forbidden');
-        } else if (principal.role !== 'admin') {
-          await assertHolder(principal, studentId);
-        }
-        return purchasesOfStudent(sql, studentId);
+        await assertHolder(principalOf(request), request.params.id, 'read');
+        return purchasesOfStudent(sql, request.params.id);
       },
     );
 
