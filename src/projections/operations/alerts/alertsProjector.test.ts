@@ -77,6 +77,22 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect((await openAlerts(db.sql)).map((a) => a.id)).not.toContain(lostId);
   });
 
+  it('a failed payment raises a payment_failed alert naming the purchase', async () => {
+    const purchaseId = randomUUID();
+    const failedId = randomUUID();
+    const failed = { purchaseId, reason: 'card_declined', message: 'Your card was declined.', at: '2025-06-01T00:00:00.000Z' };
+    await spec.given(event(`purchase-${purchaseId}`, 'PurchaseFailed', failed, { id: failedId }));
+    const row = (await spec.rows(alerts)).find((r) => r.id === failedId);
+    expect(row).toMatchObject({
+      type: 'payment_failed',
+      severity: 'medium',
+      purchase_id: purchaseId,
+      is_resolved: false,
+      metadata: failed,
+    });
+    expect(row?.description).toContain('Your card was declined.');
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

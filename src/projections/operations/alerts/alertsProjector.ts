@@ -3,7 +3,7 @@ import { defineProjection, type ProjectedEvent } from '../../kit/defineProjectio
 import { insertRows } from '../../kit/writes.ts';
 import { type AlertRow, alerts } from './tables.ts';
 
-type AlertEvent = ProjectedEvent<'ProjectorStopped' | 'EventParked' | 'JobGaveUp' | 'TutorCalendarAccessLost'>;
+type AlertEvent = ProjectedEvent<'ProjectorStopped' | 'EventParked' | 'JobGaveUp' | 'TutorCalendarAccessLost' | 'PurchaseFailed'>;
 
 function alertOf(e: AlertEvent): AlertRow {
   const common = {
@@ -42,6 +42,15 @@ function alertOf(e: AlertEvent): AlertRow {
         title: 'A tutor’s calendar can no longer be reached',
         description: `Google refused the tutor’s authorisation (${e.data.reason}): bookings cannot be written to their calendar until they sign in with Google again.`,
       };
+    case 'PurchaseFailed':
+      return {
+        ...common,
+        type: 'payment_failed',
+        severity: 'medium',
+        purchase_id: e.data.purchaseId,
+        title: 'A payment failed',
+        description: `Purchase ${e.data.purchaseId}: ${e.data.message} (${e.data.reason}). The promo code use and the course slot were released.`,
+      };
     default:
       return {
         ...common,
@@ -61,7 +70,7 @@ async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEven
 /** The alerts table, fed by the platform's own failure events and by tutors' calendars that stopped answering. */
 export const alertsProjector = defineProjection({
   name: 'alerts',
-  handles: ['ProjectorStopped', 'EventParked', 'JobGaveUp', 'TutorCalendarAccessLost', 'TutorCalendarAccessRestored'],
+  handles: ['ProjectorStopped', 'EventParked', 'JobGaveUp', 'TutorCalendarAccessLost', 'TutorCalendarAccessRestored', 'PurchaseFailed'],
   tables: [alerts],
   async apply(tx, events) {
     // Set-based between restorations (rare): each one resolves what was raised before it, in log order.

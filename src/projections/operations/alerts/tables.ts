@@ -5,7 +5,7 @@ export const alerts = table(
   'alerts',
   {
     id: uuid().primaryKey(),
-    type: text<'projection_stopped' | 'event_parked' | 'job_failed' | 'calendar_invalid_grant'>(),
+    type: text<'projection_stopped' | 'event_parked' | 'job_failed' | 'calendar_invalid_grant' | 'payment_failed'>(),
     title: text(),
     description: text().nullable(),
     severity: text<'low' | 'medium' | 'high'>().default('medium'),
