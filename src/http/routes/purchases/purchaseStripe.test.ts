@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
+import { FakeStripeServer } from '../../../adapters/payments/stripe/fakeStripeServer.ts';
+import { STRIPE_API_VERSION, StripePayments } from '../../../adapters/payments/stripe/stripePayments.ts';
+import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
+import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { seedPackages } from '../../../commands/packages/seedPackages.ts';
+import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
+import { findCourse } from '../../../projections/courses/queries.ts';
+import { listPackages } from '../../../projections/packages/queries.ts';
+import { findPurchase } from '../../../projections/purchases/queries.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { buildApp } from '../../app.ts';
+
+let fake: FakeStripeServer;
+let browser: Stripe;
+let system: TestSystem;
+let app: FastifyInstance;
+let pkg: { id: string; cents: number };
+const SUBJECT = 'subject-physics';
+/** Every webhook delivered so far, to replay. */
+const delivered: { body: string; signature: string; type: string }[] = [];
+
+beforeAll(async () => {
+  fake = await FakeStripeServer.start();
+  const payments = new StripePayments({
+    secretKey: fake.secretKey,
+    webhookSecret: fake.webhookSecret,
+    maxNetworkRetries: 0,
+    ...fake.connection,
+  });
+  browser = new Stripe(fake.secretKey, { apiVersion: STRIPE_API_VERSION, maxNetworkRetries: 0, ...fake.connection });
+  system = await createTestSystem('all', {}, { payments });
+  app = await buildApp(system, { logger: false });
+  await seedSubjectCatalog(system.store);
+  await seedPackages(system.store);
+  await waitForProjections(system.sql, ['packages'], await system.store.headPosition(), 30_000);
+  for (let i = 0; i < 300 && !pkg; i++) {
+    const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 12);
+    if (found) pkg = { id: found.id, cents: found.totalPriceCents };
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await system?.dispose();
+  await fake?.close();
+});
+
+async function newStudent() {
+  const studentId = randomUUID();
+  const userId = `user-${studentId.slice(0, 8)}`;
+  await system.accounts.handlers.students.handle(
+    studentId,
+    {
+      type: 'CreateStudentProfile',
+      data: {
+        studentId,
+        userId,
+        parentId: null,
+        firstName: 'Bo',
+        lastName: 'Li',
+        grade: 'Grade 12',
+        isUniversityStudent: false,
+        schoolYearStartMonth: 9,
+      },
+    },
+    commandContext(),
+  );
+  return { studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+}
+
+const post = (url: string, cookie: string, payload: object) => app.inject({ method: 'POST', url, headers: { cookie }, payload });
+
+async function startCheckout() {
+  const buyer = await newStudent();
+  const res = await post('/api/create-payment-intent', buyer.cookie, {
+    amount: pkg.cents / 100,
+    packageId: pkg.id,
+    subjectId: SUBJECT,
+    studentId: buyer.studentId,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const answer = paymentIntentAnswerSchema.parse(res.json());
+  const confirm = () =>
+    post('/api/confirm-payment', buyer.cookie, {
+      paymentIntentId: answer.paymentIntentId,
+      packageId: pkg.id,
+      subjectId: SUBJECT,
+      studentId: buyer.studentId,
+      amount: pkg.cents / 100,
+    });
+  return { ...buyer, answer, intentId: answer.paymentIntentId as string, confirm };
+}
+
+/** Posts Stripe's fresh events to the webhook (and, with `replay`, every earlier one again). */
+async function deliverWebhooks(replay = false) {
+  delivered.push(...fake.deliveries());
+  const events = replay ? delivered : delivered.slice(-10);
+  for (const d of events) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': d.signature },
+      payload: d.body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}
+
+const count = async (type: string, streamId: string) =>
+  (await system.sql`SELECT 1 FROM es_events WHERE type = ${type} AND stream_id = ${streamId}`).length;
+
+async function oneCourse(purchaseId: string) {
+  await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.headPosition(), 10_000);
+  expect(await count('PurchaseCompleted', `purchase-${purchaseId}`)).toBe(1);
+  const courseId = courseIdForPurchase(purchaseId);
+  expect((await system.sql`SELECT 1 FROM es_events WHERE type = 'CourseEnrolled' AND stream_id LIKE ${`%${courseId}`}`).length).toBe(1);
+  expect(await findCourse(system.sql, courseId)).toMatchObject({ sessionsRemaining: 12 });
+}
+
+describe('checkout with Stripe (a local server speaking its wire format)', () => {
+  it('the webhook before confirm-payment, replayed: one completion, one course', async () => {
+    const { answer, intentId, confirm } = await startCheckout();
+    expect(answer.clientSecret).toContain(intentId);
+    await browser.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+    await deliverWebhooks();
+    await deliverWebhooks(true);
+    const res = await confirm();
+    expect(res.statusCode, res.body).toBe(200);
+    await oneCourse(answer.purchaseId);
+  });
+
+  it('confirm-payment before the webhook: one completion, one course', async () => {
+    const { answer, intentId, confirm } = await startCheckout();
+    await browser.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+    const res = await confirm();
+    expect(res.statusCode, res.body).toBe(200);
+    await deliverWebhooks(true);
+    await oneCourse(answer.purchaseId);
+  });
+
+  it('a declined card: confirm-payment 402 with Stripe’s message, the webhook fails the purchase, no course', async () => {
+    const { answer, intentId, confirm } = await startCheckout();
+    await browser.paymentIntents.confirm(intentId, { payment_method: 'pm_card_chargeDeclined' }).catch(() => {});
+    const res = await confirm();
+    expect(res.statusCode, res.body).toBe(402);
+    expect(res.json()).toEqual({ message: 'Your card was declined.' });
+    await deliverWebhooks();
+    await waitForProjections(
+      system.sql,
+      ['purchases', 'purchase_fulfilment', 'student_courses'],
+      await system.store.headPosition(),
+      10_000,
+    );
+    expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('failed');
+    expect(await findCourse(system.sql, courseIdForPurchase(answer.purchaseId))).toBeNull();
+  });
+
+  it('a bad signature is 400 and changes nothing', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: JSON.stringify({ id: 'evt_forged', type: 'payment_intent.succeeded' }),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+  });
+});
