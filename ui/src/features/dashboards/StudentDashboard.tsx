@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { MyCourses } from '../purchases/MyCourses.tsx';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { DeleteAccountButton } from './DeleteAccountButton.tsx';
 import { timezoneFact } from './facts.ts';
@@ -79,6 +80,7 @@ function StudentDashboard({ user }: { user: User }) {
         ]}
       />
       {canEditAccount ? <StudentAccountDialog user={user} open={accountOpen} onOpenChange={setAccountOpen} /> : null}
+      <MyCourses user={user} canPurchase={!viewOnly} />
       {viewOnly ? (
         <Alert className="mt-8">
           <Eye aria-hidden="true" />

@@ -1,0 +1,408 @@
+import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
+import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { ArrowLeft, CircleAlert, CreditCard, Loader2, Lock, Tag, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { errorMessage } from '../../app/api.ts';
+import type { User } from '../../app/auth/types.ts';
+import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
+import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { Loading } from '../tutors/parts.tsx';
+import { purchasesApi } from './api.ts';
+import {
+  clearPaymentMetadata,
+  dollars,
+  type PaymentMetadata,
+  type PendingEnrollment,
+  readPendingEnrollment,
+  savePaymentMetadata,
+  savePendingEnrollment,
+} from './storage.ts';
+
+export const REDIRECT_DELAY_MS = 2000;
+const NOT_LOGGED_IN = 'You must be logged in to use promo codes';
+const CONFIRM_FAILED = 'Payment completed but there was an issue creating your enrollment. Please contact support.';
+
+/**
+ * /checkout (spec part 2 §2, §4): the saved pending enrollment, the Order Summary, the promo code
+ * and the card form. The sandbox card form stands in for the provider's; the server prices the
+ * order again and refuses different amounts.
+ */
+export function CheckoutPage() {
+  useDocumentTitle('Checkout');
+  const { data: user, isPending } = useCurrentUser();
+  const [enrollment] = useState(readPendingEnrollment);
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
+      <Link to="/student" className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        Back to dashboard
+      </Link>
+      <h1 className="mt-4 text-2xl font-bold text-slate-900">Checkout</h1>
+      <div className="mt-6">
+        {isPending ? (
+          <Loading label="Preparing checkout..." />
+        ) : !enrollment ? (
+          <Alert>
+            <CircleAlert aria-hidden="true" />
+            <AlertTitle>No enrollment data found</AlertTitle>
+            <AlertDescription>
+              <p>Please start the enrollment process from your dashboard.</p>
+              <Button asChild size="sm" className="mt-3">
+                <Link to="/student">Go to dashboard</Link>
+              </Button>
+            </AlertDescription>
+          </Alert>
+        ) : (
+          <Checkout enrollment={enrollment} user={user ?? null} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Checkout({ enrollment, user }: { enrollment: PendingEnrollment; user: User | null }) {
+  const [promo, setPromo] = useState<PromoValidation | null>(null);
+  // Once the payment intent exists its amount is fixed: the promo can no longer change.
+  const [locked, setLocked] = useState(false);
+  const price = enrollment.packageInfo.totalPrice;
+  const total = promo ? promo.finalPrice : price;
+  const base = { packageId: enrollment.packageId, subjectId: enrollment.subjectId, studentId: enrollment.studentId };
+
+  // Spec §3: the payment metadata in session storage follows what the page shows.
+  useEffect(() => {
+    const metadata: PaymentMetadata = promo
+      ? {
+          ...base,
+          amount: promo.finalPrice,
+          promoCodeId: promo.promoCode.id,
+          originalAmount: promo.originalPrice,
+          discountAmount: promo.discountAmount,
+          finalAmount: promo.finalPrice,
+        }
+      : { ...base, amount: price };
+    savePaymentMetadata(metadata);
+  });
+
+  return (
+    <div className="grid gap-6 md:grid-cols-[1fr_1fr]">
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Order Summary</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-2 text-sm" data-testid="order-summary">
+            <Row label="Subject" value={enrollment.subjectInfo.name} />
+            <Row label="Package" value={enrollment.packageInfo.name} />
+            <Row label="Sessions" value={String(enrollment.packageInfo.sessionCount)} />
+            <Row label="Price" value={dollars(price)} />
+            {promo ? <Row label={`Discount (${promo.promoCode.code})`} value={`-${dollars(promo.discountAmount)}`} /> : null}
+            <div className="mt-2 flex justify-between border-t border-border pt-3 text-base font-semibold text-slate-900">
+              <dt>Total</dt>
+              <dd data-testid="order-total">{dollars(total)}</dd>
+            </div>
+          </dl>
+          <PromoEntry enrollment={enrollment} user={user} applied={promo} onApplied={setPromo} locked={locked} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Payment</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {user?.student || user?.role === 'parent' ? (
+            <PaymentForm enrollment={enrollment} user={user} promo={promo} total={total} onStarted={() => setLocked(true)} />
+          ) : (
+            <Alert>
+              <Lock aria-hidden="true" />
+              <AlertTitle>Sign in to pay</AlertTitle>
+              <AlertDescription>
+                <p>Sign in with the student (or parent) account the course is for.</p>
+                <Button asChild size="sm" className="mt-3">
+                  <Link to="/login">Sign in</Link>
+                </Button>
+              </AlertDescription>
+            </Alert>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="text-right font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function PromoEntry({
+  enrollment,
+  user,
+  applied,
+  onApplied,
+  locked,
+}: {
+  enrollment: PendingEnrollment;
+  user: User | null;
+  applied: PromoValidation | null;
+  onApplied: (promo: PromoValidation | null) => void;
+  locked: boolean;
+}) {
+  const id = useId();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const validate = useMutation({
+    mutationFn: (value: string) => {
+      if (!user) throw new Error(NOT_LOGGED_IN);
+      return purchasesApi.validatePromo({ code: value, packageId: enrollment.packageId, userId: user.id });
+    },
+    onSuccess: (result) => {
+      setError(null);
+      onApplied(result);
+      toast({
+        title: 'Promo Code Applied',
+        description: `You save ${dollars(result.discountAmount)}.`,
+        variant: 'success',
+      });
+    },
+    onError: (e) => setError(e.message === NOT_LOGGED_IN ? NOT_LOGGED_IN : errorMessage(e, 'Failed to validate promo code')),
+  });
+
+  const apply = () => {
+    const value = code.trim().toUpperCase();
+    setCode(value);
+    if (!value) return setError(ENTER_PROMO_CODE);
+    if (!user) return setError(NOT_LOGGED_IN);
+    validate.mutate(value);
+  };
+
+  return (
+    <div className="mt-6 grid gap-2">
+      <Label htmlFor={`${id}-promo`}>Promo code</Label>
+      <div className="flex gap-2">
+        <Input
+          id={`${id}-promo`}
+          value={applied ? applied.promoCode.code : code}
+          readOnly={applied !== null || locked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-promo-error` : undefined}
+          placeholder="Enter promo code"
+          autoCapitalize="characters"
+          onChange={(e) => setCode(e.target.value.toUpperCase())}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !applied && !locked) {
+              e.preventDefault();
+              apply();
+            }
+          }}
+        />
+        {applied ? (
+          <Button
+            type="button"
+            variant="outline"
+            disabled={locked}
+            onClick={() => {
+              onApplied(null);
+              setCode('');
+              toast({ title: 'Promo Code Removed', description: 'Pricing has been restored to original amount' });
+            }}
+          >
+            <X aria-hidden="true" />
+            Remove
+          </Button>
+        ) : (
+          <Button type="button" variant="outline" onClick={apply} disabled={validate.isPending || locked}>
+            {validate.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Tag aria-hidden="true" />}
+            {validate.isPending ? 'Applying...' : 'Apply'}
+          </Button>
+        )}
+      </div>
+      {applied ? (
+        <p className="text-sm text-success" data-testid="promo-applied">
+          {applied.promoCode.code} applied{applied.promoCode.description ? `: ${applied.promoCode.description}` : ''}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-promo-error`} role="alert" className="flex items-center gap-1.5 text-sm font-medium text-destructive-text">
+          <CircleAlert className="size-4 shrink-0" aria-hidden="true" />
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface Intent {
+  paymentIntentId: string;
+  amount: number;
+}
+
+/** Starts the payment intent, then the sandbox card form; the payment is confirmed on the server. */
+function PaymentForm({
+  enrollment,
+  user,
+  promo,
+  total,
+  onStarted,
+}: {
+  enrollment: PendingEnrollment;
+  user: User;
+  promo: PromoValidation | null;
+  total: number;
+  onStarted: () => void;
+}) {
+  const id = useId();
+  const [intent, setIntent] = useState<Intent | null>(null);
+  const [cardNumber, setCardNumber] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const base = { packageId: enrollment.packageId, subjectId: enrollment.subjectId, studentId: enrollment.studentId };
+
+  const finish = (redirectTo: string, purchaseId?: string) => {
+    setDone(true);
+    savePendingEnrollment({ ...enrollment, ...(purchaseId ? { purchaseId } : {}) });
+    clearPaymentMetadata();
+    // Spec §4: redirect after 2 seconds; a full navigation reloads the user and the courses.
+    window.setTimeout(() => window.location.assign(redirectTo), REDIRECT_DELAY_MS);
+  };
+
+  const start = useMutation({
+    mutationFn: () =>
+      purchasesApi.createPaymentIntent({
+        ...base,
+        amount: total,
+        email: user.email ?? null,
+        ...(promo
+          ? {
+              promoCodeId: promo.promoCode.id,
+              originalAmount: promo.originalPrice,
+              discountAmount: promo.discountAmount,
+              finalAmount: promo.finalPrice,
+            }
+          : {}),
+      }),
+    onSuccess: (answer) => {
+      onStarted();
+      if (answer.clientSecret === 'free_purchase') {
+        toast({
+          title: 'Enrollment Successful!',
+          description: 'Your free enrollment is confirmed. Now choose your tutor.',
+          variant: 'success',
+        });
+        finish('/tutor-selection', answer.purchaseId);
+        return;
+      }
+      if (!answer.paymentIntentId) {
+        toast({ title: 'Payment failed', description: 'Failed to initialize payment', variant: 'destructive' });
+        return;
+      }
+      savePendingEnrollment({ ...enrollment, purchaseId: answer.purchaseId });
+      setIntent({ paymentIntentId: answer.paymentIntentId, amount: answer.amount });
+    },
+    onError: (e) =>
+      toast({ title: 'Payment failed', description: errorMessage(e, 'Failed to initialize payment'), variant: 'destructive' }),
+  });
+
+  const pay = useMutation({
+    mutationFn: async (current: Intent) => {
+      const card = await purchasesApi.sandboxConfirm(current.paymentIntentId, cardNumber.replace(/\s+/g, ''));
+      if (card.status !== 'succeeded') return { card, confirmed: null };
+      try {
+        const confirmed = await purchasesApi.confirmPayment({ ...base, paymentIntentId: current.paymentIntentId, amount: current.amount });
+        return { card, confirmed };
+      } catch (e) {
+        throw new Error(errorMessage(e, CONFIRM_FAILED));
+      }
+    },
+    onSuccess: ({ card, confirmed }) => {
+      if (card.status === 'requires_payment_method') {
+        toast({ title: 'Payment failed', description: card.message ?? 'Your card was declined.', variant: 'destructive' });
+        return;
+      }
+      if (card.status === 'requires_action' || !confirmed) {
+        setNotice(card.message ?? 'Your bank asks you to authenticate this payment; this test card cannot be authenticated here.');
+        return;
+      }
+      toast({ title: 'Payment Successful!', description: 'Your enrollment is confirmed. Now choose your tutor.', variant: 'success' });
+      finish(confirmed.redirectTo || '/tutor-selection', confirmed.enrollmentData.purchaseId);
+    },
+    onError: (e) => toast({ title: 'Payment failed', description: errorMessage(e, CONFIRM_FAILED), variant: 'destructive' }),
+  });
+
+  if (done) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm font-medium text-success">
+        <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+        Payment complete. Taking you to tutor selection...
+      </p>
+    );
+  }
+
+  if (!intent) {
+    return (
+      <div className="grid gap-3">
+        <p className="text-sm text-slate-700">
+          You pay <strong>{dollars(total)}</strong> (CAD) for {enrollment.packageInfo.sessionCount} sessions of{' '}
+          {enrollment.subjectInfo.name}.
+        </p>
+        <Button onClick={() => start.mutate()} disabled={start.isPending}>
+          {start.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <CreditCard aria-hidden="true" />}
+          {start.isPending ? 'Preparing payment...' : total === 0 ? 'Complete free enrollment' : `Pay ${dollars(total)}`}
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="grid gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setNotice(null);
+        pay.mutate(intent);
+      }}
+    >
+      <Label htmlFor={`${id}-card`}>Card number</Label>
+      <Input
+        id={`${id}-card`}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        value={cardNumber}
+        aria-describedby={`${id}-card-hint`}
+        onChange={(e) => setCardNumber(e.target.value)}
+      />
+      <div id={`${id}-card-hint`} className="rounded-md bg-slate-50 p-3 text-xs text-slate-600">
+        <p className="font-medium text-slate-700">Test cards (sandbox payments)</p>
+        <ul className="mt-1 grid gap-0.5">
+          <li>4242 4242 4242 4242 succeeds</li>
+          <li>4000 0000 0000 0002 is declined</li>
+          <li>4000 0025 0000 3155 needs authentication</li>
+        </ul>
+      </div>
+      {notice ? (
+        <Alert>
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>Authentication required</AlertTitle>
+          <AlertDescription>{notice}</AlertDescription>
+        </Alert>
+      ) : null}
+      <Button type="submit" disabled={pay.isPending || cardNumber.trim() === ''}>
+        {pay.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Lock aria-hidden="true" />}
+        {pay.isPending ? 'Processing...' : `Pay ${dollars(intent.amount)}`}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { ArrowLeft, CalendarPlus, Clock } from 'lucide-react';
+import { useState } from 'react';
+import { errorMessage } from '../../app/api.ts';
+import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { Loading, PendingButton } from '../tutors/parts.tsx';
+import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
+import { purchasesApi } from './api.ts';
+import { clearPendingEnrollment, type PendingEnrollment, readPendingEnrollment } from './storage.ts';
+import { EnrollmentSummary } from './TutorSelectionPage.tsx';
+
+/**
+ * /time-slot-selection (spec part 2 §2, §4): the first-session step after the tutor choice. No
+ * saved enrollment goes to /student, one without a tutor to /tutor-selection. Both buttons start
+ * the course (PATCH {status: active}); booking itself comes with the sessions feature, so "Book
+ * First Session Now" says so and leaves booking to the dashboard.
+ */
+export function FirstSessionPage() {
+  useDocumentTitle('Schedule Your First Session');
+  const [enrollment] = useState(readPendingEnrollment);
+  if (!enrollment) return <Navigate to="/student" />;
+  if (!enrollment.tutorId) return <Navigate to="/tutor-selection" />;
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
+      <Link to="/tutor-selection" className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        Back to tutor selection
+      </Link>
+      <h1 className="mt-4 text-2xl font-bold text-slate-900">Schedule Your First Session</h1>
+      <FirstSession enrollment={enrollment} tutorId={enrollment.tutorId} />
+    </div>
+  );
+}
+
+function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; tutorId: string }) {
+  const navigate = useNavigate();
+  const tutors = useQuery({
+    queryKey: purchasesApi.tutorsKey(enrollment.subjectId),
+    queryFn: () => purchasesApi.tutors(enrollment.subjectId),
+  });
+  const tutor = tutors.data?.find((t) => t.id === tutorId);
+  const finish = useMutation({
+    mutationFn: (_how: 'skip' | 'book') => purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
+    onSuccess: (_course, how) => {
+      clearPendingEnrollment();
+      toast(
+        how === 'skip'
+          ? { title: 'Enrollment Complete!', description: 'You can book sessions from your dashboard.', variant: 'success' }
+          : {
+              title: 'Enrollment Complete!',
+              description: 'Your course is active. Booking a session opens from your dashboard once scheduling is available.',
+              variant: 'success',
+            },
+      );
+      void navigate({ to: '/student' });
+    },
+    onError: (e) => toast({ title: 'Error', description: errorMessage(e, 'Failed to complete enrollment'), variant: 'destructive' }),
+  });
+
+  return (
+    <div className="mt-6 grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Your tutor</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-3">
+          {tutors.isPending ? (
+            <Loading label="Loading your tutor..." />
+          ) : tutor ? (
+            <TutorCard tutor={tutor} />
+          ) : (
+            <p className="text-sm text-slate-600">Your tutor’s profile could not be loaded; your choice is saved.</p>
+          )}
+          <Badge variant="secondary" className="w-fit">
+            <Clock aria-hidden="true" />
+            60-min sessions
+          </Badge>
+        </CardContent>
+      </Card>
+      <EnrollmentSummary enrollment={enrollment} />
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <PendingButton
+          pending={finish.isPending && finish.variables === 'book'}
+          disabled={finish.isPending}
+          label={
+            <>
+              <CalendarPlus aria-hidden="true" />
+              Book First Session Now
+            </>
+          }
+          pendingLabel="Completing..."
+          onClick={() => finish.mutate('book')}
+        />
+        <PendingButton
+          variant="outline"
+          pending={finish.isPending && finish.variables === 'skip'}
+          disabled={finish.isPending}
+          label="Skip for Now"
+          pendingLabel="Completing..."
+          onClick={() => finish.mutate('skip')}
+        />
+      </div>
+    </div>
+  );
+}

