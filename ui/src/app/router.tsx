@@ -7,6 +7,7 @@ import { dashboardsRootRoutes } from '../features/dashboards/routes.tsx';
 import { homePublicRoutes } from '../features/home/routes.tsx';
 import { howItWorksPublicRoutes } from '../features/how-it-works/routes.tsx';
 import { pricingPublicRoutes } from '../features/pricing/routes.tsx';
+import { purchasesFocusRoutes } from '../features/purchases/routes.tsx';
 import { subjectsPublicRoutes } from '../features/subjects/routes.tsx';
 import { tutorsPublicRoutes, tutorsRootRoutes } from '../features/tutors/routes.tsx';
 import { focusLayoutRoute, publicLayoutRoute, RootNotFound, rootRoute } from './layoutRoutes.tsx';
@@ -29,7 +30,7 @@ export const routeTree = rootRoute.addChildren([
     ...accountsPublicRoutes,
     ...tutorsPublicRoutes,
   ]),
-  focusLayoutRoute.addChildren([...accountsFocusRoutes]),
+  focusLayoutRoute.addChildren([...accountsFocusRoutes, ...purchasesFocusRoutes]),
   ...dashboardsRootRoutes,
   ...adminRootRoutes,
   ...tutorsRootRoutes,
