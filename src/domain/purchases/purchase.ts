@@ -67,5 +67,8 @@ export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): Purc
 
 export const purchaseStreamId = (purchaseId: string) => `purchase-${purchaseId}`;
 
+/** A checkout not paid within this time is abandoned (its promo use and course slot given back), as long as a promo claim is held. */
+export const PAYMENT_WINDOW_MINUTES = 30;
+
 /** The free path's stand-in for a payment intent id. */
 export const FREE_PURCHASE = 'free';

@@ -46,3 +46,16 @@ export async function findPurchase(sql: Sql, purchaseId: string): Promise<Purcha
   const [row] = await sql<Row[]>`SELECT * FROM purchases WHERE id = ${purchaseId}`;
   return row ? view(row) : null;
 }
+
+/** Checkouts still waiting for their payment that started before `startedBefore`, oldest first. */
+export async function stalePendingPurchases(
+  sql: Sql,
+  startedBefore: Date,
+  limit = 100,
+): Promise<{ purchaseId: string; paymentIntentId: string | null }[]> {
+  const rows = await sql<{ id: string; payment_intent_id: string | null }[]>`
+    SELECT id, payment_intent_id FROM purchases
+    WHERE status = 'pending' AND created_at < ${startedBefore.toISOString()}
+    ORDER BY created_at, id LIMIT ${limit}`;
+  return rows.map((r) => ({ purchaseId: r.id, paymentIntentId: r.payment_intent_id }));
+}

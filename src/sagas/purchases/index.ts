@@ -2,6 +2,7 @@ import { courseHandlers } from '../../commands/courses/courseHandlers.ts';
 import { promoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
 import { purchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
+import { scheduleAbandonSweeps } from './abandonedPurchases.ts';
 import { workPaymentEvents } from './paymentEventsWorker.ts';
 import { purchaseFulfilmentSaga } from './purchaseFulfilmentSaga.ts';
 
@@ -22,6 +23,8 @@ export const purchaseSagas: SagaFeature = {
     }),
   ],
   work: async (ports) => {
-    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchaseHandlers(ports.store));
+    const purchases = purchaseHandlers(ports.store);
+    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases);
+    scheduleAbandonSweeps({ sql: ports.sql, purchases, payments: ports.payments });
   },
 };

@@ -7,12 +7,14 @@ import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedPackages } from '../../../commands/packages/seedPackages.ts';
 import { createPromoCode } from '../../../commands/promoCodes/managePromoCodes.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
+import { purchaseHandlers } from '../../../commands/purchases/purchaseHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
 import { AMOUNT_MISMATCH, FREE_CLIENT_SECRET } from './purchaseRoutes.ts';
 
 let system: TestSystem;
@@ -258,6 +260,25 @@ describe('checkout', () => {
       SELECT stream_id FROM es_events WHERE type = 'PurchaseStarted' AND data->'promo'->>'promoCodeId' = ${promoCodeId})`;
     expect(completed.length).toBe(5);
   }, 60_000);
+
+  it('a checkout left unpaid past the payment window is abandoned: the intent cancelled, the promo use and the slot given back', async () => {
+    const { studentId, cookie } = await newStudent();
+    const promoCodeId = await promo('LATE5', 'fixed_amount', '5');
+    const res = await post('/api/create-payment-intent', cookie, checkoutBody(studentId, { promoCodeId, amount: (pkg.cents - 500) / 100 }));
+    const answer = paymentIntentAnswerSchema.parse(res.json());
+    const deps = { sql: system.sql, purchases: purchaseHandlers(system.store), payments: system.payments };
+    expect(await sweepAbandonedPurchases(deps)).toBe(0);
+    const later = new Date(Date.now() + 31 * 60_000);
+    expect(await sweepAbandonedPurchases(deps, later)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await findPurchase(system.sql, answer.purchaseId))?.status === 'abandoned');
+    expect((await system.payments.retrievePaymentIntent(answer.paymentIntentId as string)).status).toBe('canceled');
+    await eventually(async () => !(await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims[answer.purchaseId]);
+    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.headPosition(), 10_000);
+    const card = await post(`/api/sandbox/payments/${answer.paymentIntentId}/confirm`, cookie, { cardNumber: '4242424242424242' });
+    expect(card.statusCode).toBe(400);
+    const again = await post('/api/create-payment-intent', cookie, checkoutBody(studentId));
+    expect(again.statusCode, again.body).toBe(200);
+  });
 
   it('the Stripe webhook refuses a bad signature (400)', async () => {
     const res = await app.inject({
