@@ -1,0 +1,169 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { googleStudent, unique } from './helpers.ts';
+
+/** A new Google-created student (terms accepted) in Grade 11, on the dashboard. */
+async function newStudent(page: Page): Promise<string> {
+  const n = unique();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
+  await googleStudent(page, `buyer${n}@example.com`, 'Bea', 'Buyer');
+  await expect(page).toHaveURL(/\/accept-terms/);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Accept and Continue' }).click();
+  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
+  const me = (await (await page.request.get('/api/user')).json()) as { student: { id: string } };
+  const saved = await page.request.put(`/api/student/${me.student.id}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } });
+  expect(saved.ok()).toBe(true);
+  await page.reload();
+  return me.student.id;
+}
+
+/** A 10% promo code made by the e2e admin over the API. */
+async function percentCode(request: APIRequestContext): Promise<string> {
+  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
+  expect(login.ok()).toBe(true);
+  const code = `TEN${unique().toUpperCase()}`;
+  const created = await request.post('/api/admin/promo-codes', {
+    data: {
+      code,
+      description: '10% off',
+      discountType: 'percentage',
+      discountValue: '10',
+      maxUses: null,
+      validFrom: null,
+      validUntil: null,
+    },
+  });
+  expect(created.status()).toBe(201);
+  return code;
+}
+
+/** Add Course: Grade 11-12 Calculus, the 8-session package; lands on /checkout. */
+async function addCalculus(page: Page) {
+  await page.getByRole('button', { name: 'Add Course' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Course' });
+  await dialog.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(dialog.getByText('Please choose a grade level')).toBeVisible();
+  await dialog.getByLabel('Level').selectOption({ label: 'Grade 11-12' });
+  await dialog.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(dialog.getByText('Please select a subject')).toBeVisible();
+  await expect(dialog.getByText('Please select a package')).toBeVisible();
+  await dialog.getByLabel('Subject').selectOption({ label: 'Calculus (Grade 11-12)' });
+  await dialog.getByLabel('Package').selectOption({ index: 2 });
+  await expect(dialog.getByLabel('Package').locator('option:checked')).toContainText('8 Sessions');
+  await dialog.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByRole('heading', { name: 'Order Summary' })).toBeVisible();
+}
+
+async function axeClean(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+}
+
+async function noHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test('a student buys 8 sessions with a 10% code and the test card, chooses Maya, skips the first session, sees the course', async ({
+  page,
+  request,
+}) => {
+  const code = await percentCode(request);
+  await newStudent(page);
+  await expect(page.getByRole('heading', { name: 'My Courses' })).toBeVisible();
+  await expect(page.getByText('No courses yet')).toBeVisible();
+  await addCalculus(page);
+
+  const summary = page.getByTestId('order-summary');
+  await expect(summary).toContainText('Calculus (Grade 11-12)');
+  await expect(summary).toContainText('8');
+  const total = page.getByTestId('order-total');
+  const before = Number((await total.innerText()).replace(/[^0-9.]/g, ''));
+  expect(before).toBeGreaterThan(0);
+  await axeClean(page);
+
+  // Promo: empty, then a code typed in lower case (uppercased), Enter submits; remove and apply again.
+  const promo = page.getByLabel('Promo code');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('Please enter a promo code')).toBeVisible();
+  await promo.fill(code.toLowerCase());
+  await expect(promo).toHaveValue(code);
+  await promo.press('Enter');
+  await expect(page.getByTestId('promo-applied')).toContainText(code);
+  await expect(total).toHaveText(`$${(Math.round(before * 90) / 100).toFixed(2)}`);
+  await expect(promo).toHaveAttribute('readonly', '');
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Pricing has been restored to original amount', { exact: true })).toBeVisible();
+  await expect(total).toHaveText(`$${before.toFixed(2)}`);
+  await promo.fill(code);
+  await promo.press('Enter');
+  await expect(page.getByTestId('promo-applied')).toBeVisible();
+  const discounted = (Math.round(before * 90) / 100).toFixed(2);
+  await expect(total).toHaveText(`$${discounted}`);
+
+  await page.getByRole('button', { name: `Pay $${discounted}` }).click();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: `Pay $${discounted}` }).click();
+  await expect(page.getByText('Payment Successful!', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/tutor-selection$/, { timeout: 15_000 });
+
+  // Tutor selection: the summary, the search, Maya's card.
+  await expect(page.getByRole('heading', { name: 'Select Your Tutor' })).toBeVisible();
+  await expect(page.getByTestId('enrollment-summary')).toContainText('Total paid');
+  const search = page.getByPlaceholder('Search tutors by name or specialization...');
+  await search.fill('zzzz');
+  await expect(page.getByText('No tutors found')).toBeVisible();
+  await expect(page.getByText('Try adjusting your search terms')).toBeVisible();
+  await search.fill('MAYA');
+  const maya = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /Maya/ }) });
+  await expect(maya).toHaveCount(1);
+  await axeClean(page);
+  await maya.getByRole('button', { name: 'Select This Tutor' }).click();
+  await expect(page.getByText('Tutor Selected!', { exact: true })).toBeVisible();
+
+  // The first-session step: skip.
+  await expect(page).toHaveURL(/\/time-slot-selection$/);
+  await expect(page.getByRole('heading', { name: 'Schedule Your First Session' })).toBeVisible();
+  await expect(page.getByText('60-min sessions')).toBeVisible();
+  await axeClean(page);
+  await page.getByRole('button', { name: 'Skip for Now' }).click();
+  await expect(page.getByText('Enrollment Complete!', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/student$/);
+
+  const course = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await expect(course).toContainText('8 remaining');
+  await expect(course).toContainText('Active');
+  await expect(course).toContainText(/Tutor: Maya/);
+  await expect(page.getByTestId('pending-count')).toHaveText('8');
+  await expect(page.getByTestId('tutor-selection-required')).toHaveCount(0);
+  await axeClean(page);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await noHorizontalScroll(page);
+});
+
+test('a declined card shows the provider message and creates no course', async ({ page }) => {
+  const studentId = await newStudent(page);
+  await addCalculus(page);
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await noHorizontalScroll(page);
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(page.getByText('Your card was declined.', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/checkout$/);
+  const courses = (await (await page.request.get(`/api/student/${studentId}/courses`)).json()) as unknown[];
+  expect(courses).toEqual([]);
+  await page.goto('/student');
+  await expect(page.getByText('No courses yet')).toBeVisible();
+});
+
+test('tutor selection without a saved enrollment says how to start', async ({ page }) => {
+  await page.goto('/tutor-selection');
+  await expect(page.getByText('No enrollment data found')).toBeVisible();
+  await expect(page.getByText('Please start the enrollment process from your dashboard.')).toBeVisible();
+  await axeClean(page);
+});
