@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
+import { migrate } from '../../adapters/db/migrate.ts';
+import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
+import { purchasesProjector } from './purchasesProjector.ts';
+import { purchasesOfStudent, stalePendingPurchases } from './queries.ts';
+
+const at = '2026-11-23T12:00:00.000Z';
+const started = (purchaseId: string, extra: Record<string, unknown> = {}) => ({
+  purchaseId,
+  studentId: 's1',
+  purchasedBy: 'u1',
+  packageId: 'pkg',
+  subjectId: 'math',
+  sessionCount: 8,
+  priceCents: 57_000,
+  promo: { promoCodeId: 'promo', discountCents: 5_700 },
+  finalCents: 51_300,
+  paymentIntentId: `pi_${purchaseId}`,
+  at,
+  ...extra,
+});
+
+describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('purchases, batches of $batchSize', ({ batchSize }) => {
+  let db: TestDatabase;
+  let spec: ProjectionSpec;
+  beforeAll(async () => {
+    db = await createTestDatabase('purchases');
+    await migrate(db.sql);
+    spec = await projectionSpec(db.sql, [purchasesProjector], { batchSize });
+  });
+  afterAll(() => db.drop());
+
+  it('purchases are pending, then completed or failed; listed per student, money in dollars; stale pending ones found', async () => {
+    await spec.given(
+      event('purchase-p1', 'PurchaseStarted', started('p1')),
+      event('purchase-p1', 'PurchaseCompleted', { purchaseId: 'p1', paymentIntentId: 'pi_p1', at }),
+      event('purchase-p2', 'PurchaseStarted', started('p2', { promo: null, finalCents: 57_000 })),
+      event('purchase-p2', 'PurchaseFailed', { purchaseId: 'p2', reason: 'card_declined', message: 'Your card was declined.', at }),
+      event('purchase-p3', 'PurchaseStarted', started('p3', { studentId: 's2' })),
+    );
+    const list = await purchasesOfStudent(db.sql, 's1');
+    expect(list.map((p) => [p.id, p.status]).sort()).toEqual([
+      ['p1', 'completed'],
+      ['p2', 'failed'],
+    ]);
+    expect(list.find((p) => p.id === 'p1')).toMatchObject({
+      totalPrice: 570,
+      discountAmount: 57,
+      finalAmount: 513,
+      promoCodeId: 'promo',
+      sessionCount: 8,
+      subjectId: 'math',
+    });
+    expect(await stalePendingPurchases(db.sql, new Date('2026-11-24T00:00:00Z'))).toEqual([{ purchaseId: 'p3', paymentIntentId: 'pi_p3' }]);
+    expect(await stalePendingPurchases(db.sql, new Date(at))).toEqual([]);
+  });
+});
