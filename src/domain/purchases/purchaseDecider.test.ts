@@ -100,11 +100,11 @@ describe('purchase', () => {
 });
 
 describe('purchase fulfilment', () => {
-  it('completed: redeem the promo, create the course, confirm the slot', () =>
+  it('completed: create the course, confirm the slot, redeem the promo', () =>
     expect(stepsAfter(purchaseFulfilmentWorkflow, [], completed as never).map((s) => s.step)).toEqual([
-      'redeem-promo',
       'create-course',
       'confirm-enrollment',
+      'redeem-promo',
     ]));
   it('failed: give back the promo use and the slot', () =>
     expect(stepsAfter(purchaseFulfilmentWorkflow, [], failed as never)).toEqual([

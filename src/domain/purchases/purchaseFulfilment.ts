@@ -2,8 +2,8 @@ import type { Workflow } from '../kit/workflow.ts';
 import type { PurchaseEvent } from './purchase.ts';
 
 /**
- * What follows a purchase's outcome. Completed: the promo use becomes a redemption, the course is
- * created with the package's credits and the student's claimed slot is confirmed. Failed or
+ * What follows a purchase's outcome. Completed: the course is created with the package's credits,
+ * the student's claimed slot is confirmed and the promo use becomes a redemption. Failed or
  * abandoned: the promo use and the slot are given back. Each step is a command on another stream
  * with an id derived from (workflow, event, step), so a replayed event takes no step twice; every
  * step is itself idempotent (a second redemption, course or release changes nothing).
@@ -27,10 +27,13 @@ export const purchaseFulfilmentWorkflow: Workflow<Input, null, PurchaseFulfilmen
   react(_state, event) {
     const { purchaseId } = event.data;
     if (event.type === 'PurchaseCompleted') {
+      // The course first: the money is in, so the student gets what they paid for even if the
+      // redemption is refused (a payment that outlived its claim on an exhausted code parks the
+      // event and raises an alert for an operator to settle).
       return [
-        { step: 'redeem-promo', purchaseId },
         { step: 'create-course', purchaseId },
         { step: 'confirm-enrollment', purchaseId },
+        { step: 'redeem-promo', purchaseId },
       ];
     }
     const reason = event.type === 'PurchaseFailed' ? 'payment_failed' : 'abandoned';
