@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
+import { studentCoursesProjector } from '../courses/studentCoursesProjector.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
 import { purchasesProjector } from './purchasesProjector.ts';
 import { purchasesOfStudent, stalePendingPurchases } from './queries.ts';
@@ -27,7 +28,7 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('purchases, batches of $b
   beforeAll(async () => {
     db = await createTestDatabase('purchases');
     await migrate(db.sql);
-    spec = await projectionSpec(db.sql, [purchasesProjector], { batchSize });
+    spec = await projectionSpec(db.sql, [purchasesProjector, studentCoursesProjector], { batchSize });
   });
   afterAll(() => db.drop());
 

@@ -9,8 +9,9 @@ export interface PurchaseView {
   subjectId: string;
   packageId: string;
   status: 'pending' | 'completed' | 'failed' | 'abandoned';
-  /** The package's sessions bought; the course's credit ledger holds what is left of them. */
+  /** The package's sessions bought. */
   sessionCount: number;
+  /** What the course's credit ledger has left (the courses read model); 0 while no course exists. */
   sessionsRemaining: number;
   totalPrice: number;
   discountAmount: number;
@@ -19,7 +20,7 @@ export interface PurchaseView {
   createdAt: string;
 }
 
-type Row = ReadRowOf<typeof purchases>;
+type Row = ReadRowOf<typeof purchases> & { course_sessions_remaining?: number | null };
 
 const view = (r: Row): PurchaseView => ({
   id: r.id,
@@ -28,7 +29,7 @@ const view = (r: Row): PurchaseView => ({
   packageId: r.package_id,
   status: r.status,
   sessionCount: r.session_count,
-  sessionsRemaining: r.session_count,
+  sessionsRemaining: r.course_sessions_remaining ?? 0,
   totalPrice: r.price_cents / 100,
   discountAmount: r.discount_cents / 100,
   finalAmount: r.final_cents / 100,
@@ -38,7 +39,11 @@ const view = (r: Row): PurchaseView => ({
 
 /** A student's purchases, newest first. */
 export async function purchasesOfStudent(sql: Sql, studentId: string): Promise<PurchaseView[]> {
-  const rows = await sql<Row[]>`SELECT * FROM purchases WHERE student_id = ${studentId} ORDER BY created_at DESC, id`;
+  // The course a purchase created lives in the courses read model (`student_courses`, by purchase).
+  const rows = await sql<Row[]>`
+    SELECT p.*, c.sessions_remaining AS course_sessions_remaining
+    FROM purchases p LEFT JOIN student_courses c ON c.purchase_id = p.id
+    WHERE p.student_id = ${studentId} ORDER BY p.created_at DESC, p.id`;
   return rows.map(view);
 }
 

@@ -190,7 +190,9 @@ describe('checkout', () => {
 
     const list = await app.inject({ method: 'GET', url: `/api/student/${studentId}/purchases`, headers: { cookie } });
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toMatchObject([{ id: answer.purchaseId, status: 'completed', finalAmount: final / 100, subjectId: SUBJECT }]);
+    expect(list.json()).toMatchObject([
+      { id: answer.purchaseId, status: 'completed', finalAmount: final / 100, subjectId: SUBJECT, sessionsRemaining: 8 },
+    ]);
   });
 
   it('a declined card: the provider’s message, no course, the promo use and the slot released', async () => {
