@@ -57,6 +57,9 @@ async function addCalculus(page: Page) {
   await expect(page.getByRole('heading', { name: 'Order Summary' })).toBeVisible();
 }
 
+/** Screenshots to look at (UI guide): .tmp/shots/purchases-<name>.png. */
+const shot = (page: Page, name: string) => page.screenshot({ path: `.tmp/shots/purchases-${name}.png`, fullPage: true });
+
 async function axeClean(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
@@ -106,13 +109,24 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
 
   await page.getByRole('button', { name: `Pay $${discounted}` }).click();
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await shot(page, 'checkout');
   await page.getByRole('button', { name: `Pay $${discounted}` }).click();
   await expect(page.getByText('Payment Successful!', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/tutor-selection$/, { timeout: 15_000 });
 
+  // The dashboard meanwhile: the banner and the course awaiting its tutor; its link works without the saved enrollment.
+  await page.goto('/student');
+  await expect(page.getByTestId('tutor-selection-required')).toContainText('Tutor Selection Required');
+  const awaiting = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await expect(awaiting).toContainText('Setup Required');
+  await expect(awaiting).toContainText('Tutor assignment pending');
+  await page.evaluate(() => localStorage.clear());
+  await awaiting.getByRole('link', { name: 'Select a tutor' }).click();
+  await expect(page).toHaveURL(/\/tutor-selection$/);
+
   // Tutor selection: the summary, the search, Maya's card.
   await expect(page.getByRole('heading', { name: 'Select Your Tutor' })).toBeVisible();
-  await expect(page.getByTestId('enrollment-summary')).toContainText('Total paid');
+  await expect(page.getByTestId('enrollment-summary')).toContainText(`Total paid$${discounted}`);
   const search = page.getByPlaceholder('Search tutors by name or specialization...');
   await search.fill('zzzz');
   await expect(page.getByText('No tutors found')).toBeVisible();
@@ -121,6 +135,9 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
   const maya = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /Maya/ }) });
   await expect(maya).toHaveCount(1);
   await axeClean(page);
+  await search.fill('');
+  await shot(page, 'tutor-selection');
+  await search.fill('MAYA');
   await maya.getByRole('button', { name: 'Select This Tutor' }).click();
   await expect(page.getByText('Tutor Selected!', { exact: true })).toBeVisible();
 
@@ -129,6 +146,7 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
   await expect(page.getByRole('heading', { name: 'Schedule Your First Session' })).toBeVisible();
   await expect(page.getByText('60-min sessions')).toBeVisible();
   await axeClean(page);
+  await shot(page, 'first-session');
   await page.getByRole('button', { name: 'Skip for Now' }).click();
   await expect(page.getByText('Enrollment Complete!', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/student$/);
@@ -141,8 +159,10 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
   await expect(page.getByTestId('tutor-selection-required')).toHaveCount(0);
   await axeClean(page);
 
+  await shot(page, 'dashboard');
   await page.setViewportSize({ width: 375, height: 800 });
   await noHorizontalScroll(page);
+  await shot(page, 'dashboard-375');
 });
 
 test('a declined card shows the provider message and creates no course', async ({ page }) => {

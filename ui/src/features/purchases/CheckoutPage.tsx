@@ -270,9 +270,9 @@ function PaymentForm({
   const [done, setDone] = useState(false);
   const base = { packageId: enrollment.packageId, subjectId: enrollment.subjectId, studentId: enrollment.studentId };
 
-  const finish = (redirectTo: string, purchaseId?: string) => {
+  const finish = (redirectTo: string, amountPaid: number, purchaseId?: string) => {
     setDone(true);
-    savePendingEnrollment({ ...enrollment, ...(purchaseId ? { purchaseId } : {}) });
+    savePendingEnrollment({ ...enrollment, amountPaid, ...(purchaseId ? { purchaseId } : {}) });
     clearPaymentMetadata();
     // Spec §4: redirect after 2 seconds; a full navigation reloads the user and the courses.
     window.setTimeout(() => window.location.assign(redirectTo), REDIRECT_DELAY_MS);
@@ -301,7 +301,7 @@ function PaymentForm({
           description: 'Your free enrollment is confirmed. Now choose your tutor.',
           variant: 'success',
         });
-        finish('/tutor-selection', answer.purchaseId);
+        finish('/tutor-selection', answer.amount, answer.purchaseId);
         return;
       }
       if (!answer.paymentIntentId) {
@@ -326,7 +326,7 @@ function PaymentForm({
         throw new Error(errorMessage(e, CONFIRM_FAILED));
       }
     },
-    onSuccess: ({ card, confirmed }) => {
+    onSuccess: ({ card, confirmed }, current) => {
       if (card.status === 'requires_payment_method') {
         toast({ title: 'Payment failed', description: card.message ?? 'Your card was declined.', variant: 'destructive' });
         return;
@@ -336,7 +336,7 @@ function PaymentForm({
         return;
       }
       toast({ title: 'Payment Successful!', description: 'Your enrollment is confirmed. Now choose your tutor.', variant: 'success' });
-      finish(confirmed.redirectTo || '/tutor-selection', confirmed.enrollmentData.purchaseId);
+      finish(confirmed.redirectTo || '/tutor-selection', current.amount, confirmed.enrollmentData.purchaseId);
     },
     onError: (e) => toast({ title: 'Payment failed', description: errorMessage(e, CONFIRM_FAILED), variant: 'destructive' }),
   });

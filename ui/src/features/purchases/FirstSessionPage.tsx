@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, CalendarPlus, Clock } from 'lucide-react';
 import { useState } from 'react';
@@ -38,6 +38,7 @@ export function FirstSessionPage() {
 
 function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; tutorId: string }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const tutors = useQuery({
     queryKey: purchasesApi.tutorsKey(enrollment.subjectId),
     queryFn: () => purchasesApi.tutors(enrollment.subjectId),
@@ -47,6 +48,8 @@ function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; 
     mutationFn: (_how: 'skip' | 'book') => purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
     onSuccess: (_course, how) => {
       clearPendingEnrollment();
+      void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
+      void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
       toast(
         how === 'skip'
           ? { title: 'Enrollment Complete!', description: 'You can book sessions from your dashboard.', variant: 'success' }

@@ -31,6 +31,11 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
     enabled: studentId !== '',
   });
   const packages = useQuery({ queryKey: purchasesApi.packagesKey, queryFn: purchasesApi.packages });
+  const purchases = useQuery({
+    queryKey: purchasesApi.purchasesKey(studentId),
+    queryFn: () => purchasesApi.purchases(studentId),
+    enabled: studentId !== '' && canPurchase,
+  });
   if (!studentId) return null;
 
   if (courses.isError) {
@@ -48,8 +53,10 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
 
   /** The tutor-selection screen reads the saved enrollment: a course from the dashboard is saved first. */
   const rememberForSetup = (course: StudentCourse) => {
-    const price = packages.data?.find((p) => p.id === course.packageId)?.totalPrice;
+    const purchase = purchases.data?.find((p) => p.id === course.purchaseId);
+    const price = purchase?.totalPrice ?? packages.data?.find((p) => p.id === course.packageId)?.totalPrice;
     savePendingEnrollment({
+      ...(purchase ? { amountPaid: purchase.finalAmount } : {}),
       packageId: course.packageId,
       studentId: course.studentId,
       subjectId: course.subjectId,

@@ -1,5 +1,5 @@
 import type { TutorListEntry } from '@shared/tutors/tutorApi.ts';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Search, UserSearch } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -33,16 +33,18 @@ export function TutorSelectionPage() {
   );
 }
 
-export function EnrollmentSummary({ enrollment, paidLabel }: { enrollment: PendingEnrollment; paidLabel?: string }) {
-  const { subjectInfo, packageInfo } = enrollment;
+/** Subject, package and sessions; with `showPaid`, the "Total paid" the checkout recorded (when known). */
+export function EnrollmentSummary({ enrollment, showPaid = false }: { enrollment: PendingEnrollment; showPaid?: boolean }) {
+  const { subjectInfo, packageInfo, amountPaid } = enrollment;
+  const paid = showPaid && amountPaid !== undefined;
   return (
     <Card>
       <CardContent>
-        <dl className="grid gap-3 text-sm sm:grid-cols-4" data-testid="enrollment-summary">
+        <dl className={`grid gap-3 text-sm ${paid ? 'sm:grid-cols-4' : 'sm:grid-cols-3'}`} data-testid="enrollment-summary">
           <Fact label="Subject" value={subjectInfo.name} />
           <Fact label="Package" value={packageInfo.name} />
           <Fact label="Sessions" value={`${packageInfo.sessionCount} sessions`} />
-          {paidLabel ? <Fact label={paidLabel} value={dollars(packageInfo.totalPrice)} /> : null}
+          {paid ? <Fact label="Total paid" value={dollars(amountPaid)} /> : null}
         </dl>
       </CardContent>
     </Card>
@@ -61,6 +63,7 @@ function Fact({ label, value }: { label: string; value: string }) {
 function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
   const id = useId();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const tutors = useQuery({
     queryKey: purchasesApi.tutorsKey(enrollment.subjectId),
@@ -70,6 +73,8 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
     mutationFn: (tutorId: string) => purchasesApi.chooseTutor(enrollment.studentId, enrollment.subjectId, tutorId),
     onSuccess: (_course, tutorId) => {
       savePendingEnrollment({ ...enrollment, tutorId });
+      void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
+      void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
       toast({ title: 'Tutor Selected!', description: 'Great! You can now book sessions from your dashboard.', variant: 'success' });
       // Spec §4 says "full navigation to /student", yet also describes the first-session step that
       // needs the tutorId this step saves (and redirects to /tutor-selection without it): the
@@ -84,7 +89,7 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
 
   return (
     <div className="grid gap-6">
-      <EnrollmentSummary enrollment={enrollment} paidLabel="Total paid" />
+      <EnrollmentSummary enrollment={enrollment} showPaid />
       <div className="relative">
         <label htmlFor={`${id}-search`} className="sr-only">
           Search tutors

@@ -1,7 +1,7 @@
 import { type EnrollmentStatus, enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '@shared/courses/courseApi.ts';
 import { packageSchema } from '@shared/packages/packageApi.ts';
 import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
-import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema } from '@shared/purchases/purchaseApi.ts';
+import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema, purchaseViewSchema } from '@shared/purchases/purchaseApi.ts';
 import { subjectSchema } from '@shared/subjects/subjectApi.ts';
 import { tutorListEntrySchema } from '@shared/tutors/tutorApi.ts';
 import { z } from 'zod';
@@ -40,6 +40,8 @@ export const purchasesApi = {
   subjects: jsonQuery('/api/subjects', z.array(subjectSchema)),
   coursesKey: (studentId: string) => ['/api/student', studentId, 'courses'] as const,
   courses: (studentId: string) => api.get(`/api/student/${enc(studentId)}/courses`, z.array(studentCourseSchema)),
+  purchasesKey: (studentId: string) => ['/api/student', studentId, 'purchases'] as const,
+  purchases: (studentId: string) => api.get(`/api/student/${enc(studentId)}/purchases`, z.array(purchaseViewSchema)),
   enrollmentStatusKey: ['/api/student/enrollment-status'] as const,
   enrollmentStatus: jsonQuery('/api/student/enrollment-status', enrollmentStatusSchema),
   tutorsKey: (subjectId: string) => ['/api/tutors', { subjectId }] as const,

@@ -14,6 +14,8 @@ export interface PendingEnrollment {
   subjectId: string;
   tutorId?: string;
   purchaseId?: string;
+  /** What was paid (dollars), known once the payment (or the free purchase) succeeded: "Total paid". */
+  amountPaid?: number;
   subjectInfo: { name: string };
   packageInfo: { name: string; sessionCount: number; totalPrice: number };
 }
