@@ -175,6 +175,11 @@ test('a declined card shows the provider message and creates no course', async (
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await expect(page.getByText('Your card was declined.', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/checkout$/);
+  // The card asking for authentication: no authentication step on this server, the page says so and nothing is bought.
+  await page.getByLabel('Card number').fill('4000 0025 0000 3155');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(page.getByText('Authentication required')).toBeVisible();
+  await expect(page).toHaveURL(/\/checkout$/);
   const courses = (await (await page.request.get(`/api/student/${studentId}/courses`)).json()) as unknown[];
   expect(courses).toEqual([]);
   await page.goto('/student');
@@ -185,5 +190,38 @@ test('tutor selection without a saved enrollment says how to start', async ({ pa
   await page.goto('/tutor-selection');
   await expect(page.getByText('No enrollment data found')).toBeVisible();
   await expect(page.getByText('Please start the enrollment process from your dashboard.')).toBeVisible();
+  await axeClean(page);
+});
+
+test('an anonymous visitor sees the order but must sign in to use a code or pay', async ({ page }) => {
+  const [pkg] = (await (await page.request.get('/api/packages')).json()) as {
+    id: string;
+    name: string;
+    sessionCount: number;
+    totalPrice: number;
+  }[];
+  const [subject] = (await (await page.request.get('/api/subjects')).json()) as { id: string; name: string }[];
+  if (!pkg || !subject) throw new Error('no catalogue');
+  await page.goto('/');
+  await page.evaluate(
+    ([p, s]) =>
+      localStorage.setItem(
+        'pendingEnrollment',
+        JSON.stringify({
+          packageId: p.id,
+          studentId: 'nobody',
+          subjectId: s.id,
+          subjectInfo: { name: s.name },
+          packageInfo: { name: p.name, sessionCount: p.sessionCount, totalPrice: p.totalPrice },
+        }),
+      ),
+    [pkg, subject] as const,
+  );
+  await page.goto('/checkout');
+  await expect(page.getByTestId('order-total')).toHaveText(`$${pkg.totalPrice.toFixed(2)}`);
+  await page.getByLabel('Promo code').fill('save10');
+  await page.getByLabel('Promo code').press('Enter');
+  await expect(page.getByText('You must be logged in to use promo codes')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
   await axeClean(page);
 });
