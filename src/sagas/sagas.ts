@@ -1,12 +1,13 @@
 import { accountSagas } from './accounts/index.ts';
 import { contactSagas } from './contact/index.ts';
+import { courseSagas } from './courses/index.ts';
 import type { SagaFeature } from './kit/sagaFeature.ts';
 import { maintenanceSagas } from './maintenance/index.ts';
 import { purchaseSagas } from './purchases/index.ts';
 import { tutorSagas } from './tutors/index.ts';
 
 /** Every feature's sagas: a new feature adds one line. */
-export const sagaFeatures: readonly SagaFeature[] = [contactSagas, accountSagas, tutorSagas, maintenanceSagas, purchaseSagas];
+export const sagaFeatures: readonly SagaFeature[] = [contactSagas, accountSagas, tutorSagas, maintenanceSagas, purchaseSagas, courseSagas];
 
 export const queues = sagaFeatures.flatMap((f) => f.queues);
 export const reactors = sagaFeatures.flatMap((f) => f.reactors ?? []);
