@@ -143,6 +143,13 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
 
   // The first-session step: skip.
   await expect(page).toHaveURL(/\/time-slot-selection$/);
+  // Leaving the step: the dashboard offers to finish the setup (the tutor is chosen, the banner is gone).
+  await page.goto('/student');
+  const chosen = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await expect(chosen).toContainText(/Tutor: Maya/);
+  await expect(page.getByTestId('tutor-selection-required')).toHaveCount(0);
+  await chosen.getByRole('link', { name: 'Finish setup' }).click();
+  await expect(page).toHaveURL(/\/time-slot-selection$/);
   await expect(page.getByRole('heading', { name: 'Schedule Your First Session' })).toBeVisible();
   await expect(page.getByText('60-min sessions')).toBeVisible();
   await axeClean(page);

@@ -57,6 +57,7 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
     const price = purchase?.totalPrice ?? packages.data?.find((p) => p.id === course.packageId)?.totalPrice;
     savePendingEnrollment({
       ...(purchase ? { amountPaid: purchase.finalAmount } : {}),
+      ...(course.tutorId ? { tutorId: course.tutorId } : {}),
       packageId: course.packageId,
       studentId: course.studentId,
       subjectId: course.subjectId,
@@ -99,7 +100,10 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
       <Card>
         <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
           <CardTitle as="h2">My Courses</CardTitle>
-          {canPurchase && courses.data && open.length < MAX_COURSES ? <AddCourseDialog user={user} courses={list} /> : null}
+          {/* Spec §5: hidden at 4 courses; a course awaiting its tutor blocks a new enrolment (the banner says why). */}
+          {canPurchase && courses.data && open.length < MAX_COURSES && pendingTutor.length === 0 ? (
+            <AddCourseDialog user={user} courses={list} />
+          ) : null}
         </CardHeader>
         <CardContent>
           {courses.isPending ? (
@@ -169,6 +173,13 @@ function CourseRow({ course, canPurchase, onSetup }: { course: StudentCourse; ca
         <UserCheck className="size-4 text-slate-500" aria-hidden="true" />
         {course.tutor ? `Tutor: ${course.tutor.firstName} ${course.tutor.lastName}` : 'Tutor assignment pending'}
       </p>
+      {canPurchase && course.status === 'enrolled' && course.tutorId !== null ? (
+        <Button asChild size="sm" variant="outline" className="mt-3">
+          <Link to="/time-slot-selection" onClick={onSetup}>
+            Finish setup
+          </Link>
+        </Button>
+      ) : null}
       {canPurchase && awaitsTutor(course) ? (
         <Button asChild size="sm" variant="outline" className="mt-3">
           <Link to="/tutor-selection" onClick={onSetup}>
