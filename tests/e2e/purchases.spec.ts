@@ -19,17 +19,17 @@ async function newStudent(page: Page): Promise<string> {
   return me.student.id;
 }
 
-/** A 10% promo code made by the e2e admin over the API. */
-async function percentCode(request: APIRequestContext): Promise<string> {
+/** A percentage promo code (10% unless told) made by the e2e admin over the API. */
+async function percentCode(request: APIRequestContext, percent = 10): Promise<string> {
   const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
   expect(login.ok()).toBe(true);
-  const code = `TEN${unique().toUpperCase()}`;
+  const code = `PCT${percent}${unique().toUpperCase()}`;
   const created = await request.post('/api/admin/promo-codes', {
     data: {
       code,
-      description: '10% off',
+      description: `${percent}% off`,
       discountType: 'percentage',
-      discountValue: '10',
+      discountValue: String(percent),
       maxUses: null,
       validFrom: null,
       validUntil: null,
@@ -231,4 +231,24 @@ test('an anonymous visitor sees the order but must sign in to use a code or pay'
   await expect(page.getByText('You must be logged in to use promo codes')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
   await axeClean(page);
+});
+
+test('a 100% code makes a free purchase that goes to tutor selection after the pause', async ({ page, request }) => {
+  const code = await percentCode(request, 100);
+  await newStudent(page);
+  await addCalculus(page);
+  await page.getByLabel('Promo code').fill(code);
+  await page.getByLabel('Promo code').press('Enter');
+  await expect(page.getByTestId('order-total')).toHaveText('$0.00');
+  await page.getByRole('button', { name: 'Complete free enrollment' }).click();
+  await expect(page.getByText('Enrollment Successful!', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/tutor-selection$/, { timeout: 15_000 });
+  await expect(page.getByTestId('enrollment-summary')).toContainText('Total paid$0.00');
+  const maya = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /Maya/ }) });
+  await maya.getByRole('button', { name: 'Select This Tutor' }).click();
+  await expect(page).toHaveURL(/\/time-slot-selection$/);
+  await page.getByRole('button', { name: 'Book First Session Now' }).click();
+  await expect(page.getByText('Enrollment Complete!', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/student$/);
+  await expect(page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' })).toContainText('Active');
 });
