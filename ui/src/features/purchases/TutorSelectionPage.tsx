@@ -1,4 +1,3 @@
-import type { TutorListEntry } from '@shared/tutors/tutorApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Search, UserSearch } from 'lucide-react';
@@ -14,12 +13,7 @@ import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
 import { dollars, type PendingEnrollment, readPendingEnrollment, savePendingEnrollment } from './storage.ts';
-
-/** Spec part 2 §2: the search matches first plus last name, case-insensitive, as a substring. */
-export function matchesSearch(tutor: TutorListEntry, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  return !needle || `${tutor.user.firstName} ${tutor.user.lastName}`.toLowerCase().includes(needle);
-}
+import { matchesSearch } from './tutorSearch.ts';
 
 /** /tutor-selection (spec part 2 §2, §4): choose the tutor of the course just bought. */
 export function TutorSelectionPage() {
