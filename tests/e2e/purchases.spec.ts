@@ -182,10 +182,12 @@ test('a declined card shows the provider message and creates no course', async (
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await expect(page.getByText('Your card was declined.', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/checkout$/);
-  // The card asking for authentication: no authentication step on this server, the page says so and nothing is bought.
+  // The card asking for authentication: the sandbox's check, failed here, buys nothing.
   await page.getByLabel('Card number').fill('4000 0025 0000 3155');
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await expect(page.getByText('Authentication required')).toBeVisible();
+  await page.getByRole('button', { name: 'Fail authentication' }).click();
+  await expect(page.getByText(/unable to authenticate your payment method/).first()).toBeVisible();
   await expect(page).toHaveURL(/\/checkout$/);
   const courses = (await (await page.request.get(`/api/student/${studentId}/courses`)).json()) as unknown[];
   expect(courses).toEqual([]);

@@ -225,6 +225,41 @@ describe('checkout', () => {
     expect(retry.statusCode, retry.body).toBe(200);
   });
 
+  it('a card that asks for authentication: approved it pays and enrols; failed it is refused and nothing is bought', async () => {
+    const pay = async (approve: boolean) => {
+      const { studentId, cookie } = await newStudent();
+      const res = await post('/api/create-payment-intent', cookie, checkoutBody(studentId));
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = paymentIntentAnswerSchema.parse(res.json());
+      const card = await post(`/api/sandbox/payments/${answer.paymentIntentId}/confirm`, cookie, { cardNumber: '4000 0025 0000 3155' });
+      expect(card.json()).toMatchObject({ status: 'requires_action' });
+      // Someone else cannot answer the challenge.
+      const stranger = await newStudent();
+      const foreign = await post(`/api/sandbox/payments/${answer.paymentIntentId}/authenticate`, stranger.cookie, { approve: true });
+      expect([403, 404]).toContain(foreign.statusCode);
+      const auth = await post(`/api/sandbox/payments/${answer.paymentIntentId}/authenticate`, cookie, { approve });
+      expect(auth.statusCode, auth.body).toBe(200);
+      const confirm = await post('/api/confirm-payment', cookie, {
+        paymentIntentId: answer.paymentIntentId,
+        packageId: pkg.id,
+        subjectId: SUBJECT,
+        studentId,
+        amount: pkg.cents / 100,
+      });
+      return { auth: auth.json() as { status: string; message?: string }, confirm, answer };
+    };
+    const approved = await pay(true);
+    expect(approved.auth.status).toBe('succeeded');
+    expect(approved.confirm.statusCode, approved.confirm.body).toBe(200);
+    expect(await findCourse(system.sql, courseIdForPurchase(approved.answer.purchaseId))).toMatchObject({ sessionsRemaining: 8 });
+
+    const failed = await pay(false);
+    expect(failed.auth).toMatchObject({ status: 'requires_payment_method', message: expect.stringContaining('unable to authenticate') });
+    expect(failed.confirm.statusCode, failed.confirm.body).toBe(402);
+    await waitForProjections(system.sql, ['student_courses'], await system.store.headPosition(), 10_000);
+    expect(await findCourse(system.sql, courseIdForPurchase(failed.answer.purchaseId))).toBeNull();
+  });
+
   it('a parent buys for their own student; not for someone else’s (403); a view-only login buys nothing', async () => {
     const parentId = `parent-${randomUUID().slice(0, 8)}`;
     const parentCookie = `tm_session=${(await system.sessions.create(parentId, 'parent')).token}`;

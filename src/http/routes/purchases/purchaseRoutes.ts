@@ -281,6 +281,36 @@ export const purchaseRoutes =
       },
     );
 
+    app.post(
+      '/api/sandbox/payments/:paymentIntentId/authenticate',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary: 'The sandbox’s 3-D Secure step for a card that asked for it: approve or fail; absent with Stripe and in production',
+          params: z.object({ paymentIntentId: z.string().min(1).max(255) }),
+          body: z.object({ approve: z.boolean() }),
+          response: {
+            200: z.object({ status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']), message: z.string().optional() }),
+            403: messageSchema,
+            404: messageSchema,
+          },
+        },
+      },
+      async (request) => {
+        const sandbox = payments.sandbox;
+        if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
+        const { intent } = await purchaseOfIntent(principalOf(request), request.params.paymentIntentId);
+        try {
+          return await sandbox.completeAuthentication(intent.id, request.body.approve);
+        } catch (error) {
+          if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'conflict');
+          if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
+          throw error;
+        }
+      },
+    );
+
     app.get(
       '/api/student/:id/purchases',
       {

@@ -15,7 +15,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
-import { purchasesApi } from './api.ts';
+import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import {
   clearPaymentMetadata,
   dollars,
@@ -315,24 +315,43 @@ function PaymentForm({
       toast({ title: 'Payment failed', description: errorMessage(e, 'Failed to initialize payment'), variant: 'destructive' }),
   });
 
+  /** The card's answer, then the purchase confirmed on the server when it succeeded. */
+  const confirmCard = async (current: Intent, answer: Promise<SandboxCardAnswer>) => {
+    const card = await answer;
+    if (card.status !== 'succeeded') return { card, confirmed: null };
+    try {
+      const confirmed = await purchasesApi.confirmPayment({ ...base, paymentIntentId: current.paymentIntentId, amount: current.amount });
+      return { card, confirmed };
+    } catch (e) {
+      throw new Error(errorMessage(e, CONFIRM_FAILED));
+    }
+  };
+
   const pay = useMutation({
-    mutationFn: async (current: Intent) => {
-      const card = await purchasesApi.sandboxConfirm(current.paymentIntentId, cardNumber.replace(/\s+/g, ''));
-      if (card.status !== 'succeeded') return { card, confirmed: null };
-      try {
-        const confirmed = await purchasesApi.confirmPayment({ ...base, paymentIntentId: current.paymentIntentId, amount: current.amount });
-        return { card, confirmed };
-      } catch (e) {
-        throw new Error(errorMessage(e, CONFIRM_FAILED));
-      }
-    },
+    mutationFn: (current: Intent) =>
+      confirmCard(current, purchasesApi.sandboxConfirm(current.paymentIntentId, cardNumber.replace(/\s+/g, ''))),
     onSuccess: ({ card, confirmed }, current) => {
       if (card.status === 'requires_payment_method') {
         toast({ title: 'Payment failed', description: card.message ?? 'Your card was declined.', variant: 'destructive' });
         return;
       }
       if (card.status === 'requires_action' || !confirmed) {
-        setNotice(card.message ?? 'Your bank asks you to authenticate this payment; this test card cannot be authenticated here.');
+        setNotice(card.message ?? 'Your bank asks you to confirm this payment. In the sandbox, approve or fail the check below.');
+        return;
+      }
+      toast({ title: 'Payment Successful!', description: 'Your enrollment is confirmed. Now choose your tutor.', variant: 'success' });
+      finish(confirmed.redirectTo || '/tutor-selection', current.amount, confirmed.enrollmentData.purchaseId);
+    },
+    onError: (e) => toast({ title: 'Payment failed', description: errorMessage(e, CONFIRM_FAILED), variant: 'destructive' }),
+  });
+
+  const authenticate = useMutation({
+    mutationFn: ({ current, approve }: { current: Intent; approve: boolean }) =>
+      confirmCard(current, purchasesApi.sandboxAuthenticate(current.paymentIntentId, approve)),
+    onSuccess: ({ card, confirmed }, { current }) => {
+      setNotice(null);
+      if (card.status !== 'succeeded' || !confirmed) {
+        toast({ title: 'Payment failed', description: card.message ?? 'The payment could not be authenticated.', variant: 'destructive' });
         return;
       }
       toast({ title: 'Payment Successful!', description: 'Your enrollment is confirmed. Now choose your tutor.', variant: 'success' });
@@ -396,7 +415,28 @@ function PaymentForm({
         <Alert>
           <CircleAlert aria-hidden="true" />
           <AlertTitle>Authentication required</AlertTitle>
-          <AlertDescription>{notice}</AlertDescription>
+          <AlertDescription>
+            <p>{notice}</p>
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Button
+                type="button"
+                size="sm"
+                disabled={authenticate.isPending}
+                onClick={() => authenticate.mutate({ current: intent, approve: true })}
+              >
+                {authenticate.isPending ? 'Checking...' : 'Approve'}
+              </Button>
+              <Button
+                type="button"
+                size="sm"
+                variant="outline"
+                disabled={authenticate.isPending}
+                onClick={() => authenticate.mutate({ current: intent, approve: false })}
+              >
+                Fail authentication
+              </Button>
+            </div>
+          </AlertDescription>
         </Alert>
       ) : null}
       <Button type="submit" disabled={pay.isPending || cardNumber.trim() === ''}>

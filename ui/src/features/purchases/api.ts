@@ -53,6 +53,9 @@ export const purchasesApi = {
     api.send('POST', '/api/create-payment-intent', body, paymentIntentAnswerSchema, idempotencyKey()),
   sandboxConfirm: (paymentIntentId: string, cardNumber: string) =>
     api.send('POST', `/api/sandbox/payments/${enc(paymentIntentId)}/confirm`, { cardNumber }, sandboxCardAnswerSchema),
+  /** The sandbox's 3-D Secure step: the buyer approves or fails the check their bank asked for. */
+  sandboxAuthenticate: (paymentIntentId: string, approve: boolean) =>
+    api.send('POST', `/api/sandbox/payments/${enc(paymentIntentId)}/authenticate`, { approve }, sandboxCardAnswerSchema),
   confirmPayment: (body: { paymentIntentId: string; packageId: string; subjectId: string; studentId: string; amount: number }) =>
     api.send('POST', '/api/confirm-payment', body, confirmPaymentAnswerSchema),
   chooseTutor: (studentId: string, subjectId: string, tutorId: string) =>
