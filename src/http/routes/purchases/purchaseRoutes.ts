@@ -48,6 +48,11 @@ const buyers = { roles: ['student', 'parent'] } as const;
 /** Who may read a student's purchases. */
 const readers = { roles: ['student', 'parent', 'student_secondary', 'admin'] } as const;
 const messageSchema = z.object({ message: z.string() });
+const cardAnswerSchema = z.object({
+  status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']),
+  message: z.string().optional(),
+});
+type CardAnswer = z.output<typeof cardAnswerSchema>;
 const purchaseProjections = ['purchases'];
 /** The answer of confirm-payment shows the course: wait for the workflow that creates it. */
 const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
@@ -251,64 +256,57 @@ export const purchaseRoutes =
       },
     );
 
-    app.post(
+    /**
+     * The sandbox provider's own steps (Stripe's test cards, its 3-D Secure check), for the buyer of
+     * the purchase only; absent (404) with Stripe and in production.
+     */
+    const sandboxStep = <B extends z.ZodType>(
+      path: string,
+      summary: string,
+      body: B,
+      act: (sandbox: NonNullable<typeof payments.sandbox>, paymentIntentId: string, body: z.output<B>) => Promise<CardAnswer>,
+      refusedAs: 'invalid' | 'conflict',
+    ) =>
+      app.post(
+        path,
+        {
+          config: buyers,
+          schema: {
+            tags: ['purchases'],
+            summary,
+            params: z.object({ paymentIntentId: z.string().min(1).max(255) }),
+            body,
+            response: { 200: cardAnswerSchema, 403: messageSchema, 404: messageSchema },
+          },
+        },
+        async (request) => {
+          const sandbox = payments.sandbox;
+          if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
+          const { paymentIntentId } = request.params as { paymentIntentId: string };
+          const { intent } = await purchaseOfIntent(principalOf(request), paymentIntentId);
+          try {
+            return await act(sandbox, intent.id, request.body as z.output<B>);
+          } catch (error) {
+            if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, refusedAs);
+            if (error instanceof PaymentError && error.reason === 'not_found')
+              throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
+            throw error;
+          }
+        },
+      );
+    sandboxStep(
       '/api/sandbox/payments/:paymentIntentId/confirm',
-      {
-        config: buyers,
-        schema: {
-          tags: ['purchases'],
-          summary: 'The sandbox card form (Stripe’s test cards); absent with Stripe and in production',
-          params: z.object({ paymentIntentId: z.string().min(1).max(255) }),
-          body: z.object({ cardNumber: z.string().min(1).max(40) }),
-          response: {
-            200: z.object({ status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']), message: z.string().optional() }),
-            403: messageSchema,
-            404: messageSchema,
-          },
-        },
-      },
-      async (request) => {
-        const sandbox = payments.sandbox;
-        if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
-        const { intent } = await purchaseOfIntent(principalOf(request), request.params.paymentIntentId);
-        try {
-          return await sandbox.confirmWithCard(intent.id, request.body.cardNumber);
-        } catch (error) {
-          if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'invalid');
-          if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
-          throw error;
-        }
-      },
+      'The sandbox card form (Stripe’s test cards); absent with Stripe and in production',
+      z.object({ cardNumber: z.string().min(1).max(40) }),
+      (sandbox, id, body) => sandbox.confirmWithCard(id, body.cardNumber),
+      'invalid',
     );
-
-    app.post(
+    sandboxStep(
       '/api/sandbox/payments/:paymentIntentId/authenticate',
-      {
-        config: buyers,
-        schema: {
-          tags: ['purchases'],
-          summary: 'The sandbox’s 3-D Secure step for a card that asked for it: approve or fail; absent with Stripe and in production',
-          params: z.object({ paymentIntentId: z.string().min(1).max(255) }),
-          body: z.object({ approve: z.boolean() }),
-          response: {
-            200: z.object({ status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']), message: z.string().optional() }),
-            403: messageSchema,
-            404: messageSchema,
-          },
-        },
-      },
-      async (request) => {
-        const sandbox = payments.sandbox;
-        if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
-        const { intent } = await purchaseOfIntent(principalOf(request), request.params.paymentIntentId);
-        try {
-          return await sandbox.completeAuthentication(intent.id, request.body.approve);
-        } catch (error) {
-          if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'conflict');
-          if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
-          throw error;
-        }
-      },
+      'The sandbox’s 3-D Secure step for a card that asked for it: approve or fail; absent with Stripe and in production',
+      z.object({ approve: z.boolean() }),
+      (sandbox, id, body) => sandbox.completeAuthentication(id, body.approve),
+      'conflict',
     );
 
     app.get(
