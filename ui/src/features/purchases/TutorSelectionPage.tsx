@@ -8,8 +8,8 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { PendingButton, Skeleton } from '../tutors/parts.tsx';
-import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
+import { PendingButton } from '../tutors/parts.tsx';
+import { TutorCard, TutorCardSkeletons } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
 import { dollars, type PendingEnrollment, readPendingEnrollment, savePendingEnrollment } from './storage.ts';
@@ -99,26 +99,7 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
         />
       </div>
       {tutors.isPending ? (
-        <ul role="status" aria-label="Loading tutors" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {Array.from({ length: 6 }, (_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
-            <li key={i}>
-              <Card>
-                <CardContent className="grid gap-3">
-                  <div className="flex items-center gap-3">
-                    <Skeleton className="size-14 rounded-full" />
-                    <div className="grid flex-1 gap-2">
-                      <Skeleton className="h-4 w-2/3" />
-                      <Skeleton className="h-3 w-1/3" />
-                    </div>
-                  </div>
-                  <Skeleton className="h-12 w-full" />
-                  <Skeleton className="h-9 w-full" />
-                </CardContent>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <TutorCardSkeletons />
       ) : tutors.isError ? (
         <LoadError title="Failed to load tutors" onRetry={() => void tutors.refetch()} retrying={tutors.isFetching} />
       ) : shown.length === 0 ? (

@@ -103,26 +103,7 @@ export function TutorsDirectoryPage() {
           </form>
 
           {tutors.isPending ? (
-            <ul role="status" aria-label="Loading tutors" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {Array.from({ length: SKELETONS }, (_, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
-                <li key={i}>
-                  <Card>
-                    <CardContent className="grid gap-3">
-                      <div className="flex items-center gap-3">
-                        <Skeleton className="size-14 rounded-full" />
-                        <div className="grid flex-1 gap-2">
-                          <Skeleton className="h-4 w-2/3" />
-                          <Skeleton className="h-3 w-1/3" />
-                        </div>
-                      </div>
-                      <Skeleton className="h-12 w-full" />
-                      <Skeleton className="h-5 w-1/2" />
-                    </CardContent>
-                  </Card>
-                </li>
-              ))}
-            </ul>
+            <TutorCardSkeletons />
           ) : tutors.isError ? (
             <LoadError
               title="Could not load tutors"
@@ -239,5 +220,31 @@ export function TutorCard({ tutor }: { tutor: TutorListEntry }) {
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/** Six tutor-shaped placeholders while tutors load (spec part 2 §2, §9). */
+export function TutorCardSkeletons() {
+  return (
+    <ul role="status" aria-label="Loading tutors" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      {Array.from({ length: SKELETONS }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+        <li key={i}>
+          <Card>
+            <CardContent className="grid gap-3">
+              <div className="flex items-center gap-3">
+                <Skeleton className="size-14 rounded-full" />
+                <div className="grid flex-1 gap-2">
+                  <Skeleton className="h-4 w-2/3" />
+                  <Skeleton className="h-3 w-1/3" />
+                </div>
+              </div>
+              <Skeleton className="h-12 w-full" />
+              <Skeleton className="h-5 w-1/2" />
+            </CardContent>
+          </Card>
+        </li>
+      ))}
+    </ul>
   );
 }
