@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { horizontalOverflow } from './browser.ts';
 import { googleStudent, unique } from './helpers.ts';
 
 /** A new Google-created student (terms accepted) in Grade 11, on the dashboard. */
@@ -66,8 +67,7 @@ async function axeClean(page: Page) {
 }
 
 async function noHorizontalScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 }
 
 test('a student buys 8 sessions with a 10% code and the test card, chooses Maya, skips the first session, sees the course', async ({
@@ -120,7 +120,8 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
   const awaiting = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
   await expect(awaiting).toContainText('Setup Required');
   await expect(awaiting).toContainText('Tutor assignment pending');
-  await page.evaluate(() => localStorage.clear());
+  // A string: the tests are type-checked without the DOM's types (tests/e2e/browser.ts).
+  await page.evaluate('localStorage.clear()');
   await awaiting.getByRole('link', { name: 'Select a tutor' }).click();
   await expect(page).toHaveURL(/\/tutor-selection$/);
 
@@ -212,20 +213,14 @@ test('an anonymous visitor sees the order but must sign in to use a code or pay'
   const [subject] = (await (await page.request.get('/api/subjects')).json()) as { id: string; name: string }[];
   if (!pkg || !subject) throw new Error('no catalogue');
   await page.goto('/');
-  await page.evaluate(
-    ([p, s]) =>
-      localStorage.setItem(
-        'pendingEnrollment',
-        JSON.stringify({
-          packageId: p.id,
-          studentId: 'nobody',
-          subjectId: s.id,
-          subjectInfo: { name: s.name },
-          packageInfo: { name: p.name, sessionCount: p.sessionCount, totalPrice: p.totalPrice },
-        }),
-      ),
-    [pkg, subject] as const,
-  );
+  const pending = {
+    packageId: pkg.id,
+    studentId: 'nobody',
+    subjectId: subject.id,
+    subjectInfo: { name: subject.name },
+    packageInfo: { name: pkg.name, sessionCount: pkg.sessionCount, totalPrice: pkg.totalPrice },
+  };
+  await page.evaluate(`localStorage.setItem('pendingEnrollment', ${JSON.stringify(JSON.stringify(pending))})`);
   await page.goto('/checkout');
   await expect(page.getByTestId('order-total')).toHaveText(`$${pkg.totalPrice.toFixed(2)}`);
   await page.getByLabel('Promo code').fill('save10');
