@@ -16,6 +16,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCardAnswer } from './api.ts';
+import { EnrollmentMissing } from './EnrollmentMissing.tsx';
 import {
   clearPaymentMetadata,
   dollars,
@@ -51,16 +52,7 @@ export function CheckoutPage() {
         {isPending ? (
           <Loading label="Preparing checkout..." />
         ) : !enrollment ? (
-          <Alert>
-            <CircleAlert aria-hidden="true" />
-            <AlertTitle>No enrollment data found</AlertTitle>
-            <AlertDescription>
-              <p>Please start the enrollment process from your dashboard.</p>
-              <Button asChild size="sm" className="mt-3">
-                <Link to="/student">Go to dashboard</Link>
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <EnrollmentMissing />
         ) : (
           <Checkout enrollment={enrollment} user={user ?? null} />
         )}
