@@ -35,7 +35,7 @@ if (!config.DATABASE_URL && mode === 'all') {
     if (existing.length === 0) {
       const credentials = await seedDemoAccounts(system.accounts);
       // Demo tutors choose from the seeded catalogue, so its read model must have caught up.
-      await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
+      await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
       const tutors = await seedDemoTutors(
         { store: system.store, accounts: demoTutorAccounts(system.accounts) },
         await listSubjects(system.sql),

@@ -44,7 +44,7 @@ export async function approvedTutor(
     { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: `application-${n}` } },
     commandContext(),
   );
-  if (!(await waitForProjections(system.sql, ['users', 'tutors'], await system.store.headPosition(), 30_000)))
+  if (!(await waitForProjections(system.sql, ['users', 'tutors'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up with the tutor');
   const cookie = `tm_session=${(await system.sessions.create(userId, 'tutor')).token}`;
   return { tutorId: userId, userId, email, cookie };

@@ -112,6 +112,12 @@ export interface EventStore {
   readAll(from: Position, limit: number): Promise<RecordedEvent[]>;
   /** Position of the newest event a reader may see now (START when empty). */
   headPosition(): Promise<Position>;
+  /**
+   * Position of the newest committed event, readable or not yet (PostgreSQL: a transaction anywhere
+   * in the cluster holds the visibility horizon back). What to wait for after a write: once a
+   * projector has passed it, it has seen every event committed before the call.
+   */
+  committedPosition(): Promise<Position>;
   /** Number of events strictly after `from` (for lag and rebuild progress). */
   countAfter(from: Position): Promise<number>;
   listStreams(options?: { category?: string; limit?: number }): Promise<StreamInfo[]>;

@@ -101,6 +101,10 @@ export class ProtectedEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
+  committedPosition() {
+    return this.inner.committedPosition();
+  }
+
   countAfter(from: Position) {
     return this.inner.countAfter(from);
   }

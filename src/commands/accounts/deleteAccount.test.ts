@@ -84,7 +84,7 @@ describe('account deletion', () => {
     ).toBe(401);
 
     // The audit log erases the request details when it sees the deletion.
-    await waitForProjections(system.sql, ['audit_log'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['audit_log'], await system.store.committedPosition(), 10_000);
     const dump = await dumpAll(['mail_outbox']);
     for (const secret of [
       'Zebulon',
@@ -110,7 +110,7 @@ describe('account deletion', () => {
       expect(opened).not.toContain('Zebulon');
     }
     // The audit log follows the log asynchronously: the deletion endpoint does not wait for it.
-    await waitForProjections(system.sql, ['audit_log'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['audit_log'], await system.store.committedPosition(), 10_000);
     const audit = await system.sql`SELECT action FROM audit_logs WHERE entity_id = ${userId} ORDER BY position`;
     expect(audit.map((a) => a.action)).toContain('AccountDeleted');
     // The username and address are free again.

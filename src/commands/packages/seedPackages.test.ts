@@ -22,7 +22,7 @@ describe('seeding packages', () => {
     await seedPackages(system.store);
     const events = await system.store.readStream(packageStreamId(packageIdOf('grade_11_12', 'weekly_2')));
     expect(events).toHaveLength(1);
-    expect(await waitForProjections(system.sql, ['packages'], await system.store.headPosition(), 30_000)).toBe(true);
+    expect(await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000)).toBe(true);
     // A fresh system's projector may still be starting (no checkpoint yet): wait for the rows too.
     let listed = await listPackages(system.sql);
     for (let i = 0; i < 300 && listed.length < 9; i++) {

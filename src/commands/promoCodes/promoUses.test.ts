@@ -57,7 +57,7 @@ describe('promo code uses on real PostgreSQL', () => {
     const again = await redeemPromoCode(handlers, redemption, buyer(2));
     expect(again.events).toEqual([]);
 
-    expect(await waitForProjections(system.sql, ['promo_codes', 'promo_redemptions'], await system.store.headPosition(), 30_000)).toBe(
+    expect(await waitForProjections(system.sql, ['promo_codes', 'promo_redemptions'], await system.store.committedPosition(), 30_000)).toBe(
       true,
     );
     expect(await findPromoCode(system.sql, promoCodeId)).toMatchObject({

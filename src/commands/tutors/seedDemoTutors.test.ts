@@ -12,7 +12,7 @@ let system: TestSystem;
 beforeAll(async () => {
   system = await createTestSystem('all');
   await seedSubjectCatalog(system.store);
-  await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
 });
 afterAll(async () => system.dispose());
 
@@ -27,7 +27,7 @@ describe('seeding the demo tutors', () => {
     });
     expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
 
-    await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 30_000);
+    await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
     const seeded = await system.sql<{ id: string; username: string; role: string; timezone: string }[]>`
       SELECT id, username, role, timezone FROM users WHERE username LIKE 'demo.tutor.%' ORDER BY username`;
     expect(seeded.map((u) => [u.username, u.role, u.timezone])).toEqual([

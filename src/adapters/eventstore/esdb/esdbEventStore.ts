@@ -294,6 +294,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /** EventStoreDB makes an appended event readable on commit: the committed head is the head. */
+  committedPosition(): Promise<Position> {
+    return this.headPosition();
+  }
+
   async countAfter(from: Position): Promise<number> {
     let count = 0;
     await this.scanForward(from, MAX_PAGE, () => {

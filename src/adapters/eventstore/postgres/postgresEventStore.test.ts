@@ -131,3 +131,41 @@ describe('postgres event store ordering', () => {
     await store.close();
   });
 });
+
+describe('postgres event store heads', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('heads');
+    await migrateEventStore(db.sql);
+  });
+  afterAll(async () => db.drop());
+
+  it('reports a committed event as committed while an older open transaction keeps it from readers', async () => {
+    const store = new PostgresEventStore(db.sql);
+    const before = await store.headPosition();
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const holding = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    // An older transaction with an id of its own, still open: it holds the visibility horizon.
+    const open = db.sql.begin(async (tx) => {
+      await tx`SELECT pg_current_xact_id()`;
+      started();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await holding;
+    const written = await store.append(`heads-${randomUUID()}`, [{ id: randomUUID(), type: 'Held', data: {}, metadata: {} }], 'no_stream');
+    expect(await store.committedPosition()).toBe(written.position);
+    expect(await store.headPosition()).toBe(before);
+    release();
+    await open;
+    // Other databases' transactions on a shared server may hold the horizon a moment longer.
+    const deadline = Date.now() + 10_000;
+    while ((await store.headPosition()) !== written.position && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await store.headPosition()).toBe(written.position);
+    await store.close();
+  });
+});

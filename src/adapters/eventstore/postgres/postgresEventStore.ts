@@ -353,6 +353,12 @@ export class PostgresEventStore implements EventStore {
     return row ? encodePosition(row.txid, row.seq) : START;
   }
 
+  async committedPosition(): Promise<Position> {
+    const [row] = await this.sql<{ txid: string; seq: bigint }[]>`
+      SELECT txid::text AS txid, seq FROM es_events ORDER BY es_events.txid DESC, es_events.seq DESC LIMIT 1`;
+    return row ? encodePosition(row.txid, row.seq) : START;
+  }
+
   async countAfter(from: Position): Promise<number> {
     const { txid, seq } = decodePosition(from);
     const [row] = await this.sql<{ count: bigint }[]>`

@@ -79,7 +79,7 @@ export const accountRoutes =
         if (!user) {
           // A valid session whose user row is missing is a fresh account the read models have not
           // shown yet (deletion ends every session): wait for them before treating it as gone.
-          await waitForProjections(system.sql, accountProjections, await system.store.headPosition());
+          await waitForProjections(system.sql, accountProjections, await system.store.committedPosition());
           user = await currentUser(system.sql, request.principal);
         }
         if (!user) {
@@ -356,7 +356,7 @@ export const accountRoutes =
       await waitForProjections(
         system.sql,
         [...accountProjections, 'contact_messages', 'tutor_applications'],
-        await system.store.headPosition(),
+        await system.store.committedPosition(),
       );
       clearSessionCookie(reply, request);
       return { ok: true };

@@ -31,7 +31,7 @@ const caughtUp = async () => {
     !(await waitForProjections(
       system.sql,
       ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses'],
-      await system.store.headPosition(),
+      await system.store.committedPosition(),
       30_000,
     ))
   )

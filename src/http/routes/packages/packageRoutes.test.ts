@@ -31,7 +31,7 @@ async function eventually<T>(read: () => Promise<T>, ready: (value: T) => boolea
 beforeAll(async () => {
   await seedSubjectCatalog(system.store);
   await seedPackages(system.store);
-  await waitForProjections(system.sql, ['subjects', 'packages'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['subjects', 'packages'], await system.store.committedPosition(), 30_000);
   const catalog = (
     await eventually(
       () => listSubjects(system.sql),
@@ -60,7 +60,7 @@ beforeAll(async () => {
     );
     if (complete) await tutors.handle(tutorId, { type: 'CompleteOnboarding', data: { tutorId, calendarConnected: true } }, ctx());
   }
-  await waitForProjections(system.sql, ['tutors'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['tutors'], await system.store.committedPosition(), 30_000);
 });
 
 describe('packages', () => {

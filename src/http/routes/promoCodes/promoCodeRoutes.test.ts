@@ -55,7 +55,7 @@ beforeAll(async () => {
     password: 'Promo-admin-2026!',
     role: 'admin',
   });
-  await waitForProjections(system.sql, ['users', 'packages'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['users', 'packages'], await system.store.committedPosition(), 30_000);
   admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
   student = { userId: 'student-1', cookie: `tm_session=${(await system.sessions.create('student-1', 'student')).token}` };
   other = { userId: 'student-2', cookie: `tm_session=${(await system.sessions.create('student-2', 'student')).token}` };
@@ -274,7 +274,7 @@ describe('POST /api/promo-codes/validate', () => {
       { promoCodeId: once.id, claimId: 'pi-1', userId: other.userId, priceCents: 57_000, redemptionId: 'red-1', purchaseId: 'buy-1' },
       ctx(),
     );
-    await waitForProjections(system.sql, ['promo_codes', 'promo_redemptions'], await system.store.headPosition(), 30_000);
+    await waitForProjections(system.sql, ['promo_codes', 'promo_redemptions'], await system.store.committedPosition(), 30_000);
     const redemptions = promoRedemptionSchema.array().parse((await call('GET', '/api/admin/promo-redemptions', admin)).json());
     expect(redemptions).toEqual([expect.objectContaining({ id: 'red-1', promoCodeId: once.id, userId: other.userId, discountAmount: 57 })]);
     const listed = promoCodeSchema.array().parse((await call('GET', '/api/admin/promo-codes', admin)).json());

@@ -31,7 +31,7 @@ const SUBJECT = 'subject-math';
 beforeAll(async () => {
   await seedSubjectCatalog(system.store);
   await seedPackages(system.store);
-  await waitForProjections(system.sql, ['packages'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300 && !pkg; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 8);
     if (found) pkg = { id: found.id, cents: found.totalPriceCents };
@@ -180,7 +180,7 @@ describe('checkout', () => {
     expect(course).toMatchObject({ studentId, sessionsRemaining: 8 });
     // The outbox's event is consumed too; still one completion and one course.
     await eventually(async () => (await system.payments.outbox?.pendingEvents())?.length === 0);
-    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.committedPosition(), 10_000);
     const completions =
       await system.sql`SELECT 1 FROM es_events WHERE type = 'PurchaseCompleted' AND stream_id = ${`purchase-${answer.purchaseId}`}`;
     expect(completions.length).toBe(1);
@@ -218,7 +218,7 @@ describe('checkout', () => {
       return !s.claims[answer.purchaseId] && s;
     });
     expect(state.redeemed).toEqual([]);
-    await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.committedPosition(), 10_000);
     expect(await findCourse(system.sql, courseIdForPurchase(answer.purchaseId))).toBeNull();
     // The slot is free again: the same student may buy the subject.
     const retry = await post('/api/create-payment-intent', cookie, checkoutBody(studentId));
@@ -256,7 +256,7 @@ describe('checkout', () => {
     const failed = await pay(false);
     expect(failed.auth).toMatchObject({ status: 'requires_payment_method', message: expect.stringContaining('unable to authenticate') });
     expect(failed.confirm.statusCode, failed.confirm.body).toBe(402);
-    await waitForProjections(system.sql, ['student_courses'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['student_courses'], await system.store.committedPosition(), 10_000);
     expect(await findCourse(system.sql, courseIdForPurchase(failed.answer.purchaseId))).toBeNull();
   });
 
@@ -310,7 +310,7 @@ describe('checkout', () => {
     await eventually(async () => (await findPurchase(system.sql, answer.purchaseId))?.status === 'abandoned');
     expect((await system.payments.retrievePaymentIntent(answer.paymentIntentId as string)).status).toBe('canceled');
     await eventually(async () => !(await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims[answer.purchaseId]);
-    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.headPosition(), 10_000);
+    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.committedPosition(), 10_000);
     const card = await post(`/api/sandbox/payments/${answer.paymentIntentId}/confirm`, cookie, { cardNumber: '4242424242424242' });
     expect(card.statusCode).toBe(400);
     const again = await post('/api/create-payment-intent', cookie, checkoutBody(studentId));

@@ -240,9 +240,9 @@ export const purchaseRoutes =
         });
         const { position } = await completePurchase(purchases, { purchaseId: started.purchaseId, paymentIntentId: intent.id }, ctx);
         // Completed by the webhook already: wait for what the log holds now.
-        await readYourWrites(sql, fulfilmentProjections, position ?? (await store.headPosition()), 10_000);
+        await readYourWrites(sql, fulfilmentProjections, position ?? (await store.committedPosition()), 10_000);
         // The fulfilment appended the course's events before its checkpoint moved: now the course read model.
-        await readYourWrites(sql, courseProjections, await store.headPosition(), 10_000);
+        await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
         return {
           enrollmentData: {
             purchaseId: started.purchaseId,

@@ -38,7 +38,7 @@ beforeAll(async () => {
   app = await buildApp(system, { logger: false });
   await seedSubjectCatalog(system.store);
   await seedPackages(system.store);
-  await waitForProjections(system.sql, ['packages'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300 && !pkg; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 12);
     if (found) pkg = { id: found.id, cents: found.totalPriceCents };
@@ -117,7 +117,7 @@ const count = async (type: string, streamId: string) =>
   (await system.sql`SELECT 1 FROM es_events WHERE type = ${type} AND stream_id = ${streamId}`).length;
 
 async function oneCourse(purchaseId: string) {
-  await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.headPosition(), 10_000);
+  await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.committedPosition(), 10_000);
   expect(await count('PurchaseCompleted', `purchase-${purchaseId}`)).toBe(1);
   const courseId = courseIdForPurchase(purchaseId);
   expect((await system.sql`SELECT 1 FROM es_events WHERE type = 'CourseEnrolled' AND stream_id LIKE ${`%${courseId}`}`).length).toBe(1);
@@ -155,7 +155,7 @@ describe('checkout with Stripe (a local server speaking its wire format)', () =>
     await waitForProjections(
       system.sql,
       ['purchases', 'purchase_fulfilment', 'student_courses'],
-      await system.store.headPosition(),
+      await system.store.committedPosition(),
       10_000,
     );
     expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('failed');

@@ -31,7 +31,12 @@ beforeAll(async () => {
     role: 'admin',
   });
   // Other databases' transactions on a shared server can hold back what the projectors see: wait long, and say so.
-  const caughtUp = await waitForProjections(system.sql, ['users', 'subjects', 'gradetiers'], await system.store.headPosition(), 30_000);
+  const caughtUp = await waitForProjections(
+    system.sql,
+    ['users', 'subjects', 'gradetiers'],
+    await system.store.committedPosition(),
+    30_000,
+  );
   if (!caughtUp) throw new Error('the read models did not catch up with the seeded catalogue');
   admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
   tutor = `tm_session=${(await system.sessions.create('someone', 'tutor')).token}`;

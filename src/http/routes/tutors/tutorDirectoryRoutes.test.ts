@@ -48,7 +48,7 @@ async function onboard(tutor: ApprovedTutor, subjects: string[], complete = true
 
 beforeAll(async () => {
   await seedSubjectCatalog(system.store);
-  await waitForProjections(system.sql, ['subjects'], await system.store.headPosition(), 30_000);
+  await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   const catalog = await listSubjects(system.sql);
   idOf = (name) => catalog.find((s) => s.name === name)?.id as string;
   maya = await approvedTutor(system, 'dir-maya', { firstName: 'Maya', lastName: 'Okafor' });
@@ -57,7 +57,7 @@ beforeAll(async () => {
   await onboard(maya, ['Calculus (University/College)']);
   await onboard(dan, ['Chemistry (University/College)']);
   await onboard(newcomer, ['Calculus (University/College)'], false);
-  if (!(await waitForProjections(system.sql, ['tutors', 'users'], await system.store.headPosition(), 30_000)))
+  if (!(await waitForProjections(system.sql, ['tutors', 'users'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up');
 });
 
@@ -138,7 +138,7 @@ describe('the tutor directory', () => {
     expect(await files.list(`profile-pictures/${dan.tutorId}/`)).toHaveLength(1);
     const res = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: dan.cookie } });
     expect(res.statusCode, res.body).toBeLessThan(300);
-    await waitForProjections(system.sql, ['tutors', 'users'], await system.store.headPosition(), 30_000);
+    await waitForProjections(system.sql, ['tutors', 'users'], await system.store.committedPosition(), 30_000);
     expect((await list()).map((t) => t.id)).toEqual([maya.tutorId]);
     expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}` })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}/picture` })).statusCode).toBe(404);

@@ -46,7 +46,7 @@ beforeAll(async () => {
     password: 'Profile-admin-2026!',
     role: 'admin',
   });
-  if (!(await waitForProjections(system.sql, ['users', 'subjects'], await system.store.headPosition(), 30_000)))
+  if (!(await waitForProjections(system.sql, ['users', 'subjects'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up');
   admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
     password: 'Tutor-review-admin-2026!',
     role: 'admin',
   });
-  const caughtUp = await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 30_000);
+  const caughtUp = await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
   if (!caughtUp) throw new Error('the read models did not catch up with the admin');
   admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
 });
@@ -76,7 +76,7 @@ async function apply(email: string, firstName: string, lastName: string): Promis
     headers: { cookie: cookiePair(started, 'tm_oauth') ?? '' },
   });
   expect(callback.headers.location).toBe('/tutor-login?status=submitted');
-  await waitForProjections(system.sql, ['tutor_applications'], await system.store.headPosition(), 20_000);
+  await waitForProjections(system.sql, ['tutor_applications'], await system.store.committedPosition(), 20_000);
   return deterministicUuid(`tutor-applicant/dev:${email}`);
 }
 
@@ -106,7 +106,7 @@ describe('tutor invitations', () => {
     const [row] = await system.sql<{ invitation_id: string | null }[]>`
       SELECT invitation_id FROM pending_tutor_applications WHERE user_id = ${applicantId}`;
     expect(row?.invitation_id).toBe(invitationId);
-    await waitForProjections(system.sql, ['tutors'], await system.store.headPosition(), 20_000);
+    await waitForProjections(system.sql, ['tutors'], await system.store.committedPosition(), 20_000);
     const [invitation] = await system.sql<
       { status: string; email: string }[]
     >`SELECT status, email FROM tutor_invitations WHERE id = ${invitationId}`;
@@ -211,7 +211,7 @@ describe('reviewing tutor applications', () => {
       { ...registration, username: 'joan-taken', email },
       commandContext({ commandId: deterministicUuid('joan-taken-account') }),
     );
-    await waitForProjections(system.sql, ['users'], await system.store.headPosition(), 20_000);
+    await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 20_000);
     const res = await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`);
     expect(res.statusCode).toBe(409);
     expect((res.json() as { message: string }).message).toBe(APPLICANT_EMAIL_TAKEN);

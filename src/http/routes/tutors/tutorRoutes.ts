@@ -110,7 +110,7 @@ export const tutorRoutes =
       const { position } = await reviewTutorApplication(handlers, knownApplicant(applicantId), kind, ctx);
       // The workflow registers the tutor or shreds the keys: an answer before it finished would show stale data.
       if (kind !== 'reject' && !(await waitForProjections(sql, [TUTOR_REVIEW], position, 10_000))) throw new ReadModelLagError();
-      await readYourWrites(sql, reviewedModels, kind === 'reject' ? position : await store.headPosition());
+      await readYourWrites(sql, reviewedModels, kind === 'reject' ? position : await store.committedPosition());
       const status = { approve: 'approved', reject: 'rejected', deny: 'denied' }[kind];
       return { status: 200, body: { ok: true as const, status } };
     };
