@@ -6,6 +6,7 @@ import { operationsEvents } from './operations/operationsEvents.ts';
 import { packageFeatureEvents } from './packages/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
 import { purchaseFeatureEvents } from './purchases/index.ts';
+import { sessionFeatureEvents } from './sessions/index.ts';
 import { subjectEvents } from './subjects/index.ts';
 import { tutorFeatureEvents } from './tutors/index.ts';
 
@@ -20,6 +21,7 @@ export const eventCatalog = {
   ...packageFeatureEvents,
   ...courseFeatureEvents,
   ...purchaseFeatureEvents,
+  ...sessionFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

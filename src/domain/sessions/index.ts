@@ -1,0 +1,5 @@
+import { sessionEvents } from './session.ts';
+import { tutorScheduleEvents } from './tutorSchedule.ts';
+
+/** Every event type of the sessions feature: a session's life and the tutor schedules that hold hours. */
+export const sessionFeatureEvents = { ...sessionEvents, ...tutorScheduleEvents };

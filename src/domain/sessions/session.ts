@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
+
+/**
+ * A tutoring session (spec part 1 §3 `sessions`, part 2 §3–§4; stream `session-<id>`). Its events
+ * carry everything a later reader needs without looking elsewhere: a calendar saga creates the
+ * tutor's event (with a Meet link and the student invited) from `SessionBooked` alone, and a
+ * cancellation records who asked, when, the start and the zones, so the 12-hour decision can be
+ * explained later.
+ */
+
+export const SESSION_MINUTES = 60;
+/** Spec part 1 §9: cancelling needs more than 12 hours' notice, otherwise the session counts as used. */
+export const CANCELLATION_NOTICE_HOURS = 12;
+
+export const sessionStatuses = ['scheduled', 'completed', 'cancelled'] as const;
+export type SessionStatus = (typeof sessionStatuses)[number];
+
+export const sessionBooked = z.object({
+  sessionId: z.string(),
+  tutorId: z.string(),
+  studentId: z.string(),
+  /** The account holding the student (whose key seals the notes). */
+  studentUserId: z.string(),
+  courseId: z.string(),
+  subjectId: z.string(),
+  /** The subject's name when booked (the default notes and the calendar event's title use it). */
+  subjectName: z.string(),
+  start: z.string(),
+  end: z.string(),
+  durationMinutes: z.number().int(),
+  notes: z.string(),
+  bookedBy: z.string(),
+  bookedByRole: z.string(),
+  tutorTimeZone: z.string(),
+  studentTimeZone: z.string(),
+  at: z.string(),
+});
+export type SessionBookedData = z.output<typeof sessionBooked>;
+
+export const sessionCancelled = z.object({
+  sessionId: z.string(),
+  tutorId: z.string(),
+  studentId: z.string(),
+  courseId: z.string(),
+  start: z.string(),
+  end: z.string(),
+  cancelledBy: z.string(),
+  cancelledByRole: z.string(),
+  reason: z.string(),
+  /** Minutes between the request and the start (negative once started): what the 12-hour rule read. */
+  noticeMinutes: z.number().int(),
+  /** released: more than 12 hours' notice; forfeited: the session counts as used. */
+  credit: z.enum(['released', 'forfeited']),
+  tutorTimeZone: z.string(),
+  studentTimeZone: z.string(),
+  /** When the cancellation was asked for. */
+  at: z.string(),
+});
+
+export const sessionCompleted = z.object({
+  sessionId: z.string(),
+  tutorId: z.string(),
+  studentId: z.string(),
+  studentUserId: z.string(),
+  courseId: z.string(),
+  completedBy: z.string(),
+  /** The session report the student and parent see. */
+  notes: z.string(),
+  at: z.string(),
+});
+
+export const sessionRescheduled = z.object({
+  sessionId: z.string(),
+  tutorId: z.string(),
+  studentId: z.string(),
+  previousStart: z.string(),
+  previousEnd: z.string(),
+  start: z.string(),
+  end: z.string(),
+  rescheduledBy: z.string(),
+  rescheduledByRole: z.string(),
+  /** The zone the new local time was given in. */
+  timeZone: z.string(),
+  at: z.string(),
+});
+
+const studentHolder = (d: { studentUserId: string }) => `user-${d.studentUserId}`;
+
+export const sessionEvents = {
+  SessionBooked: eventType(sessionBooked, {
+    personal: { fields: ['notes'], subject: studentHolder },
+    describe: (d) => `Session booked for ${d.start} (${d.durationMinutes} min)`,
+  }),
+  SessionCancelled: eventType(sessionCancelled, {
+    describe: (d) => `Session cancelled by the ${d.cancelledByRole} with ${d.noticeMinutes} min notice: credit ${d.credit}`,
+  }),
+  SessionCompleted: eventType(sessionCompleted, {
+    personal: { fields: ['notes'], subject: studentHolder },
+    describe: () => 'Session completed',
+  }),
+  SessionRescheduled: eventType(sessionRescheduled, { describe: (d) => `Session moved from ${d.previousStart} to ${d.start}` }),
+};
+export type SessionEvent = EventsOf<typeof sessionEvents>;
+
+export interface SessionState {
+  booked: SessionBookedData | null;
+  status: SessionStatus;
+  start: string | null;
+  end: string | null;
+}
+export const initialSessionState: SessionState = { booked: null, status: 'scheduled', start: null, end: null };
+
+export function evolveSession(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case 'SessionBooked':
+      return { booked: event.data, status: 'scheduled', start: event.data.start, end: event.data.end };
+    case 'SessionCancelled':
+      return { ...state, status: 'cancelled' };
+    case 'SessionCompleted':
+      return { ...state, status: 'completed' };
+    case 'SessionRescheduled':
+      return { ...state, start: event.data.start, end: event.data.end };
+    default:
+      return state;
+  }
+}
+
+export const sessionStreamId = (sessionId: string) => `session-${sessionId}`;
+
+/** Empty notes default to "{subject} tutoring session" (spec part 2 §5). */
+export const defaultNotes = (notes: string | null | undefined, subjectName: string) =>
+  notes?.trim() ? notes.trim() : `${subjectName} tutoring session`;

@@ -1,0 +1,227 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import type { SessionBookedData, SessionEvent } from './session.ts';
+import {
+  COMPLETE_TOO_EARLY,
+  SESSION_CANCELLED,
+  SESSION_EXISTS,
+  SESSION_NOT_FOUND,
+  type SessionCommand,
+  sessionDecider,
+} from './sessionDecider.ts';
+import { SLOT_TAKEN, type TutorScheduleEvent } from './tutorSchedule.ts';
+import { type TutorScheduleCommand, tutorScheduleDecider } from './tutorScheduleDecider.ts';
+
+const START = '2026-05-04T14:00:00.000Z';
+const END = '2026-05-04T15:00:00.000Z';
+const BOOKED_AT = '2026-05-01T10:00:00.000Z';
+const at = (iso: string) => ({ now: new Date(iso), actorId: 'user-1', actorRole: 'student' });
+
+const booking: Omit<SessionBookedData, 'at'> = {
+  sessionId: 's1',
+  tutorId: 't1',
+  studentId: 'st1',
+  studentUserId: 'u1',
+  courseId: 'c1',
+  subjectId: 'math',
+  subjectName: 'Math',
+  start: START,
+  end: END,
+  durationMinutes: 60,
+  notes: 'Math tutoring session',
+  bookedBy: 'u1',
+  bookedByRole: 'student',
+  tutorTimeZone: 'America/New_York',
+  studentTimeZone: 'Europe/London',
+};
+const booked: SessionEvent = { type: 'SessionBooked', data: { ...booking, at: BOOKED_AT } };
+const spec = deciderSpec(sessionDecider);
+const cancel = (now: string): SessionCommand => ({ type: 'CancelSession', data: { sessionId: 's1', reason: 'ill' }, metadata: at(now) });
+const cancelled = (now: string, noticeMinutes: number, credit: 'released' | 'forfeited'): SessionEvent => ({
+  type: 'SessionCancelled',
+  data: {
+    sessionId: 's1',
+    tutorId: 't1',
+    studentId: 'st1',
+    courseId: 'c1',
+    start: START,
+    end: END,
+    cancelledBy: 'user-1',
+    cancelledByRole: 'student',
+    reason: 'ill',
+    noticeMinutes,
+    credit,
+    tutorTimeZone: 'America/New_York',
+    studentTimeZone: 'Europe/London',
+    at: new Date(now).toISOString(),
+  },
+});
+
+describe('session decider', () => {
+  it('books a session with everything a calendar event needs; the same booking again changes nothing, another is refused', () => {
+    spec
+      .given([])
+      .when({ type: 'BookSession', data: booking, metadata: at(BOOKED_AT) })
+      .thenEvents([booked]);
+    spec
+      .given([booked])
+      .when({ type: 'BookSession', data: booking, metadata: at(BOOKED_AT) })
+      .thenNothing();
+    spec
+      .given([booked])
+      .when({ type: 'BookSession', data: { ...booking, start: END }, metadata: at(BOOKED_AT) })
+      .thenThrows(SESSION_EXISTS, 'conflict');
+  });
+
+  it('12-hour rule: cancelling 12:01 before the start releases the credit', () => {
+    spec
+      .given([booked])
+      .when(cancel('2026-05-04T01:59:00.000Z'))
+      .thenEvents([cancelled('2026-05-04T01:59:00.000Z', 721, 'released')]);
+  });
+
+  it('12-hour rule: cancelling 11:59 before the start forfeits it (the session counts as used); exactly 12:00 too', () => {
+    spec
+      .given([booked])
+      .when(cancel('2026-05-04T02:01:00.000Z'))
+      .thenEvents([cancelled('2026-05-04T02:01:00.000Z', 719, 'forfeited')]);
+    spec
+      .given([booked])
+      .when(cancel('2026-05-04T02:00:00.000Z'))
+      .thenEvents([cancelled('2026-05-04T02:00:00.000Z', 720, 'forfeited')]);
+  });
+
+  it('the rule reads the rescheduled start', () => {
+    const moved: SessionEvent = {
+      type: 'SessionRescheduled',
+      data: {
+        sessionId: 's1',
+        tutorId: 't1',
+        studentId: 'st1',
+        previousStart: START,
+        previousEnd: END,
+        start: '2026-05-05T14:00:00.000Z',
+        end: '2026-05-05T15:00:00.000Z',
+        rescheduledBy: 't1',
+        rescheduledByRole: 'tutor',
+        timeZone: 'America/New_York',
+        at: BOOKED_AT,
+      },
+    };
+    const now = '2026-05-04T14:00:00.000Z';
+    const event = cancelled(now, 1440, 'released');
+    spec
+      .given([booked, moved])
+      .when(cancel(now))
+      .thenEvents([
+        { ...event, data: { ...event.data, start: '2026-05-05T14:00:00.000Z', end: '2026-05-05T15:00:00.000Z' } } as SessionEvent,
+      ]);
+  });
+
+  it('a cancelled session is not cancelled twice, nor completed; an unknown one is not found', () => {
+    const c = cancelled('2026-05-01T00:00:00.000Z', 0, 'released');
+    spec.given([booked, c]).when(cancel('2026-05-02T00:00:00.000Z')).thenNothing();
+    spec
+      .given([booked, c])
+      .when({ type: 'CompleteSession', data: { sessionId: 's1', notes: '' }, metadata: at(START) })
+      .thenThrows(SESSION_CANCELLED, 'conflict');
+    spec.given([]).when(cancel(START)).thenThrows(SESSION_NOT_FOUND, 'not_found');
+  });
+
+  it('completes only at or after the start', () => {
+    spec
+      .given([booked])
+      .when({ type: 'CompleteSession', data: { sessionId: 's1', notes: 'x' }, metadata: at('2026-05-04T13:59:59.999Z') })
+      .thenThrows(COMPLETE_TOO_EARLY, 'conflict');
+    spec
+      .given([booked])
+      .when({ type: 'CompleteSession', data: { sessionId: 's1', notes: 'Worked on limits.' }, metadata: { ...at(START), actorId: 't1' } })
+      .thenEvents([
+        {
+          type: 'SessionCompleted',
+          data: {
+            sessionId: 's1',
+            tutorId: 't1',
+            studentId: 'st1',
+            studentUserId: 'u1',
+            courseId: 'c1',
+            completedBy: 't1',
+            notes: 'Worked on limits.',
+            at: START,
+          },
+        },
+      ]);
+  });
+});
+
+describe('tutor schedule decider: one session per hour', () => {
+  const schedule = deciderSpec(tutorScheduleDecider);
+  const claim = (sessionId: string, start: string, end: string, slotFree = true): TutorScheduleCommand => ({
+    type: 'ClaimHour',
+    data: { tutorId: 't1', sessionId, start, end, slotFree },
+    metadata: at(BOOKED_AT),
+  });
+  const held = (sessionId: string, start: string, end: string): TutorScheduleEvent => ({
+    type: 'TutorHourClaimed',
+    data: { tutorId: 't1', sessionId, start, end, at: BOOKED_AT },
+  });
+
+  it('claims a free hour; the same session claiming it again changes nothing', () => {
+    schedule
+      .given([])
+      .when(claim('s1', START, END))
+      .thenEvents([held('s1', START, END)]);
+    schedule
+      .given([held('s1', START, END)])
+      .when(claim('s1', START, END))
+      .thenNothing();
+  });
+
+  it('refuses an hour another session holds, or overlaps, with the clear message', () => {
+    schedule
+      .given([held('s1', START, END)])
+      .when(claim('s2', START, END))
+      .thenThrows(SLOT_TAKEN, 'conflict');
+    schedule
+      .given([held('s1', START, END)])
+      .when(claim('s2', '2026-05-04T14:30:00.000Z', '2026-05-04T15:30:00.000Z'))
+      .thenThrows(SLOT_TAKEN, 'conflict');
+    schedule
+      .given([held('s1', START, END)])
+      .when(claim('s2', END, '2026-05-04T16:00:00.000Z'))
+      .thenEvents([held('s2', END, '2026-05-04T16:00:00.000Z')]);
+  });
+
+  it('refuses an hour that is not one of the tutor’s free slots', () => {
+    schedule
+      .given([])
+      .when(claim('s1', START, END, false))
+      .thenThrows(SLOT_TAKEN, 'conflict');
+  });
+
+  it('a released hour is free again; releasing what is not held changes nothing', () => {
+    const released: TutorScheduleEvent = {
+      type: 'TutorHourReleased',
+      data: { tutorId: 't1', sessionId: 's1', start: START, end: END, reason: 'compensation', at: BOOKED_AT },
+    };
+    schedule
+      .given([held('s1', START, END)])
+      .when({ type: 'ReleaseHour', data: { tutorId: 't1', sessionId: 's1', reason: 'compensation' }, metadata: at(BOOKED_AT) })
+      .thenEvents([released]);
+    schedule
+      .given([held('s1', START, END), released])
+      .when(claim('s2', START, END))
+      .thenEvents([held('s2', START, END)]);
+    schedule
+      .given([])
+      .when({ type: 'ReleaseHour', data: { tutorId: 't1', sessionId: 's1', reason: 'cancelled' }, metadata: at(BOOKED_AT) })
+      .thenNothing();
+  });
+
+  it('a session claiming another hour moves (a reschedule): its old hour does not block it', () => {
+    schedule
+      .given([held('s1', START, END)])
+      .when(claim('s1', '2026-05-04T14:30:00.000Z', '2026-05-04T15:30:00.000Z'))
+      .thenEvents([held('s1', '2026-05-04T14:30:00.000Z', '2026-05-04T15:30:00.000Z')]);
+  });
+});

@@ -1,0 +1,135 @@
+import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import {
+  CANCELLATION_NOTICE_HOURS,
+  evolveSession,
+  initialSessionState,
+  type SessionBookedData,
+  type SessionEvent,
+  type SessionState,
+} from './session.ts';
+
+export const SESSION_NOT_FOUND = 'Session not found';
+/** Spec part 2 §4 (the toast "Cannot Complete Session"). */
+export const COMPLETE_TOO_EARLY = 'Session can only be marked as completed at or after the scheduled time.';
+export const SESSION_CANCELLED = 'This session was cancelled';
+export const SESSION_COMPLETED = 'This session is already completed';
+export const SESSION_EXISTS = 'This session was already booked with other details';
+
+export type SessionCommand =
+  | Command<'BookSession', Omit<SessionBookedData, 'at'>>
+  | Command<'CancelSession', { sessionId: string; reason: string }>
+  | Command<'CompleteSession', { sessionId: string; notes: string }>
+  | Command<'RescheduleSession', { sessionId: string; start: string; end: string; timeZone: string }>;
+
+function booked(state: SessionState): SessionBookedData {
+  if (!state.booked) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+  return state.booked;
+}
+
+function open(state: SessionState): SessionBookedData {
+  const session = booked(state);
+  if (state.status === 'cancelled') throw new DomainError(SESSION_CANCELLED, 'conflict');
+  if (state.status === 'completed') throw new DomainError(SESSION_COMPLETED, 'conflict');
+  return session;
+}
+
+const sameBooking = (a: Omit<SessionBookedData, 'at'>, b: SessionBookedData) =>
+  a.tutorId === b.tutorId && a.studentId === b.studentId && a.courseId === b.courseId && Date.parse(a.start) === Date.parse(b.start);
+
+const MINUTE_MS = 60_000;
+
+/**
+ * A session's life: booked → completed (by the tutor, at or after the start) | cancelled (the
+ * 12-hour rule decides whether the credit comes back) ; rescheduling keeps it upcoming. Who may
+ * do what is checked by the caller (ownership needs read models); the time rules live here.
+ */
+export const decideSession = decideWith<SessionCommand, SessionEvent, SessionState>({
+  BookSession: ({ data, metadata: { now } }, state) => {
+    if (state.booked) {
+      if (sameBooking(data, state.booked)) return [];
+      throw new DomainError(SESSION_EXISTS, 'conflict');
+    }
+    return [{ type: 'SessionBooked', data: { ...data, at: now.toISOString() } }];
+  },
+
+  CancelSession: ({ data, metadata: { now, actorId, actorRole } }, state) => {
+    if (state.status === 'cancelled') return [];
+    const session = open(state);
+    const start = state.start ?? session.start;
+    const noticeMinutes = Math.floor((Date.parse(start) - now.getTime()) / MINUTE_MS);
+    // More than 12 hours' notice gives the credit back; anything later counts as used (spec part 1 §9).
+    const timely = Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 60 * MINUTE_MS;
+    return [
+      {
+        type: 'SessionCancelled',
+        data: {
+          sessionId: data.sessionId,
+          tutorId: session.tutorId,
+          studentId: session.studentId,
+          courseId: session.courseId,
+          start,
+          end: state.end ?? session.end,
+          cancelledBy: actorId ?? 'system',
+          cancelledByRole: actorRole ?? 'system',
+          reason: data.reason,
+          noticeMinutes,
+          credit: timely ? 'released' : 'forfeited',
+          tutorTimeZone: session.tutorTimeZone,
+          studentTimeZone: session.studentTimeZone,
+          at: now.toISOString(),
+        },
+      },
+    ];
+  },
+
+  CompleteSession: ({ data, metadata: { now, actorId } }, state) => {
+    if (state.status === 'completed') return [];
+    const session = open(state);
+    if (now.getTime() < Date.parse(state.start ?? session.start)) throw new DomainError(COMPLETE_TOO_EARLY, 'conflict');
+    return [
+      {
+        type: 'SessionCompleted',
+        data: {
+          sessionId: data.sessionId,
+          tutorId: session.tutorId,
+          studentId: session.studentId,
+          studentUserId: session.studentUserId,
+          courseId: session.courseId,
+          completedBy: actorId ?? 'system',
+          notes: data.notes,
+          at: now.toISOString(),
+        },
+      },
+    ];
+  },
+
+  RescheduleSession: ({ data, metadata: { now, actorId, actorRole } }, state) => {
+    const session = open(state);
+    const previousStart = state.start ?? session.start;
+    if (Date.parse(previousStart) === Date.parse(data.start)) return [];
+    return [
+      {
+        type: 'SessionRescheduled',
+        data: {
+          sessionId: data.sessionId,
+          tutorId: session.tutorId,
+          studentId: session.studentId,
+          previousStart,
+          previousEnd: state.end ?? session.end,
+          start: data.start,
+          end: data.end,
+          rescheduledBy: actorId ?? 'system',
+          rescheduledByRole: actorRole ?? 'system',
+          timeZone: data.timeZone,
+          at: now.toISOString(),
+        },
+      },
+    ];
+  },
+});
+
+export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
+  initialState: initialSessionState,
+  evolve: evolveSession,
+  decide: decideSession,
+};
