@@ -1,6 +1,6 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { contactStreamId } from '../../domain/contact/contact.ts';
-import { contactDecider } from '../../domain/contact/contactDecider.ts';
+import { contactDecider, type HelpMessage } from '../../domain/contact/contactDecider.ts';
 import type { ContactMessageInput } from '../../domain/contact/contactMessage.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { commandHandler } from '../kit/handleCommand.ts';
@@ -14,6 +14,22 @@ export async function receiveContactMessage(store: EventStore, message: ContactM
   const result = await contactHandler(store).handle(
     contactId,
     { type: 'ReceiveContactMessage', data: { contactId, message, senderUserId: ctx.actorId } },
+    ctx,
+    { expectNewStream: true },
+  );
+  return { contactId, ...result };
+}
+
+/**
+ * A help message from the student area (POST /api/contact/help): a contact message on its own
+ * stream like any other (sealed, erased with the sender's account, mailed by the contact saga),
+ * marked as sent from the Help dialog with the student it is about.
+ */
+export async function receiveHelpMessage(store: EventStore, help: HelpMessage, senderUserId: string, ctx: CommandContext) {
+  const contactId = deterministicUuid(`contact/${ctx.commandId}`);
+  const result = await contactHandler(store).handle(
+    contactId,
+    { type: 'ReceiveHelpMessage', data: { contactId, help, senderUserId } },
     ctx,
     { expectNewStream: true },
   );

@@ -10,6 +10,10 @@ export const contactMessageReceived = z.object({
   message: z.string(),
   /** The account that sent it when signed in: its deletion erases the message too. */
   senderUserId: z.string().nullable().default(null),
+  /** Where it was written: the Help dialog of a signed-in student or parent; absent for the public contact form. */
+  channel: z.literal('help').optional(),
+  /** The student a help message is about (a student profile id), if any. */
+  studentId: z.string().nullable().optional(),
   receivedAt: z.string(),
 });
 

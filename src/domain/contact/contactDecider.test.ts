@@ -72,4 +72,51 @@ describe('contact decider', () => {
       .when({ type: 'RecordContactMailSent', data: { contactId: 'c1', kind: 'support', mailId: 'm2' }, metadata: { now } })
       .thenThrows('Contact message not found', 'not_found');
   });
+
+  it('receives a help message from a signed-in sender, about their student, trimmed', () => {
+    spec
+      .given([])
+      .when({
+        type: 'ReceiveHelpMessage',
+        data: {
+          contactId: 'h1',
+          senderUserId: 'u1',
+          help: { name: ' Sam Lee ', email: 'Sam@Example.com', subject: ' Booking ', message: ' I cannot book. ', studentId: 's1' },
+        },
+        metadata: { now },
+      })
+      .thenEvents([
+        {
+          type: 'ContactMessageReceived',
+          data: {
+            contactId: 'h1',
+            name: 'Sam Lee',
+            email: 'sam@example.com',
+            phone: null,
+            subject: 'Booking',
+            message: 'I cannot book.',
+            senderUserId: 'u1',
+            channel: 'help',
+            studentId: 's1',
+            receivedAt: now.toISOString(),
+          },
+        },
+      ]);
+  });
+
+  it('refuses a help message without a subject or a message', () => {
+    for (const [subject, message] of [
+      ['  ', 'text'],
+      ['Booking', ' '],
+    ] as const) {
+      spec
+        .given([])
+        .when({
+          type: 'ReceiveHelpMessage',
+          data: { contactId: 'h1', senderUserId: 'u1', help: { name: 'Sam', email: 's@e.co', subject, message, studentId: null } },
+          metadata: { now },
+        })
+        .thenThrows('Subject and message are required', 'invalid');
+    }
+  });
 });

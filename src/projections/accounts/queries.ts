@@ -179,3 +179,52 @@ export async function currentUser(
     viewOnly,
   };
 }
+
+export interface StudentRecord {
+  id: string;
+  userId: string;
+  parentId: string | null;
+  firstName: string;
+  lastName: string;
+  /** '' when not set yet. */
+  grade: string;
+  schoolYearStartMonth: number | null;
+  isUniversityStudent: boolean;
+  notes: string | null;
+}
+
+/** A student profile with its account holder and parent (spec part 2 §3 "Student"); null when unknown. */
+export async function findStudent(sql: Sql, studentId: string): Promise<StudentRecord | null> {
+  const [r] = await sql<StudentRead[]>`SELECT * FROM students WHERE id = ${studentId}`;
+  return r
+    ? {
+        id: r.id,
+        userId: r.user_id,
+        parentId: r.parent_id,
+        firstName: r.first_name,
+        lastName: r.last_name,
+        grade: r.grade,
+        schoolYearStartMonth: r.school_year_start_month,
+        isUniversityStudent: r.is_university_student,
+        notes: r.notes,
+      }
+    : null;
+}
+
+/** The student profiles `userId` holds (their own) or is the parent of, oldest first. */
+export async function studentIdsHeldBy(sql: Sql, userId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT id FROM students WHERE user_id = ${userId} OR parent_id = ${userId} ORDER BY created_at, id`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The ids of the student's courses (courses read model) whose tutor is the tutor with the account `tutorUserId` (any status): a
+ * tutor may read the student's info page for those courses only.
+ */
+export async function coursesTaughtBy(sql: Sql, studentId: string, tutorUserId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT c.id FROM student_courses c JOIN tutors t ON t.id = c.tutor_id
+    WHERE c.student_id = ${studentId} AND t.user_id = ${tutorUserId} ORDER BY c.created_at, c.id`;
+  return rows.map((r) => r.id);
+}

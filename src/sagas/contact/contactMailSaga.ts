@@ -69,9 +69,14 @@ export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob
       id: mailId,
       dataSubject: `contact-${job.contactId}`,
       to: deps.supportAddress,
-      subject: `New contact message: ${m.subject}`,
+      subject: m.channel === 'help' ? `Help request: ${m.subject}` : `New contact message: ${m.subject}`,
       text: [
         `From: ${m.name} <${m.email}>${m.phone ? `, phone ${m.phone}` : ''}`,
+        ...(m.channel === 'help'
+          ? [
+              `Sent from the student area's Help dialog by account ${m.senderUserId ?? 'unknown'}${m.studentId ? ` about student ${m.studentId}` : ''}`,
+            ]
+          : []),
         `Received: ${m.receivedAt}`,
         `Subject: ${m.subject}`,
         '',
