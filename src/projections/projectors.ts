@@ -6,6 +6,7 @@ import { packageProjections } from './packages/index.ts';
 import { promoCodeProjections } from './promoCodes/index.ts';
 import { purchaseProjections } from './purchases/index.ts';
 import type { Projector } from './runner/projector.ts';
+import { sessionProjections } from './sessions/index.ts';
 import { subjectProjections } from './subjects/index.ts';
 import { tutorProjections } from './tutors/index.ts';
 
@@ -20,4 +21,5 @@ export const projectors: readonly Projector[] = [
   ...promoCodeProjections,
   ...courseProjections,
   ...purchaseProjections,
+  ...sessionProjections,
 ];

@@ -1,0 +1,103 @@
+import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
+import { COURSE_ENDED, COURSE_NOT_FOUND, NO_SESSIONS_REMAINING, TUTOR_NOT_CHOSEN } from '../../domain/courses/courseDecider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
+import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../domain/sessions/session.ts';
+import type { CommandContext } from '../kit/commandContext.ts';
+import { compensating, stepOf } from '../kit/processStep.ts';
+import type { SessionPorts } from './ports.ts';
+import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './sessionHandlers.ts';
+
+export const NOT_THIS_COURSES_TUTOR = 'This tutor does not teach this course. Book with the tutor chosen for the course.';
+export const NOT_THIS_STUDENTS_COURSE = 'This course belongs to another student';
+export const START_NOT_AN_INSTANT = 'The session start must be a date and time';
+
+export interface BookingRequest {
+  tutorId: string;
+  courseId: string;
+  /** The student the caller books for (the route checked the caller may). */
+  studentId: string;
+  studentUserId: string;
+  studentTimeZone: string | null;
+  subjectName: string;
+  /** The start, any ISO instant. */
+  start: string;
+  notes: string | null | undefined;
+}
+
+/**
+ * Books a session: the tutor's hour, then the course's credit, then the session. The hour is
+ * claimed on the tutor's schedule stream (the race between students for one hour is decided
+ * there: one wins, the others get 409 "This time slot is no longer available"), the credit on the
+ * course's ledger (a course never lends more credits than it holds), and the session records what
+ * was booked. Each step's command id derives from the request's, so a retried request replays the
+ * same steps; a step that fails gives back what the steps before it took (no credit reserved
+ * without a session, no hour held without one).
+ *
+ * A process that dies between steps leaves its claim until the same request is retried (same
+ * Idempotency-Key: the steps replay and finish); sweeping claims no retry ever comes for is left
+ * to a later change.
+ */
+export async function bookSession(handlers: SessionHandlers, ports: SessionPorts, request: BookingRequest, ctx: CommandContext) {
+  const startMs = Date.parse(request.start);
+  if (Number.isNaN(startMs)) throw new DomainError(START_NOT_AN_INSTANT, 'invalid');
+  const start = new Date(startMs).toISOString();
+  const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
+
+  const course = await ports.courses.course(request.courseId);
+  if (!course.exists) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+  if (course.studentId !== request.studentId) throw new DomainError(NOT_THIS_STUDENTS_COURSE, 'forbidden');
+  if (course.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
+  if (!course.tutorId) throw new DomainError(TUTOR_NOT_CHOSEN, 'conflict');
+  if (course.tutorId !== request.tutorId) throw new DomainError(NOT_THIS_COURSES_TUTOR, 'conflict');
+  if (course.sessionsRemaining < 1) throw new DomainError(NO_SESSIONS_REMAINING, 'conflict');
+
+  const tutor = await ports.tutorHours(request.tutorId);
+  const tutorTimeZone = tutor.timeZone ?? DEFAULT_TIMEZONE;
+  const busy = await ports.busy(request.tutorId, start, end);
+  const slotFree =
+    tutor.exists && isFreeSlot({ weeklyHours: tutor.weeklyHours, timeZone: tutorTimeZone, busy, booked: [], now: ctx.now }, start);
+
+  const sessionId = sessionIdFor(ctx.commandId);
+  const step = stepOf(ctx);
+  const booked: Omit<SessionBookedData, 'at'> = {
+    sessionId,
+    tutorId: request.tutorId,
+    studentId: request.studentId,
+    studentUserId: request.studentUserId,
+    courseId: request.courseId,
+    subjectId: course.subjectId ?? '',
+    subjectName: request.subjectName,
+    start,
+    end,
+    durationMinutes: SESSION_MINUTES,
+    notes: defaultNotes(request.notes, request.subjectName),
+    bookedBy: ctx.actorId ?? 'system',
+    bookedByRole: ctx.actorRole ?? 'system',
+    tutorTimeZone,
+    studentTimeZone: request.studentTimeZone ?? DEFAULT_TIMEZONE,
+  };
+
+  await handlers.schedules.handle(
+    request.tutorId,
+    { type: 'ClaimHour', data: { tutorId: request.tutorId, sessionId, start, end, slotFree } },
+    step('claim-hour'),
+    { maxAttempts: SCHEDULE_ATTEMPTS },
+  );
+  return compensating(
+    async () => {
+      await ports.courses.reserve(request.courseId, sessionId, step('reserve-credit'));
+      return compensating(
+        () => handlers.sessions.handle(sessionId, { type: 'BookSession', data: booked }, step('book'), { expectNewStream: true }),
+        () => ports.courses.release(request.courseId, sessionId, step('release-credit')),
+      );
+    },
+    () =>
+      handlers.schedules.handle(
+        request.tutorId,
+        { type: 'ReleaseHour', data: { tutorId: request.tutorId, sessionId, reason: 'compensation' } },
+        step('release-hour'),
+        { maxAttempts: SCHEDULE_ATTEMPTS },
+      ),
+  ).then((result) => ({ ...result, sessionId }));
+}

@@ -1,0 +1,41 @@
+import type { TimeInterval, WeeklyHours } from '../../domain/calendar/availability.ts';
+import type { CourseStatus } from '../../domain/courses/course.ts';
+import type { CommandContext } from '../kit/commandContext.ts';
+
+/**
+ * What the sessions feature needs of other features, passed in by the composition (the HTTP
+ * routes): the course ledger's commands (`ReserveCredit` … keyed by session id), the tutor's
+ * weekly hours, and the tutor calendar's busy time. Commands of one feature never import another's.
+ */
+
+export interface CourseFacts {
+  exists: boolean;
+  studentId: string | null;
+  subjectId: string | null;
+  tutorId: string | null;
+  status: CourseStatus;
+  sessionsRemaining: number;
+}
+
+export interface CourseLedger {
+  /** The course as its stream says (owner, subject, tutor, status, free credits). */
+  course(courseId: string): Promise<CourseFacts>;
+  reserve(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+  release(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+  consume(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+  forfeit(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+}
+
+export interface TutorHours {
+  exists: boolean;
+  weeklyHours: readonly WeeklyHours[];
+  /** The tutor's zone (null: never set, the default applies). */
+  timeZone: string | null;
+}
+
+export interface SessionPorts {
+  courses: CourseLedger;
+  tutorHours(tutorId: string): Promise<TutorHours>;
+  /** Busy time of the tutor's calendar between two instants (a cached snapshot: see `busySnapshots.ts`). */
+  busy(tutorId: string, from: string, to: string): Promise<TimeInterval[]>;
+}

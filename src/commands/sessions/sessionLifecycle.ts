@@ -1,0 +1,106 @@
+import type { Position } from '../../adapters/eventstore/eventStore.ts';
+import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
+import { SESSION_MINUTES } from '../../domain/sessions/session.ts';
+import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
+import type { CommandContext } from '../kit/commandContext.ts';
+import { compensating, stepOf } from '../kit/processStep.ts';
+import type { SessionPorts } from './ports.ts';
+import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
+
+const later = (a: Position | null, b: Position | null) => (a === null ? b : b === null ? a : a > b ? a : b);
+
+/**
+ * Cancels a session (spec part 1 §9): the session records the decision (more than 12 hours'
+ * notice releases the credit, later forfeits it), then the course's ledger settles the credit and
+ * the tutor's hour is freed. Steps derive from the request's command id: a retry finishes them.
+ */
+export async function cancelSession(
+  handlers: SessionHandlers,
+  ports: Pick<SessionPorts, 'courses'>,
+  input: { sessionId: string; reason: string },
+  ctx: CommandContext,
+) {
+  const step = stepOf(ctx);
+  const decided = await handlers.sessions.handle(input.sessionId, { type: 'CancelSession', data: input }, step('cancel'));
+  const cancelled = decided.events.find((e) => e.type === 'SessionCancelled');
+  if (cancelled?.type !== 'SessionCancelled') return { position: decided.position, credit: null };
+  const { courseId, tutorId, credit } = cancelled.data;
+  const settle = credit === 'released' ? ports.courses.release : ports.courses.forfeit;
+  await settle.call(ports.courses, courseId, input.sessionId, step('credit'));
+  const freed = await handlers.schedules.handle(
+    tutorId,
+    { type: 'ReleaseHour', data: { tutorId, sessionId: input.sessionId, reason: 'cancelled' } },
+    step('release-hour'),
+    { maxAttempts: SCHEDULE_ATTEMPTS },
+  );
+  return { position: later(decided.position, freed.position), credit };
+}
+
+/** The tutor marks the session completed (at or after its start): the notes become its report, the credit is used. */
+export async function completeSession(
+  handlers: SessionHandlers,
+  ports: Pick<SessionPorts, 'courses'>,
+  input: { sessionId: string; notes: string },
+  ctx: CommandContext,
+) {
+  const step = stepOf(ctx);
+  const decided = await handlers.sessions.handle(input.sessionId, { type: 'CompleteSession', data: input }, step('complete'));
+  const completed = decided.events.find((e) => e.type === 'SessionCompleted');
+  if (completed?.type === 'SessionCompleted') {
+    await ports.courses.consume(completed.data.courseId, input.sessionId, step('consume-credit'));
+  }
+  return { position: decided.position };
+}
+
+/**
+ * Moves a session to another free hour of its tutor: the new hour is claimed on the tutor's
+ * schedule (the same race as a booking; the session's old hour is freed by the same event), then
+ * the session records the move; if that fails, the old hour is claimed back.
+ */
+export async function rescheduleSession(
+  handlers: SessionHandlers,
+  ports: Pick<SessionPorts, 'tutorHours' | 'busy'>,
+  input: { sessionId: string; start: string; timeZone: string },
+  ctx: CommandContext,
+) {
+  const state = await handlers.sessions.load(input.sessionId);
+  if (!state.booked || !state.start || !state.end) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+  const { tutorId } = state.booked;
+  const startMs = Date.parse(input.start);
+  const start = new Date(startMs).toISOString();
+  const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
+  const previous = { start: state.start, end: state.end };
+  const tutor = await ports.tutorHours(tutorId);
+  const busy = await ports.busy(tutorId, start, end);
+  const slotFree =
+    tutor.exists &&
+    isFreeSlot({ weeklyHours: tutor.weeklyHours, timeZone: tutor.timeZone ?? DEFAULT_TIMEZONE, busy, booked: [], now: ctx.now }, start);
+  const step = stepOf(ctx);
+  // Refuse a closed session before its hour moves.
+  if (state.status !== 'scheduled') {
+    await handlers.sessions.handle(input.sessionId, { type: 'RescheduleSession', data: { ...input, start, end } }, step('reschedule'));
+  }
+  await handlers.schedules.handle(
+    tutorId,
+    { type: 'ClaimHour', data: { tutorId, sessionId: input.sessionId, start, end, slotFree } },
+    step('claim-hour'),
+    { maxAttempts: SCHEDULE_ATTEMPTS },
+  );
+  return compensating(
+    () =>
+      handlers.sessions.handle(
+        input.sessionId,
+        { type: 'RescheduleSession', data: { sessionId: input.sessionId, start, end, timeZone: input.timeZone } },
+        step('reschedule'),
+      ),
+    () =>
+      handlers.schedules.handle(
+        tutorId,
+        { type: 'ClaimHour', data: { tutorId, sessionId: input.sessionId, ...previous, slotFree: true } },
+        step('claim-back'),
+        { maxAttempts: SCHEDULE_ATTEMPTS },
+      ),
+  );
+}

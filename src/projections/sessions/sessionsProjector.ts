@@ -1,0 +1,53 @@
+import { defineProjection, type ProjectedEvent } from '../kit/defineProjection.ts';
+import { foldRows } from '../kit/foldRows.ts';
+import { type SessionRow, sessions } from './tables.ts';
+
+const handles = ['SessionBooked', 'SessionCancelled', 'SessionCompleted', 'SessionRescheduled'] as const;
+type SessionEvent = ProjectedEvent<(typeof handles)[number]>;
+
+function applySessionEvent(row: SessionRow | null, event: SessionEvent): SessionRow | null {
+  if (event.type === 'SessionBooked') {
+    const d = event.data;
+    return {
+      id: d.sessionId,
+      tutor_id: d.tutorId,
+      student_id: d.studentId,
+      course_id: d.courseId,
+      subject_id: d.subjectId,
+      subject_name: d.subjectName,
+      start_at: d.start,
+      end_at: d.end,
+      duration: d.durationMinutes,
+      status: 'scheduled',
+      notes: d.notes,
+      report: null,
+      meeting_link: null,
+      google_calendar_event_id: null,
+      calendar_sync_status: 'pending',
+      booked_by: d.bookedBy,
+      booked_at: d.at,
+      tutor_time_zone: d.tutorTimeZone,
+      student_time_zone: d.studentTimeZone,
+      cancelled_at: null,
+      cancel_credit: null,
+      completed_at: null,
+    };
+  }
+  if (!row) return null;
+  switch (event.type) {
+    case 'SessionCancelled':
+      return { ...row, status: 'cancelled', cancelled_at: event.data.at, cancel_credit: event.data.credit };
+    case 'SessionCompleted':
+      return { ...row, status: 'completed', completed_at: event.data.at, report: event.data.notes.trim() ? event.data.notes : null };
+    case 'SessionRescheduled':
+      return { ...row, start_at: event.data.start, end_at: event.data.end };
+  }
+}
+
+/** Sessions with their tutor, student, subject, hour and status: the tutor's and the student's lists. */
+export const sessionsProjector = defineProjection({
+  name: 'sessions',
+  handles,
+  tables: [sessions],
+  apply: (tx, events) => foldRows(tx, sessions, events, { keyOf: (e) => e.data.sessionId, apply: applySessionEvent }),
+});
