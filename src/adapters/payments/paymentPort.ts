@@ -59,6 +59,11 @@ export interface CreateCheckoutSessionInput extends CreatePaymentIntentInput {
   /** Where the provider sends the customer after paying; `{CHECKOUT_SESSION_ID}` is replaced by the session's id. */
   successUrl: string;
   cancelUrl: string;
+  /**
+   * When the session stops taking payments (Unix seconds; Stripe accepts 30 minutes to 24 hours
+   * ahead, its default being 24 hours). After it the session reads `expired`.
+   */
+  expiresAt?: number;
 }
 
 export interface Refund {
@@ -163,6 +168,21 @@ export interface SandboxPaymentControls {
   completeAuthentication(paymentIntentId: string, approve: boolean): Promise<CardResult>;
   /** The hosted checkout page's card form; the session completes when its payment succeeds. */
   completeCheckoutSession(sessionId: string, cardNumber: string): Promise<CardResult>;
+  /** The hosted checkout page's 3-D Secure answer, for a session whose card asked for it. */
+  authenticateCheckoutSession(sessionId: string, approve: boolean): Promise<CardResult>;
+  /** What the hosted checkout page shows and where it sends the customer (`{CHECKOUT_SESSION_ID}` replaced). */
+  checkoutPage(sessionId: string): Promise<SandboxCheckoutPage>;
+}
+
+/** The sandbox's hosted checkout page (`/sandbox/checkout/{id}`): the order, and where Pay and Cancel lead. */
+export interface SandboxCheckoutPage {
+  session: CheckoutSession;
+  description: string;
+  /** The success URL with the session id in place of `{CHECKOUT_SESSION_ID}`. */
+  successUrl: string;
+  cancelUrl: string;
+  /** The payment waits for the customer's 3-D Secure answer. */
+  requiresAction: boolean;
 }
 
 /**

@@ -21,3 +21,12 @@ export function enrollCourse(
 ) {
   return handlers.courses.handle(input.courseId, { type: 'EnrollCourse', data: input }, ctx);
 }
+
+/** A repurchase's credits (spec part 2 §4): keyed by the purchase, so however often it is reported the course gets them once. */
+export function addCourseCredits(
+  handlers: CourseHandlers,
+  input: { courseId: string; packageId: string; purchaseId: string; credits: number },
+  ctx: CommandContext,
+) {
+  return handlers.courses.handle(input.courseId, { type: 'AddCourseCredits', data: input }, ctx);
+}

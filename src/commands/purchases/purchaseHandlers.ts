@@ -1,9 +1,9 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
-import type { PaymentEvent } from '../../adapters/payments/paymentPort.ts';
+import type { CheckoutSession, PaymentEvent } from '../../adapters/payments/paymentPort.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import type { PurchaseStartedData } from '../../domain/purchases/purchase.ts';
 import { purchaseStreamId } from '../../domain/purchases/purchase.ts';
-import { purchaseDecider } from '../../domain/purchases/purchaseDecider.ts';
+import { purchaseDecider, type RepurchaseFacts } from '../../domain/purchases/purchaseDecider.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { commandHandler } from '../kit/handleCommand.ts';
 
@@ -22,9 +22,25 @@ export const paymentIdempotencyKey = (purchaseId: string) => `purchase-${purchas
 export const startPurchase = (handlers: PurchaseHandlers, data: Omit<PurchaseStartedData, 'at'>, ctx: CommandContext) =>
   handlers.purchases.handle(data.purchaseId, { type: 'StartPurchase', data }, ctx, { expectNewStream: true });
 
-/** The payment succeeded (or nothing was owed: `free`); only the first report completes it. */
-export const completePurchase = (handlers: PurchaseHandlers, data: { purchaseId: string; paymentIntentId: string }, ctx: CommandContext) =>
-  handlers.purchases.handle(data.purchaseId, { type: 'CompletePurchase', data }, ctx);
+/** A repurchase for an existing course: the decider checks the course's ledger and tier facts read by the caller. */
+export const startRepurchase = (
+  handlers: PurchaseHandlers,
+  data: { terms: Omit<PurchaseStartedData, 'at'> } & RepurchaseFacts,
+  ctx: CommandContext,
+) => handlers.purchases.handle(data.terms.purchaseId, { type: 'StartRepurchase', data }, ctx);
+
+/**
+ * The payment succeeded (or nothing was owed: `free`); only the first report completes it. A
+ * repurchase paid on a hosted checkout page names its `checkoutSessionId`.
+ */
+export const completePurchase = (
+  handlers: PurchaseHandlers,
+  data: { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null },
+  ctx: CommandContext,
+) => handlers.purchases.handle(data.purchaseId, { type: 'CompletePurchase', data }, ctx);
+
+/** The metadata a repurchase's checkout session (and the intent paying it) carries: its intent events are not what completes it. */
+export const REPURCHASE_METADATA_KIND = 'repurchase';
 
 export const failPurchase = (
   handlers: PurchaseHandlers,
@@ -43,10 +59,14 @@ export const abandonPurchase = (handlers: PurchaseHandlers, data: { purchaseId: 
  * are acknowledged and ignored.
  */
 export async function handlePaymentEvent(handlers: PurchaseHandlers, event: PaymentEvent): Promise<'handled' | 'ignored'> {
+  const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
+  if (event.type === 'checkout.session.completed') return handleCheckoutCompleted(handlers, event.session, ctx);
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
   const purchaseId = event.paymentIntent.metadata.purchaseId;
   if (!purchaseId) return 'ignored';
-  const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
+  // The intent paying a hosted checkout session: a decline there lets the customer try another
+  // card, and the session's own event (checkout.session.completed) completes the repurchase.
+  if (event.paymentIntent.metadata.kind === REPURCHASE_METADATA_KIND) return 'ignored';
   try {
     if (event.type === 'payment_intent.succeeded') {
       await completePurchase(handlers, { purchaseId, paymentIntentId: event.paymentIntent.id }, ctx);
@@ -56,6 +76,23 @@ export async function handlePaymentEvent(handlers: PurchaseHandlers, event: Paym
     return 'handled';
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'not_found') return 'ignored';
+    throw error;
+  }
+}
+
+/**
+ * A hosted checkout was paid: the repurchase it pays completes (exactly once, whichever of the
+ * webhook and `GET /api/repurchase/verify/{sessionId}` comes first). An unpaid completion (a
+ * delayed payment method) waits for the paid one; sessions about no purchase of ours are ignored.
+ */
+async function handleCheckoutCompleted(handlers: PurchaseHandlers, session: CheckoutSession, ctx: CommandContext) {
+  const purchaseId = session.metadata.purchaseId;
+  if (!purchaseId || session.paymentStatus !== 'paid' || !session.paymentIntentId) return 'ignored' as const;
+  try {
+    await completePurchase(handlers, { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id }, ctx);
+    return 'handled' as const;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored' as const;
     throw error;
   }
 }

@@ -61,3 +61,51 @@ export const purchaseViewSchema = z.object({
   promoCodeId: z.string().nullable(),
   createdAt: z.string(),
 });
+
+/**
+ * Spec part 2 §7 `POST /api/student/{studentId}/courses/{courseId}/repurchase`. The amounts are the
+ * browser's idea of the price, checked against the server's as at checkout; the e-mail is
+ * optional (a valid address or empty, §5).
+ */
+export const repurchaseBodySchema = z.object({
+  packageId: id,
+  email: z.union([z.literal(''), z.email().max(320)]).nullish(),
+  promoCodeId: id.nullish(),
+  originalAmount: dollars.nullish(),
+  discountAmount: dollars.nullish(),
+  finalAmount: dollars.nullish(),
+});
+
+export const repurchaseAnswerSchema = z.object({
+  /**
+   * Where the browser goes to pay: the provider's hosted checkout page (Stripe Checkout, or the
+   * sandbox's `/sandbox/checkout/{id}`); for a free repurchase (nothing owed) straight back to
+   * `/checkout?repurchase=true&session_id=free_<purchaseId>`.
+   */
+  checkoutUrl: z.string(),
+  purchaseId: z.string(),
+});
+
+/** `GET /api/repurchase/verify/{sessionId}`: whether the course has the repurchase's credits. */
+export const repurchaseVerifyAnswerSchema = z.object({ processed: z.boolean() });
+
+/** The sandbox's hosted checkout page (`/sandbox/checkout/{id}`): the order and where Pay and Cancel lead. */
+export const sandboxCheckoutSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  /** Dollars. */
+  amount: z.number(),
+  currency: z.literal('CAD'),
+  status: z.enum(['open', 'complete', 'expired']),
+  requiresAction: z.boolean(),
+  successUrl: z.string(),
+  cancelUrl: z.string(),
+});
+export type SandboxCheckout = z.output<typeof sandboxCheckoutSchema>;
+
+export const sandboxCheckoutResultSchema = z.object({
+  status: z.enum(['succeeded', 'requires_payment_method', 'requires_action']),
+  message: z.string().optional(),
+  /** Where the page sends the customer once paid. */
+  redirectTo: z.string().optional(),
+});

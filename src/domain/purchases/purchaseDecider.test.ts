@@ -21,9 +21,12 @@ const terms: Omit<PurchaseStartedData, 'at'> = {
   promo: { promoCodeId: 'promo', discountCents: 5_700 },
   finalCents: 51_300,
   paymentIntentId: 'pi_1',
+  kind: 'purchase',
+  courseId: null,
+  checkoutSessionId: null,
 };
 const started: PurchaseEvent = { type: 'PurchaseStarted', data: { ...terms, at } };
-const completed: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'pi_1', at } };
+const completed: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'pi_1', kind: 'purchase', at } };
 const failed: PurchaseEvent = {
   type: 'PurchaseFailed',
   data: { purchaseId: 'p1', reason: 'card_declined', message: 'Your card was declined.', at },
@@ -66,7 +69,7 @@ describe('purchase', () => {
     spec
       .given([free])
       .when(cmd('CompletePurchase', { purchaseId: 'p1', paymentIntentId: 'free' }))
-      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'free', at } }]);
+      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'free', kind: 'purchase', at } }]);
   });
   it('fails while pending; a late failure after success changes nothing', () => {
     spec

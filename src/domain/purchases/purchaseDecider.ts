@@ -6,21 +6,74 @@ import {
   type PurchaseEvent,
   type PurchaseStartedData,
   type PurchaseState,
+  REPURCHASE_SESSION_COUNTS,
 } from './purchase.ts';
 
 export const PURCHASE_NOT_FOUND = 'Purchase not found';
 export const PURCHASE_EXISTS = 'This purchase was already started with other terms';
 export const PAYMENT_MISMATCH = 'This payment does not belong to this purchase';
+export const REPURCHASE_COURSE_NOT_FOUND = 'Course not found';
+export const REPURCHASE_COURSE_ENDED = 'This course has ended';
+export const REPURCHASE_NOT_YET = 'More sessions can be bought once this course has no sessions remaining';
+export const REPURCHASE_PACKAGE_SIZE = 'Repurchase packages have 4, 8 or 12 sessions';
+export const REPURCHASE_WRONG_TIER = "This package is not for this course's grade tier";
+export const REPURCHASE_TERMS = 'A repurchase names the course it credits';
+
+/** What the command layer reads for a repurchase: the course's ledger (its stream) and tier, the package's tier. */
+export interface RepurchaseFacts {
+  course: {
+    exists: boolean;
+    studentId: string | null;
+    status: 'enrolled' | 'active' | 'inactive';
+    sessionsRemaining: number;
+    gradeTierId: string | null;
+  };
+  packageGradeTierId: string;
+}
 
 export type PurchaseCommand =
   | Command<'StartPurchase', Omit<PurchaseStartedData, 'at'>>
-  | Command<'CompletePurchase', { purchaseId: string; paymentIntentId: string }>
+  | Command<'StartRepurchase', { terms: Omit<PurchaseStartedData, 'at'> } & RepurchaseFacts>
+  /** `checkoutSessionId`: the hosted checkout session that was paid (a repurchase's only way to complete, besides free). */
+  | Command<'CompletePurchase', { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null }>
   | Command<'FailPurchase', { purchaseId: string; reason: string; message: string }>
   | Command<'AbandonPurchase', { purchaseId: string }>;
 
 function requireStarted(state: PurchaseState): PurchaseStartedData {
   if (!state.started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
   return state.started;
+}
+
+/** Key order does not matter: the terms a retry sends are the same terms. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+
+/** Starting twice with the same terms changes nothing (a retried request); other terms are refused. */
+function start(data: Omit<PurchaseStartedData, 'at'>, now: Date, state: PurchaseState): PurchaseEvent[] {
+  if (state.started) {
+    const { at: _at, ...previous } = state.started;
+    if (canonical(previous) === canonical(data)) return [];
+    throw new DomainError(PURCHASE_EXISTS, 'conflict');
+  }
+  return [{ type: 'PurchaseStarted', data: { ...data, at: now.toISOString() } }];
+}
+
+/**
+ * A repurchase (spec part 2 §4, §9): more credits for the student's own course, only once its
+ * sessions are all used (`sessionsRemaining` 0 on the course's ledger), only a 4, 8 or
+ * 12-session package of the course's grade tier, never for an ended course.
+ */
+export function checkRepurchase(terms: Omit<PurchaseStartedData, 'at'>, { course, packageGradeTierId }: RepurchaseFacts): void {
+  if (terms.kind !== 'repurchase' || !terms.courseId) throw new DomainError(REPURCHASE_TERMS, 'invalid');
+  if (!course.exists || course.studentId !== terms.studentId) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+  if (course.status === 'inactive') throw new DomainError(REPURCHASE_COURSE_ENDED, 'conflict');
+  if (!REPURCHASE_SESSION_COUNTS.includes(terms.sessionCount)) throw new DomainError(REPURCHASE_PACKAGE_SIZE, 'invalid');
+  if (course.gradeTierId === null || course.gradeTierId !== packageGradeTierId) throw new DomainError(REPURCHASE_WRONG_TIER, 'invalid');
+  if (course.sessionsRemaining > 0) throw new DomainError(REPURCHASE_NOT_YET, 'conflict');
 }
 
 /**
@@ -30,21 +83,31 @@ function requireStarted(state: PurchaseState): PurchaseStartedData {
  */
 export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, PurchaseState>({
   StartPurchase: ({ data, metadata: { now } }, state) => {
-    if (state.started) {
-      const { at: _at, ...previous } = state.started;
-      if (JSON.stringify(previous) === JSON.stringify(data)) return [];
-      throw new DomainError(PURCHASE_EXISTS, 'conflict');
-    }
-    return [{ type: 'PurchaseStarted', data: { ...data, at: now.toISOString() } }];
+    if (data.kind === 'repurchase') throw new DomainError(REPURCHASE_TERMS, 'invalid');
+    return start(data, now, state);
+  },
+
+  StartRepurchase: ({ data: { terms, ...facts }, metadata: { now } }, state) => {
+    // A retried request with the same terms answers as the first did, whatever the ledger says now.
+    if (state.started) return start(terms, now, state);
+    checkRepurchase(terms, facts);
+    return start(terms, now, state);
   },
 
   CompletePurchase: ({ data, metadata: { now } }, state) => {
     const started = requireStarted(state);
     if (state.status === 'completed') return [];
-    const expected = started.paymentIntentId ?? FREE_PURCHASE;
-    if (data.paymentIntentId !== expected) throw new DomainError(PAYMENT_MISMATCH, 'conflict');
+    if (started.checkoutSessionId !== null) {
+      // Paid on a hosted checkout page: only that session's completion counts.
+      if (data.checkoutSessionId !== started.checkoutSessionId) throw new DomainError(PAYMENT_MISMATCH, 'conflict');
+    } else if (data.paymentIntentId !== (started.paymentIntentId ?? FREE_PURCHASE)) {
+      throw new DomainError(PAYMENT_MISMATCH, 'conflict');
+    }
     return [
-      { type: 'PurchaseCompleted', data: { purchaseId: data.purchaseId, paymentIntentId: data.paymentIntentId, at: now.toISOString() } },
+      {
+        type: 'PurchaseCompleted',
+        data: { purchaseId: data.purchaseId, paymentIntentId: data.paymentIntentId, kind: started.kind, at: now.toISOString() },
+      },
     ];
   },
 

@@ -3,7 +3,8 @@ import type { PurchaseEvent } from './purchase.ts';
 
 /**
  * What follows a purchase's outcome. Completed: the course is created with the package's credits,
- * the student's claimed slot is confirmed and the promo use becomes a redemption. Failed or
+ * the student's claimed slot is confirmed and the promo use becomes a redemption; a completed
+ * repurchase adds the package's credits to its course instead (no slot involved). Failed or
  * abandoned: the promo use and the slot are given back. Each step is a command on another stream
  * with an id derived from (workflow, event, step), so a replayed event takes no step twice; every
  * step is itself idempotent (a second redemption, course or release changes nothing).
@@ -11,6 +12,8 @@ import type { PurchaseEvent } from './purchase.ts';
 export type PurchaseFulfilmentStep =
   | { step: 'redeem-promo'; purchaseId: string }
   | { step: 'create-course'; purchaseId: string }
+  /** A repurchase: the package's credits go to the existing course (once per purchase, the ledger ignores a repeat). */
+  | { step: 'add-credits'; purchaseId: string }
   | { step: 'confirm-enrollment'; purchaseId: string }
   | { step: 'release-promo'; purchaseId: string; reason: 'payment_failed' | 'abandoned' }
   | { step: 'release-enrollment'; purchaseId: string };
@@ -26,6 +29,13 @@ export const purchaseFulfilmentWorkflow: Workflow<Input, null, PurchaseFulfilmen
   evolve: () => null,
   react(_state, event) {
     const { purchaseId } = event.data;
+    if (event.type === 'PurchaseCompleted' && event.data.kind === 'repurchase') {
+      // Credits first, as with a first purchase's course: paid for, so credited whatever the promo's fate.
+      return [
+        { step: 'add-credits', purchaseId },
+        { step: 'redeem-promo', purchaseId },
+      ];
+    }
     if (event.type === 'PurchaseCompleted') {
       // The course first: the money is in, so the student gets what they paid for even if the
       // redemption is refused (a payment that outlived its claim on an exhausted code parks the

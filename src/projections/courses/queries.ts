@@ -72,11 +72,26 @@ export async function findStudentCourse(
 export async function findCourse(
   sql: Sql,
   courseId: string,
-): Promise<{ id: string; studentId: string; subjectId: string; status: CourseStatus; sessionsRemaining: number } | null> {
-  const [row] = await sql<{ id: string; student_id: string; subject_id: string; status: CourseStatus; sessions_remaining: number }[]>`
-    SELECT id, student_id, subject_id, status, sessions_remaining FROM student_courses WHERE id = ${courseId}`;
+): Promise<{
+  id: string;
+  studentId: string;
+  subjectId: string;
+  packageId: string;
+  status: CourseStatus;
+  sessionsRemaining: number;
+} | null> {
+  const [row] = await sql<
+    { id: string; student_id: string; subject_id: string; package_id: string; status: CourseStatus; sessions_remaining: number }[]
+  >`SELECT id, student_id, subject_id, package_id, status, sessions_remaining FROM student_courses WHERE id = ${courseId}`;
   return row
-    ? { id: row.id, studentId: row.student_id, subjectId: row.subject_id, status: row.status, sessionsRemaining: row.sessions_remaining }
+    ? {
+        id: row.id,
+        studentId: row.student_id,
+        subjectId: row.subject_id,
+        packageId: row.package_id,
+        status: row.status,
+        sessionsRemaining: row.sessions_remaining,
+      }
     : null;
 }
 

@@ -18,6 +18,9 @@ const started = (purchaseId: string, extra: Record<string, unknown> = {}) => ({
   promo: { promoCodeId: 'promo', discountCents: 5_700 },
   finalCents: 51_300,
   paymentIntentId: `pi_${purchaseId}`,
+  kind: 'purchase' as const,
+  courseId: null,
+  checkoutSessionId: null,
   at,
   ...extra,
 });
@@ -35,7 +38,7 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('purchases, batches of $b
   it('purchases are pending, then completed or failed; listed per student, money in dollars; stale pending ones found', async () => {
     await spec.given(
       event('purchase-p1', 'PurchaseStarted', started('p1')),
-      event('purchase-p1', 'PurchaseCompleted', { purchaseId: 'p1', paymentIntentId: 'pi_p1', at }),
+      event('purchase-p1', 'PurchaseCompleted', { purchaseId: 'p1', paymentIntentId: 'pi_p1', kind: 'purchase', at }),
       event('purchase-p2', 'PurchaseStarted', started('p2', { promo: null, finalCents: 57_000 })),
       event('purchase-p2', 'PurchaseFailed', { purchaseId: 'p2', reason: 'card_declined', message: 'Your card was declined.', at }),
       event('purchase-p3', 'PurchaseStarted', started('p3', { studentId: 's2' })),

@@ -13,29 +13,54 @@ export interface AbandonDeps {
   payments: PaymentPort;
 }
 
+type Outcome = 'completed' | 'waiting' | 'abandon';
+type Ctx = (step: string) => ReturnType<typeof commandContext>;
+
+/** An intent that did succeed (its event lost) completes; one still processing waits; any other is cancelled. */
+async function settleIntent(deps: AbandonDeps, purchaseId: string, paymentIntentId: string, ctx: Ctx): Promise<Outcome> {
+  const intent = await deps.payments.retrievePaymentIntent(paymentIntentId);
+  if (intent.status === 'succeeded') {
+    await completePurchase(deps.purchases, { purchaseId, paymentIntentId }, ctx('complete'));
+    return 'completed';
+  }
+  if (intent.status === 'processing') return 'waiting';
+  if (intent.status !== 'canceled') await deps.payments.cancelPaymentIntent(paymentIntentId);
+  return 'abandon';
+}
+
 /**
- * Checkouts left unpaid past the payment window: the intent is cancelled at the provider, then the
- * purchase abandoned (the fulfilment gives the promo use and the slot back). An intent that did
- * succeed (its event lost) completes instead; one still processing waits for the next sweep, as
- * does a cancel that lost a race with a payment. Command ids derive from the purchase: several
- * processes sweeping at once append nothing twice.
+ * A repurchase on a hosted checkout page: its session expires with the payment window
+ * (`expiresAt`), so nobody can pay it once it is given up; until then it may still be paid.
+ */
+async function settleSession(deps: AbandonDeps, purchaseId: string, checkoutSessionId: string, ctx: Ctx): Promise<Outcome> {
+  const session = await deps.payments.retrieveCheckoutSession(checkoutSessionId);
+  if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {
+    await completePurchase(deps.purchases, { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId }, ctx('complete'));
+    return 'completed';
+  }
+  return session.status === 'expired' ? 'abandon' : 'waiting';
+}
+
+/**
+ * Checkouts left unpaid past the payment window: the intent is cancelled at the provider (a hosted
+ * checkout session is left to expire first), then the purchase abandoned (the fulfilment gives the
+ * promo use and the slot back). An intent or session that was paid (its event lost) completes
+ * instead; one still processing (or a session still open) waits for the next sweep, as does a
+ * cancel that lost a race with a payment. Command ids derive from the purchase: several processes
+ * sweeping at once append nothing twice.
  */
 export async function sweepAbandonedPurchases(deps: AbandonDeps, now = new Date()): Promise<number> {
   const stale = await stalePendingPurchases(deps.sql, new Date(now.getTime() - PAYMENT_WINDOW_MINUTES * 60_000));
   let abandoned = 0;
   for (const { purchaseId, paymentIntentId } of stale) {
-    const ctx = (step: string) =>
+    const ctx: Ctx = (step) =>
       commandContext({ commandId: deterministicUuid(`purchase-timeout/${purchaseId}/${step}`), actorRole: 'system', now });
     try {
-      if (paymentIntentId) {
-        const intent = await deps.payments.retrievePaymentIntent(paymentIntentId);
-        if (intent.status === 'succeeded') {
-          await completePurchase(deps.purchases, { purchaseId, paymentIntentId }, ctx('complete'));
-          continue;
-        }
-        if (intent.status === 'processing') continue;
-        if (intent.status !== 'canceled') await deps.payments.cancelPaymentIntent(paymentIntentId);
-      }
+      const checkoutSessionId = paymentIntentId ? null : (await deps.purchases.purchases.load(purchaseId)).started?.checkoutSessionId;
+      let outcome: Outcome = 'abandon';
+      if (checkoutSessionId) outcome = await settleSession(deps, purchaseId, checkoutSessionId, ctx);
+      else if (paymentIntentId) outcome = await settleIntent(deps, purchaseId, paymentIntentId, ctx);
+      if (outcome !== 'abandon') continue;
       await abandonPurchase(deps.purchases, { purchaseId }, ctx('abandon'));
       abandoned++;
     } catch (error) {

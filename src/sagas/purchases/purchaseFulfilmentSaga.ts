@@ -1,6 +1,6 @@
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
 import { confirmEnrollment, releaseEnrollment } from '../../commands/accounts/enrollment.ts';
-import { type CourseHandlers, courseIdForPurchase, enrollCourse } from '../../commands/courses/courseHandlers.ts';
+import { addCourseCredits, type CourseHandlers, courseIdForPurchase, enrollCourse } from '../../commands/courses/courseHandlers.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import type { PromoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
 import { redeemPromoCode, releasePromoUse } from '../../commands/promoCodes/promoUses.ts';
@@ -47,6 +47,9 @@ export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector 
         );
       case 'create-course':
         return enrollCourse(deps.courses, { courseId, studentId, subjectId, packageId, purchaseId, credits: started.sessionCount }, ctx);
+      case 'add-credits':
+        if (!started.courseId) throw new Error(`Repurchase ${purchaseId} names no course`);
+        return addCourseCredits(deps.courses, { courseId: started.courseId, packageId, purchaseId, credits: started.sessionCount }, ctx);
       case 'confirm-enrollment':
         return confirmEnrollment(deps.students, { studentId, purchaseId, courseId, subjectId }, ctx);
       case 'release-promo':

@@ -15,6 +15,7 @@ import {
   type PaymentPort,
   type Refund,
   type RefundInput,
+  type SandboxCheckoutPage,
   type SandboxPaymentControls,
   TEST_PAYMENT_METHODS,
 } from '../paymentPort.ts';
@@ -129,6 +130,8 @@ interface SessionRow {
   amount_cents: number;
   description: string;
   metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
   status: CheckoutSession['status'];
   payment_intent_id: string | null;
   expires_at: Date;
@@ -227,21 +230,36 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     for (const url of [input.successUrl, input.cancelUrl]) {
       if (!URL.canParse(url)) throw new PaymentError('invalid_request', 'success and cancel URLs must be absolute URLs');
     }
-    const request = { ...requestOf(input), successUrl: input.successUrl, cancelUrl: input.cancelUrl };
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    if (
+      input.expiresAt !== undefined &&
+      (!Number.isSafeInteger(input.expiresAt) || input.expiresAt < nowSeconds + 1_800 - 60 || input.expiresAt > nowSeconds + 86_400)
+    ) {
+      // As Stripe: 30 minutes to 24 hours ahead (a minute's leeway for the caller's clock).
+      throw new PaymentError(
+        'invalid_request',
+        'The `expires_at` timestamp must be between 30 minutes and 24 hours from checkout session creation.',
+      );
+    }
+    const request = { ...requestOf(input), successUrl: input.successUrl, cancelUrl: input.cancelUrl, expiresAt: input.expiresAt ?? null };
     const id = await this.idempotent(input.idempotencyKey, 'checkout_session', request, async (tx) => {
       const sessionId = `cs_sbx_${token(20)}`;
       const ttl = this.options.checkoutTtlSeconds ?? 86_400;
+      const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt * 1000);
       await tx`
         INSERT INTO sandbox_checkout_sessions (id, amount_cents, currency, description, metadata, success_url, cancel_url, expires_at)
         VALUES (${sessionId}, ${input.amountCents}, ${input.currency}, ${input.description}, ${tx.json(input.metadata)},
-                ${input.successUrl}, ${input.cancelUrl}, now() + make_interval(secs => ${ttl}))`;
+                ${input.successUrl}, ${input.cancelUrl}, COALESCE(${expiresAt}::timestamptz, now() + make_interval(secs => ${ttl})))`;
       return sessionId;
     });
     return { id, url: this.checkoutUrl(id) };
   }
 
   async retrieveCheckoutSession(id: string): Promise<CheckoutSession> {
-    const row = await this.sessionRow(this.sql, id);
+    return this.sessionOf(await this.sessionRow(this.sql, id));
+  }
+
+  private sessionOf(row: SessionRow): CheckoutSession {
     const status = row.status === 'open' && row.expires_at.getTime() <= Date.now() ? 'expired' : row.status;
     return {
       id: row.id,
@@ -332,6 +350,7 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     return this.begin(async (tx) => {
       const row = await this.intentRow(tx, paymentIntentId, true);
       if (row.status === 'succeeded') return { status: 'succeeded' as const };
+      await this.assertSessionOpen(tx, row);
       if (row.status === 'canceled' || row.status === 'processing') {
         throw new PaymentError('invalid_request', `You cannot confirm this PaymentIntent because it has a status of ${row.status}.`, {
           code: 'payment_intent_unexpected_state',
@@ -354,6 +373,7 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     return this.begin(async (tx) => {
       const row = await this.intentRow(tx, paymentIntentId, true);
       if (row.status === 'succeeded') return { status: 'succeeded' as const };
+      await this.assertSessionOpen(tx, row);
       if (row.status !== 'requires_action') {
         throw new PaymentError('invalid_request', `This PaymentIntent is not waiting for authentication (status ${row.status}).`, {
           code: 'payment_intent_unexpected_state',
@@ -385,6 +405,30 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
       return id;
     });
     return this.confirmWithCard(intentId, cardNumber);
+  }
+
+  /** The hosted page's 3-D Secure answer: the session's payment must be waiting for it. */
+  async authenticateCheckoutSession(sessionId: string, approve: boolean): Promise<CardResult> {
+    const session = await this.sessionRow(this.sql, sessionId);
+    if (!session.payment_intent_id) {
+      throw new PaymentError('invalid_request', 'This checkout session has no payment waiting for authentication.', {
+        code: 'payment_intent_unexpected_state',
+      });
+    }
+    return this.completeAuthentication(session.payment_intent_id, approve);
+  }
+
+  /** What the hosted checkout page shows: the order, its state, and where Pay and Cancel lead. */
+  async checkoutPage(sessionId: string): Promise<SandboxCheckoutPage> {
+    const row = await this.sessionRow(this.sql, sessionId);
+    const intent = row.payment_intent_id ? await this.intentRow(this.sql, row.payment_intent_id) : null;
+    return {
+      session: this.sessionOf(row),
+      description: row.description,
+      successUrl: row.success_url.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(row.id)),
+      cancelUrl: row.cancel_url,
+      requiresAction: intent?.status === 'requires_action',
+    };
   }
 
   checkoutUrl(sessionId: string): string {
@@ -443,6 +487,15 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
       });
     }
     return { status: 'succeeded' };
+  }
+
+  /** The intent of a hosted checkout session is paid only while the session is open (not expired). */
+  private async assertSessionOpen(tx: TransactionSql, row: IntentRow): Promise<void> {
+    if (!row.checkout_session_id) return;
+    const session = await this.sessionRow(tx, row.checkout_session_id, true);
+    if (session.status !== 'open' || session.expires_at.getTime() <= Date.now()) {
+      throw new PaymentError('invalid_request', 'This checkout session is no longer open.', { code: 'checkout_session_expired' });
+    }
   }
 
   private async fail(tx: TransactionSql, row: IntentRow, code: string, message: string): Promise<CardResult> {

@@ -456,6 +456,13 @@ export class FakeStripeServer {
       const price = obj(item, 'price_data');
       total += amountOf(str(price, 'unit_amount'), 'line_items[0][price_data][unit_amount]') * Number(str(item, 'quantity') ?? '1');
     }
+    const expiresParam = str(form, 'expires_at');
+    const expiresAt = expiresParam === undefined ? now() + 86_400 : Number(expiresParam);
+    if (!Number.isSafeInteger(expiresAt) || expiresAt < now() + 1_800 - 60 || expiresAt > now() + 86_400) {
+      throw invalidRequest('The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', {
+        param: 'expires_at',
+      });
+    }
     const sessionId = `cs_test_${randomBytes(20).toString('base64url').replace(/[-_]/g, 'z')}`;
     const session: Json = {
       id: sessionId,
@@ -466,7 +473,7 @@ export class FakeStripeServer {
       created: now(),
       currency: str(obj(items[0]!, 'price_data'), 'currency') ?? 'cad',
       customer_email: str(form, 'customer_email') ?? null,
-      expires_at: now() + 86_400,
+      expires_at: expiresAt,
       livemode: false,
       metadata: metadataOf(form),
       mode: 'payment',

@@ -132,6 +132,7 @@ export class StripePayments implements PaymentPort {
           cancel_url: input.cancelUrl,
           metadata: input.metadata,
           payment_intent_data: { description: input.description, metadata: input.metadata },
+          ...(input.expiresAt !== undefined ? { expires_at: input.expiresAt } : {}),
           ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
         },
         { idempotencyKey: input.idempotencyKey },

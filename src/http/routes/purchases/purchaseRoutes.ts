@@ -16,11 +16,8 @@ import {
   purchaseIdFor,
   startPurchase,
 } from '../../../commands/purchases/purchaseHandlers.ts';
-import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
-import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
-import { type PromoQuote, quoteWithPromo } from '../../../domain/promoCodes/promoTerms.ts';
 import { FREE_PURCHASE, type PurchaseStartedData } from '../../../domain/purchases/purchase.ts';
 import {
   confirmPaymentAnswerSchema,
@@ -35,8 +32,9 @@ import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { checkAmounts, dollarsOf, holderCheck, quoteFor } from './checkoutTerms.ts';
 
-export const AMOUNT_MISMATCH = 'The amount does not match the price';
+export { AMOUNT_MISMATCH } from './checkoutTerms.ts';
 export const FREE_CLIENT_SECRET = 'free_purchase';
 export const PURCHASE_NOT_FOUND_MESSAGE = 'Payment not found';
 export const PAYMENT_NOT_COMPLETED = 'Your payment was not completed. Please try again.';
@@ -59,22 +57,7 @@ const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
 /** The courses read model, which shows the course the fulfilment created. */
 const courseProjections = ['student_courses'];
 
-const cents = (dollars: number) => Math.round(dollars * 100);
-const dollarsOf = (amountCents: number) => amountCents / 100;
-
 type CreateBody = z.output<typeof createPaymentIntentBodySchema>;
-
-/** The browser's amounts must be the server's: anything else is refused before anything is recorded or charged. */
-function checkAmounts(body: CreateBody, quote: PromoQuote, promoApplied: boolean): void {
-  const differs = (sent: number | null | undefined, expected: number) => sent !== null && sent !== undefined && cents(sent) !== expected;
-  if (differs(body.finalAmount, quote.finalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
-  if (differs(body.originalAmount, quote.originalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
-  if (differs(body.discountAmount, quote.discountCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
-  // `amount` is what is charged; a checkout with a code may still send the package price there.
-  if (differs(body.amount, quote.finalCents) && !(promoApplied && !differs(body.amount, quote.originalCents))) {
-    throw new DomainError(AMOUNT_MISMATCH, 'invalid');
-  }
-}
 
 /** Checkout (spec part 2 §7): the payment intent, its confirmation, the provider's webhook, the sandbox card form, the student's purchases. */
 export const purchaseRoutes =
@@ -84,30 +67,13 @@ export const purchaseRoutes =
     const promos = promoCodeHandlers(store);
     const students = accounts.handlers;
 
-    /** The student's account holder (the student, or their parent) or nobody. */
-    const assertHolder = async (principal: Principal, studentId: string, access: 'buy' | 'read' = 'buy') => {
-      const student = await students.students.load(studentId);
-      if (!student.exists || student.erased) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-      if (access === 'read' && principal.role === 'admin') return;
-      if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
-      const holders = [student.userId, student.parentId].filter((h): h is string => h !== null);
-      if (principal.role === 'student_secondary' || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
-    };
-
-    async function quoteFor(body: CreateBody, priceCents: number, now: Date) {
-      if (!body.promoCodeId)
-        return { quote: quoteWithPromo({ discountType: 'fixed_amount', discountValue: 0 }, priceCents), promoCodeId: null };
-      const state = await promos.promoCodes.load(body.promoCodeId);
-      const refusal = refusalOf(state, now);
-      if (refusal || !state.terms) throw new DomainError(refusal ?? 'Invalid promo code', state.terms ? 'conflict' : 'not_found');
-      return { quote: quoteWithPromo(state.terms, priceCents), promoCodeId: body.promoCodeId };
-    }
+    const assertHolder = holderCheck(students.students);
 
     async function checkout(principal: Principal, body: CreateBody, ctx: CommandContext) {
       await assertHolder(principal, body.studentId);
       const found = await findPackage(sql, body.packageId);
       if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
-      const { quote, promoCodeId } = await quoteFor(body, found.totalPriceCents, ctx.now);
+      const { quote, promoCodeId } = await quoteFor(promos, body.promoCodeId, found.totalPriceCents, ctx.now);
       checkAmounts(body, quote, promoCodeId !== null);
 
       const purchaseId = purchaseIdFor(ctx.commandId);
@@ -123,6 +89,9 @@ export const purchaseRoutes =
         promo: promoCodeId ? { promoCodeId, discountCents: quote.discountCents } : null,
         finalCents: quote.finalCents,
         paymentIntentId: null,
+        kind: 'purchase',
+        courseId: null,
+        checkoutSessionId: null,
       };
       const answer = (clientSecret: string, paymentIntentId: string | null) => ({
         clientSecret,

@@ -1,0 +1,54 @@
+import type { AccountHandlers } from '../../../commands/accounts/accountDeps.ts';
+import type { PromoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
+import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
+import { type PromoQuote, quoteWithPromo } from '../../../domain/promoCodes/promoTerms.ts';
+import { FORBIDDEN, type Principal } from '../../kit/auth.ts';
+
+/** What checkout and repurchase share: who may buy, the server's price with the code, the browser's amounts checked against it. */
+
+export const AMOUNT_MISMATCH = 'The amount does not match the price';
+
+export const cents = (dollars: number) => Math.round(dollars * 100);
+export const dollarsOf = (amountCents: number) => amountCents / 100;
+
+/** The student's account holder (the student, or their parent) or nobody; `read` also lets admins and the student's view-only login in. */
+export function holderCheck(students: Pick<AccountHandlers, 'students'>['students']) {
+  return async (principal: Principal, studentId: string, access: 'buy' | 'read' = 'buy') => {
+    const student = await students.load(studentId);
+    if (!student.exists || student.erased) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
+    if (access === 'read' && principal.role === 'admin') return;
+    if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
+    const holders = [student.userId, student.parentId].filter((h): h is string => h !== null);
+    if (principal.role === 'student_secondary' || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
+  };
+}
+
+/** The package's price with the code, as the code's own stream says it applies now (refused codes are refused). */
+export async function quoteFor(promos: PromoCodeHandlers, promoCodeId: string | null | undefined, priceCents: number, now: Date) {
+  if (!promoCodeId) return { quote: quoteWithPromo({ discountType: 'fixed_amount', discountValue: 0 }, priceCents), promoCodeId: null };
+  const state = await promos.promoCodes.load(promoCodeId);
+  const refusal = refusalOf(state, now);
+  if (refusal || !state.terms) throw new DomainError(refusal ?? 'Invalid promo code', state.terms ? 'conflict' : 'not_found');
+  return { quote: quoteWithPromo(state.terms, priceCents), promoCodeId };
+}
+
+export interface ClientAmounts {
+  amount?: number | null | undefined;
+  originalAmount?: number | null | undefined;
+  discountAmount?: number | null | undefined;
+  finalAmount?: number | null | undefined;
+}
+
+/** The browser's amounts must be the server's: anything else is refused before anything is recorded or charged. */
+export function checkAmounts(body: ClientAmounts, quote: PromoQuote, promoApplied: boolean): void {
+  const differs = (sent: number | null | undefined, expected: number) => sent !== null && sent !== undefined && cents(sent) !== expected;
+  if (differs(body.finalAmount, quote.finalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  if (differs(body.originalAmount, quote.originalCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  if (differs(body.discountAmount, quote.discountCents)) throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  // `amount` is what is charged; a checkout with a code may still send the package price there.
+  if (differs(body.amount, quote.finalCents) && !(promoApplied && !differs(body.amount, quote.originalCents))) {
+    throw new DomainError(AMOUNT_MISMATCH, 'invalid');
+  }
+}

@@ -1,0 +1,372 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type CheckoutSession, PaymentError } from '../../../adapters/payments/paymentPort.ts';
+import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
+import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
+import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import {
+  completePurchase,
+  paymentIdempotencyKey,
+  purchaseHandlers,
+  purchaseIdFor,
+  REPURCHASE_METADATA_KIND,
+  startRepurchase,
+} from '../../../commands/purchases/purchaseHandlers.ts';
+import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
+import {
+  FREE_PURCHASE,
+  FREE_REPURCHASE_SESSION_PREFIX,
+  PAYMENT_WINDOW_MINUTES,
+  type PurchaseStartedData,
+} from '../../../domain/purchases/purchase.ts';
+import {
+  repurchaseAnswerSchema,
+  repurchaseBodySchema,
+  repurchaseVerifyAnswerSchema,
+  sandboxCheckoutResultSchema,
+  sandboxCheckoutSchema,
+} from '../../../domain/purchases/purchaseApi.ts';
+import { checkRepurchase, REPURCHASE_COURSE_NOT_FOUND, type RepurchaseFacts } from '../../../domain/purchases/purchaseDecider.ts';
+import { findCourse } from '../../../projections/courses/queries.ts';
+import { findPackage } from '../../../projections/packages/queries.ts';
+import type { System } from '../../../system.ts';
+import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { idempotent } from '../../kit/commandRequest.ts';
+import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
+import { checkAmounts, dollarsOf, holderCheck, quoteFor } from './checkoutTerms.ts';
+
+export const REPURCHASE_SESSION_NOT_FOUND = 'Checkout session not found';
+
+/** Who may buy more sessions: the student or their parent (a view-only login never). */
+const buyers = { roles: ['student', 'parent'] } as const;
+const messageSchema = z.object({ message: z.string() });
+const id = z.string().min(1).max(100);
+const sessionIdParam = z.object({ sessionId: z.string().min(1).max(255) });
+const purchaseProjections = ['purchases'];
+const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
+const courseProjections = ['student_courses'];
+
+/**
+ * A checkout session's expiry: the payment window plus up to 10 minutes, rounded to a 10-minute
+ * step so that a retried request (same purchase, same idempotency key) asks the provider for the
+ * same session. Stripe accepts 30 minutes to 24 hours ahead.
+ */
+export function sessionExpiry(now: Date): number {
+  const step = 600;
+  return Math.ceil(now.getTime() / 1000 / step) * step + PAYMENT_WINDOW_MINUTES * 60 + 60;
+}
+
+/**
+ * Repurchase (spec part 2 §4, §7): more sessions for a course whose sessions are all used, paid on
+ * the provider's hosted checkout page (Stripe Checkout, or the sandbox's `/sandbox/checkout/{id}`);
+ * the verify call the checkout page polls on its return; the sandbox's hosted page's own calls.
+ *
+ * Free repurchases (a 100% code) never see a checkout page: the purchase completes at once and the
+ * answer's `checkoutUrl` is `/checkout?repurchase=true&session_id=free_<purchaseId>`, which the
+ * checkout page verifies like a provider's session.
+ */
+export const repurchaseRoutes =
+  ({ sql, store, payments, accounts, config }: Pick<System, 'sql' | 'store' | 'payments' | 'accounts' | 'config'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    const purchases = purchaseHandlers(store);
+    const promos = promoCodeHandlers(store);
+    const courses = courseHandlers(store);
+    const assertHolder = holderCheck(accounts.handlers.students);
+    const site = config.PUBLIC_URL.replace(/\/+$/, '');
+
+    /** The course's ledger (its own stream decides) and its grade tier (the package it was bought with). */
+    async function repurchaseFacts(
+      studentId: string,
+      courseId: string,
+      packageGradeTierId: string,
+    ): Promise<{ facts: RepurchaseFacts; subjectId: string }> {
+      const read = await findCourse(sql, courseId);
+      // Someone else's course is as unknown as a course that does not exist.
+      if (!read || read.studentId !== studentId) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+      const [ledger, coursePackage] = await Promise.all([courses.courses.load(courseId), findPackage(sql, read.packageId)]);
+      const facts: RepurchaseFacts = {
+        course: {
+          exists: ledger.exists,
+          studentId: ledger.studentId,
+          status: ledger.status,
+          sessionsRemaining: sessionsRemainingOf(ledger),
+          gradeTierId: coursePackage?.gradeTier.id ?? null,
+        },
+        packageGradeTierId,
+      };
+      return { facts, subjectId: read.subjectId };
+    }
+
+    async function repurchase(
+      principal: Principal,
+      params: { studentId: string; courseId: string },
+      body: z.output<typeof repurchaseBodySchema>,
+      ctx: CommandContext,
+    ) {
+      await assertHolder(principal, params.studentId);
+      const found = await findPackage(sql, body.packageId);
+      if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
+      const { facts, subjectId } = await repurchaseFacts(params.studentId, params.courseId, found.gradeTier.id);
+      const { quote, promoCodeId } = await quoteFor(promos, body.promoCodeId, found.totalPriceCents, ctx.now);
+      checkAmounts(body, quote, promoCodeId !== null);
+
+      const purchaseId = purchaseIdFor(ctx.commandId);
+      const step = stepOf(ctx);
+      const terms: Omit<PurchaseStartedData, 'at'> = {
+        purchaseId,
+        studentId: params.studentId,
+        purchasedBy: principal.userId,
+        packageId: found.id,
+        subjectId,
+        sessionCount: found.sessionCount,
+        priceCents: quote.originalCents,
+        promo: promoCodeId ? { promoCodeId, discountCents: quote.discountCents } : null,
+        finalCents: quote.finalCents,
+        paymentIntentId: null,
+        kind: 'repurchase',
+        courseId: params.courseId,
+        checkoutSessionId: null,
+      };
+      // The rules before anything is claimed or charged (the decider checks them again on the stream).
+      checkRepurchase(terms, facts);
+
+      return compensating(
+        async () => {
+          if (promoCodeId) {
+            await claimPromoUse(
+              promos,
+              { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
+              step('claim-promo'),
+            );
+          }
+          if (quote.finalCents === 0) {
+            await startRepurchase(purchases, { terms, ...facts }, step('start'));
+            const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
+            await readYourWrites(sql, fulfilmentProjections, position, 10_000);
+            await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
+            const sessionId = `${FREE_REPURCHASE_SESSION_PREFIX}${purchaseId}`;
+            return { checkoutUrl: `/checkout?repurchase=true&session_id=${encodeURIComponent(sessionId)}`, purchaseId };
+          }
+          const session = await payments.createCheckoutSession({
+            amountCents: quote.finalCents,
+            currency: 'cad',
+            idempotencyKey: paymentIdempotencyKey(purchaseId),
+            description: `${found.name} (${found.sessionCount} sessions)`,
+            metadata: {
+              purchaseId,
+              kind: REPURCHASE_METADATA_KIND,
+              studentId: params.studentId,
+              courseId: params.courseId,
+              packageId: found.id,
+            },
+            successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${site}/checkout?repurchase=true&cancelled=true`,
+            expiresAt: sessionExpiry(ctx.now),
+            ...(body.email ? { customerEmail: body.email } : {}),
+          });
+          const { position } = await startRepurchase(
+            purchases,
+            { terms: { ...terms, checkoutSessionId: session.id }, ...facts },
+            step('start'),
+          );
+          await readYourWrites(sql, purchaseProjections, position);
+          return { checkoutUrl: session.url, purchaseId };
+        },
+        async () => {
+          if (promoCodeId)
+            await releasePromoUse(promos, { promoCodeId, claimId: purchaseId, reason: 'payment_failed' }, step('release-promo'));
+        },
+      );
+    }
+
+    /** The purchase a session pays, for its buyer only (404 for an unknown session, 403 for someone else's). */
+    async function repurchaseOfSession(principal: Principal, sessionId: string) {
+      const { started, session } = sessionId.startsWith(FREE_REPURCHASE_SESSION_PREFIX)
+        ? await freeRepurchase(sessionId.slice(FREE_REPURCHASE_SESSION_PREFIX.length))
+        : await paidRepurchase(sessionId);
+      if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
+      return { started, session };
+    }
+    async function freeRepurchase(purchaseId: string) {
+      const { started } = await purchases.purchases.load(purchaseId);
+      if (started?.kind !== 'repurchase' || started.finalCents !== 0)
+        throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+      return { started, session: null };
+    }
+    async function paidRepurchase(sessionId: string) {
+      let session: CheckoutSession;
+      try {
+        session = await payments.retrieveCheckoutSession(sessionId);
+      } catch (error) {
+        if (error instanceof PaymentError && (error.reason === 'not_found' || error.reason === 'invalid_request'))
+          throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+        throw error;
+      }
+      const purchaseId = session.metadata.purchaseId;
+      const { started } = purchaseId ? await purchases.purchases.load(purchaseId) : { started: null };
+      if (!started || started.checkoutSessionId !== session.id) throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+      return { started, session };
+    }
+
+    /** Whether the course's ledger holds the repurchase's credits (its own stream says). */
+    const credited = async (started: PurchaseStartedData) =>
+      started.courseId !== null && (await courses.courses.load(started.courseId)).purchases.includes(started.purchaseId);
+
+    app.post(
+      '/api/student/:studentId/courses/:courseId/repurchase',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary:
+            'Buy more sessions for a course with none remaining (4, 8 or 12 of its grade tier): the server’s price (a different amount is refused), then the hosted checkout page to pay on',
+          params: z.object({ studentId: id, courseId: id }),
+          body: repurchaseBodySchema,
+          response: { 200: repurchaseAnswerSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => ({
+          status: 200,
+          body: await repurchase(principalOf(request), request.params, request.body, ctx),
+        })),
+    );
+
+    app.get(
+      '/api/repurchase/verify/:sessionId',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary:
+            'After the hosted checkout: a paid session completes its repurchase (once, as the webhook does); processed once the course has the credits',
+          params: sessionIdParam,
+          response: { 200: repurchaseVerifyAnswerSchema, 403: messageSchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { started, session } = await repurchaseOfSession(principal, request.params.sessionId);
+        if (session) {
+          if (session.status !== 'complete' || session.paymentStatus !== 'paid' || !session.paymentIntentId) return { processed: false };
+          const ctx = commandContext({
+            commandId: deterministicUuid(`repurchase-verify/${session.id}`),
+            actorId: principal.userId,
+            actorRole: principal.role,
+            correlationId: request.id,
+          });
+          await completePurchase(
+            purchases,
+            { purchaseId: started.purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id },
+            ctx,
+          );
+        }
+        try {
+          // Completed by this call or by the webhook: wait for the fulfilment, then the courses read model.
+          await readYourWrites(sql, fulfilmentProjections, await store.committedPosition(), 5_000);
+          if (!(await credited(started))) return { processed: false };
+          await readYourWrites(sql, courseProjections, await store.committedPosition(), 5_000);
+        } catch (error) {
+          // Still on its way: the page asks again.
+          if (error instanceof ReadModelLagError) return { processed: false };
+          throw error;
+        }
+        return { processed: true };
+      },
+    );
+
+    // --- The sandbox's hosted checkout page (`/sandbox/checkout/{id}`); absent with Stripe and in production.
+
+    const sandboxControls = () => {
+      const sandbox = payments.sandbox;
+      if (!sandbox || config.NODE_ENV === 'production') throw new DomainError('Not found', 'not_found');
+      return sandbox;
+    };
+    const sandboxFailure = (error: unknown): never => {
+      if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+      if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'conflict');
+      throw error;
+    };
+    /** The page, for the buyer of the repurchase the session pays. */
+    async function sandboxPage(principal: Principal, sessionId: string) {
+      const sandbox = sandboxControls();
+      const page = await sandbox.checkoutPage(sessionId).catch(sandboxFailure);
+      await repurchaseOfSession(principal, page.session.id);
+      return { sandbox, page };
+    }
+    const pageView = (page: Awaited<ReturnType<typeof sandboxPage>>['page']) => ({
+      id: page.session.id,
+      description: page.description,
+      amount: dollarsOf(page.session.amountCents),
+      currency: 'CAD' as const,
+      status: page.session.status,
+      requiresAction: page.requiresAction,
+      successUrl: page.successUrl,
+      cancelUrl: page.cancelUrl,
+    });
+
+    app.get(
+      '/api/sandbox/checkout-sessions/:sessionId',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary: 'The sandbox’s hosted checkout page: the order and where Pay and Cancel lead (the buyer only)',
+          params: sessionIdParam,
+          response: { 200: sandboxCheckoutSchema, 403: messageSchema, 404: messageSchema },
+        },
+      },
+      async (request) => pageView((await sandboxPage(principalOf(request), request.params.sessionId)).page),
+    );
+
+    const pageStep = <B extends z.ZodType>(
+      path: string,
+      summary: string,
+      body: B,
+      act: (
+        sandbox: ReturnType<typeof sandboxControls>,
+        sessionId: string,
+        body: z.output<B>,
+      ) => Promise<{ status: string; message?: string }>,
+    ) =>
+      app.post(
+        path,
+        {
+          config: buyers,
+          schema: {
+            tags: ['purchases'],
+            summary,
+            params: sessionIdParam,
+            body,
+            response: { 200: sandboxCheckoutResultSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          },
+        },
+        async (request) => {
+          const { sessionId } = request.params as z.output<typeof sessionIdParam>;
+          const { sandbox, page } = await sandboxPage(principalOf(request), sessionId);
+          const result = await act(sandbox, page.session.id, request.body as z.output<B>).catch(sandboxFailure);
+          const status = result.status as z.output<typeof sandboxCheckoutResultSchema>['status'];
+          return {
+            status,
+            ...(result.message ? { message: result.message } : {}),
+            ...(status === 'succeeded' ? { redirectTo: page.successUrl } : {}),
+          };
+        },
+      );
+    pageStep(
+      '/api/sandbox/checkout-sessions/:sessionId/pay',
+      'The sandbox’s hosted checkout page: pay with one of Stripe’s test cards (the buyer only)',
+      z.object({ cardNumber: z.string().min(1).max(40) }),
+      (sandbox, sessionId, body) => sandbox.completeCheckoutSession(sessionId, body.cardNumber),
+    );
+    pageStep(
+      '/api/sandbox/checkout-sessions/:sessionId/authenticate',
+      'The sandbox’s hosted checkout page: the 3-D Secure answer for a card that asked for it (the buyer only)',
+      z.object({ approve: z.boolean() }),
+      (sandbox, sessionId, body) => sandbox.authenticateCheckoutSession(sessionId, body.approve),
+    );
+  };
