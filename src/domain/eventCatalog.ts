@@ -2,6 +2,7 @@ import { accountEvents } from './accounts/index.ts';
 import { contactEvents } from './contact/contact.ts';
 import { courseFeatureEvents } from './courses/index.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
+import { alertEvents } from './operations/alert.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { packageFeatureEvents } from './packages/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
@@ -13,6 +14,7 @@ import { tutorFeatureEvents } from './tutors/index.ts';
 /** Every event type the system records, by type name: one line per feature. */
 export const eventCatalog = {
   ...operationsEvents,
+  ...alertEvents,
   ...contactEvents,
   ...accountEvents,
   ...subjectEvents,

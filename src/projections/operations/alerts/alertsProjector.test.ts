@@ -93,6 +93,21 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect(row?.description).toContain('Your card was declined.');
   });
 
+  it('an admin resolves an alert with a note; a second resolution of it changes nothing', async () => {
+    const alertId = randomUUID();
+    const gaveUp = { queue: 'calendar-sync', jobId: `j-${alertId}`, error: 'timeout', attempts: 5, gaveUpAt: '2025-06-01T00:00:00.000Z' };
+    const resolved = { alertId, note: 'Resent by hand', resolvedBy: 'admin-1', at: '2025-06-02T00:00:00.000Z' };
+    await spec.given(
+      event(`jobFailure-j-${alertId}`, 'JobGaveUp', gaveUp, { id: alertId }),
+      event(`alert-${alertId}`, 'AlertResolved', resolved),
+      event(`alert-${alertId}`, 'AlertResolved', { ...resolved, note: 'later', resolvedBy: 'admin-2' }),
+    );
+    const row = (await spec.rows(alerts)).find((r) => r.id === alertId);
+    expect(row).toMatchObject({ is_resolved: true, resolved_by: 'admin-1', resolution_note: 'Resent by hand' });
+    expect(row?.resolved_at).toEqual(new Date('2025-06-02T00:00:00.000Z'));
+    expect((await openAlerts(db.sql)).map((a) => a.id)).not.toContain(alertId);
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

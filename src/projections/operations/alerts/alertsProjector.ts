@@ -12,6 +12,7 @@ function alertOf(e: AlertEvent): AlertRow {
     is_resolved: false,
     resolved_at: null,
     resolved_by: null,
+    resolution_note: null,
     user_id: null,
     student_id: null,
     session_id: null,
@@ -67,22 +68,38 @@ async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEven
            WHERE type = 'calendar_invalid_grant' AND user_id = ${restored.data.userId} AND NOT is_resolved`;
 }
 
+/** An admin closed the alert with a note; the first resolution stands (the alert's stream allows one). */
+async function resolveAlert(tx: TransactionSql, resolved: ProjectedEvent<'AlertResolved'>): Promise<void> {
+  await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${resolved.data.at}, resolved_by = ${resolved.data.resolvedBy},
+             resolution_note = ${resolved.data.note}
+           WHERE id = ${resolved.data.alertId} AND NOT is_resolved`;
+}
+
 /** The alerts table, fed by the platform's own failure events and by tutors' calendars that stopped answering. */
 export const alertsProjector = defineProjection({
   name: 'alerts',
-  handles: ['ProjectorStopped', 'EventParked', 'JobGaveUp', 'TutorCalendarAccessLost', 'TutorCalendarAccessRestored', 'PurchaseFailed'],
+  handles: [
+    'ProjectorStopped',
+    'EventParked',
+    'JobGaveUp',
+    'TutorCalendarAccessLost',
+    'TutorCalendarAccessRestored',
+    'PurchaseFailed',
+    'AlertResolved',
+  ],
   tables: [alerts],
   async apply(tx, events) {
-    // Set-based between restorations (rare): each one resolves what was raised before it, in log order.
+    // Set-based between resolutions (rare): each one acts on what was raised before it, in log order.
     let raised: AlertRow[] = [];
     for (const e of events) {
-      if (e.type !== 'TutorCalendarAccessRestored') {
+      if (e.type !== 'TutorCalendarAccessRestored' && e.type !== 'AlertResolved') {
         raised.push(alertOf(e));
         continue;
       }
       await insertRows(tx, alerts, raised, 'nothing');
       raised = [];
-      await resolveCalendarAlerts(tx, e);
+      if (e.type === 'AlertResolved') await resolveAlert(tx, e);
+      else await resolveCalendarAlerts(tx, e);
     }
     await insertRows(tx, alerts, raised, 'nothing');
   },

@@ -12,6 +12,8 @@ export const alerts = table(
     is_resolved: boolean().default(false),
     resolved_at: timestamptz().nullable(),
     resolved_by: text().nullable(),
+    /** What the admin did (AlertResolved); null for alerts the system closed itself. */
+    resolution_note: text().nullable(),
     user_id: text().nullable(),
     student_id: text().nullable(),
     session_id: text().nullable(),
@@ -19,6 +21,11 @@ export const alerts = table(
     metadata: jsonb<Record<string, unknown>>().nullable(),
     created_at: timestamptz(),
   },
-  { indexes: [{ name: 'alerts_open', on: ['is_resolved', 'created_at DESC'] }] },
+  {
+    indexes: [
+      { name: 'alerts_open', on: ['is_resolved', 'created_at DESC'] },
+      { name: 'alerts_type', on: ['type', 'created_at DESC'] },
+    ],
+  },
 );
 export type AlertRow = RowOf<typeof alerts>;
