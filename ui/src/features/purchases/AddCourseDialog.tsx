@@ -30,13 +30,22 @@ type AddCourseValues = z.output<typeof addCourseSchema>;
  * the allowed grade tiers; the tier gives the subjects (not already in an open course) and the
  * packages. Submitting saves the pending enrollment (local storage) and opens /checkout.
  */
-export function AddCourseDialog({ user, courses }: { user: User; courses: readonly StudentCourse[] }) {
+export function AddCourseDialog({
+  user,
+  courses,
+  label = 'Add Course',
+}: {
+  user: User;
+  courses: readonly StudentCourse[];
+  /** The trigger's text ("Buy a package" on the parent dashboard, for one student). */
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <Button size="sm" onClick={() => setOpen(true)}>
         <Plus aria-hidden="true" />
-        Add Course
+        {label}
       </Button>
       <DialogContent aria-describedby="add-course-description">
         <DialogHeader>
