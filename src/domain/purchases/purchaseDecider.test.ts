@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
 import { stepsAfter } from '../kit/workflow.ts';
 import type { PurchaseEvent, PurchaseStartedData } from './purchase.ts';
-import { PAYMENT_MISMATCH, PURCHASE_EXISTS, PURCHASE_NOT_FOUND, type PurchaseCommand, purchaseDecider } from './purchaseDecider.ts';
+import {
+  PAYMENT_MISMATCH,
+  PURCHASE_EXISTS,
+  PURCHASE_NOT_FOUND,
+  type PurchaseCommand,
+  purchaseDecider,
+  REPURCHASE_COURSE_ENDED,
+  REPURCHASE_COURSE_NOT_FOUND,
+  REPURCHASE_NOT_YET,
+  REPURCHASE_PACKAGE_SIZE,
+  REPURCHASE_TERMS,
+  REPURCHASE_WRONG_TIER,
+  type RepurchaseFacts,
+} from './purchaseDecider.ts';
 import { purchaseFulfilmentWorkflow } from './purchaseFulfilment.ts';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -114,4 +127,123 @@ describe('purchase fulfilment', () => {
       { step: 'release-promo', purchaseId: 'p1', reason: 'payment_failed' },
       { step: 'release-enrollment', purchaseId: 'p1' },
     ]));
+});
+
+describe('repurchase', () => {
+  const reterms: Omit<PurchaseStartedData, 'at'> = {
+    ...terms,
+    purchaseId: 'r1',
+    sessionCount: 4,
+    kind: 'repurchase',
+    courseId: 'c1',
+    checkoutSessionId: 'cs_1',
+    paymentIntentId: null,
+  };
+  const usedUp: RepurchaseFacts = {
+    course: { exists: true, studentId: 's1', status: 'active', sessionsRemaining: 0, gradeTierId: 'grade_11_12' },
+    packageGradeTierId: 'grade_11_12',
+  };
+  const restarted: PurchaseEvent = { type: 'PurchaseStarted', data: { ...reterms, at } };
+  const repurchase = (t: Partial<Omit<PurchaseStartedData, 'at'>> = {}, f: Partial<RepurchaseFacts['course']> = {}, tier = 'grade_11_12') =>
+    cmd('StartRepurchase', { terms: { ...reterms, ...t }, course: { ...usedUp.course, ...f }, packageGradeTierId: tier });
+
+  it('starts for a course with no sessions remaining, a 4, 8 or 12-session package of its tier', () => {
+    spec.given([]).when(repurchase()).thenEvents([restarted]);
+    for (const sessionCount of [8, 12])
+      spec
+        .given([])
+        .when(repurchase({ sessionCount }))
+        .thenEvents([{ type: 'PurchaseStarted', data: { ...reterms, sessionCount, at } }]);
+  });
+  it('refuses while sessions remain (409), for an ended course (409)', () => {
+    spec
+      .given([])
+      .when(repurchase({}, { sessionsRemaining: 1 }))
+      .thenThrows(REPURCHASE_NOT_YET, 'conflict');
+    spec
+      .given([])
+      .when(repurchase({}, { status: 'inactive' }))
+      .thenThrows(REPURCHASE_COURSE_ENDED, 'conflict');
+  });
+  it('refuses another package size or another grade tier (400)', () => {
+    spec
+      .given([])
+      .when(repurchase({ sessionCount: 6 }))
+      .thenThrows(REPURCHASE_PACKAGE_SIZE, 'invalid');
+    spec
+      .given([])
+      .when(repurchase({}, {}, 'grade_10_under'))
+      .thenThrows(REPURCHASE_WRONG_TIER, 'invalid');
+    spec
+      .given([])
+      .when(repurchase({}, { gradeTierId: null }))
+      .thenThrows(REPURCHASE_WRONG_TIER, 'invalid');
+  });
+  it('refuses another student’s course or an unknown one (404)', () => {
+    spec
+      .given([])
+      .when(repurchase({}, { studentId: 's2' }))
+      .thenThrows(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+    spec
+      .given([])
+      .when(repurchase({}, { exists: false, studentId: null }))
+      .thenThrows(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+  });
+  it('needs repurchase terms naming the course; a first purchase cannot pose as one', () => {
+    spec
+      .given([])
+      .when(repurchase({ courseId: null }))
+      .thenThrows(REPURCHASE_TERMS, 'invalid');
+    spec
+      .given([])
+      .when(repurchase({ kind: 'purchase' }))
+      .thenThrows(REPURCHASE_TERMS, 'invalid');
+    spec.given([]).when(cmd('StartPurchase', reterms)).thenThrows(REPURCHASE_TERMS, 'invalid');
+  });
+  it('a retry with the same terms changes nothing, even once the course has credits again; other terms are refused', () => {
+    spec
+      .given([restarted])
+      .when(repurchase({}, { sessionsRemaining: 4 }))
+      .thenNothing();
+    spec
+      .given([restarted])
+      .when(repurchase({ finalCents: 1 }))
+      .thenThrows(PURCHASE_EXISTS, 'conflict');
+  });
+  it('completes only with its own checkout session, exactly once, as a repurchase', () => {
+    const done: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', at } };
+    spec
+      .given([restarted])
+      .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'pi_9', checkoutSessionId: 'cs_1' }))
+      .thenEvents([done]);
+    spec
+      .given([restarted, done])
+      .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'pi_9', checkoutSessionId: 'cs_1' }))
+      .thenNothing();
+    spec
+      .given([restarted])
+      .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'pi_9', checkoutSessionId: 'cs_other' }))
+      .thenThrows(PAYMENT_MISMATCH, 'conflict');
+    // The intent's own report is not how a hosted checkout completes.
+    spec
+      .given([restarted])
+      .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'pi_9' }))
+      .thenThrows(PAYMENT_MISMATCH, 'conflict');
+  });
+  it('a free repurchase completes with `free`', () => {
+    const free: PurchaseEvent = { type: 'PurchaseStarted', data: { ...reterms, checkoutSessionId: null, finalCents: 0, at } };
+    spec
+      .given([free])
+      .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'free' }))
+      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'free', kind: 'repurchase', at } }]);
+  });
+  it('completed: the credits go to the course, then the promo is redeemed; abandoned: the promo use is given back', () => {
+    const done = { type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', at } };
+    expect(stepsAfter(purchaseFulfilmentWorkflow, [], done as never)).toEqual([
+      { step: 'add-credits', purchaseId: 'r1' },
+      { step: 'redeem-promo', purchaseId: 'r1' },
+    ]);
+    const abandoned = { type: 'PurchaseAbandoned', data: { purchaseId: 'r1', at } };
+    expect(stepsAfter(purchaseFulfilmentWorkflow, [], abandoned as never).map((s) => s.step)).toContain('release-promo');
+  });
 });
