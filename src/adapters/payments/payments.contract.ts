@@ -170,6 +170,25 @@ export function paymentsContract(name: string, create: () => Promise<PaymentsCon
       });
     });
 
+    it('a checkout session takes an expiry 30 minutes to 24 hours ahead (idempotently), and refuses any other', async () => {
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      const input = {
+        ...intentInput(),
+        amountCents: 20_000,
+        description: 'Repurchase: 4 sessions',
+        successUrl: 'http://127.0.0.1:3000/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: 'http://127.0.0.1:3000/checkout?repurchase=true&cancelled=true',
+        expiresAt: nowSeconds + 31 * 60,
+      };
+      const created = await h.port.createCheckoutSession(input);
+      expect((await h.port.createCheckoutSession(input)).id).toBe(created.id);
+      expect((await h.port.retrieveCheckoutSession(created.id)).status).toBe('open');
+      const tooSoon = await failure(h.port.createCheckoutSession({ ...input, idempotencyKey: key(), expiresAt: nowSeconds + 60 }));
+      expect(tooSoon?.reason).toBe('invalid_request');
+      const tooLate = await failure(h.port.createCheckoutSession({ ...input, idempotencyKey: key(), expiresAt: nowSeconds + 2 * 86_400 }));
+      expect(tooLate?.reason).toBe('invalid_request');
+    });
+
     it('refunds part then the rest, idempotently, never more than was paid', async () => {
       await h.deliveries();
       const intent = await h.port.createPaymentIntent(intentInput());

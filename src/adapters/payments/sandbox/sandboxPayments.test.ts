@@ -171,6 +171,36 @@ describe('sandbox payments', () => {
     expect(types).toEqual(['payment_intent.payment_failed', 'payment_intent.succeeded', 'checkout.session.completed']);
   });
 
+  it('the hosted page shows the order and where Pay and Cancel lead; its 3-D Secure step; nothing is paid once the session expired', async () => {
+    const session = await port.createCheckoutSession({
+      amountCents: 22_800,
+      currency: 'cad',
+      idempotencyKey: `k-${randomUUID()}`,
+      description: 'Calculus 4 sessions',
+      metadata: { purchaseId: 'r-1' },
+      successUrl: `${PUBLIC_URL}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${PUBLIC_URL}/checkout?repurchase=true&cancelled=true`,
+      expiresAt: Math.floor(Date.now() / 1000) + 31 * 60,
+    });
+    const page = await port.checkoutPage(session.id);
+    expect(page).toMatchObject({
+      description: 'Calculus 4 sessions',
+      successUrl: `${PUBLIC_URL}/checkout?repurchase=true&session_id=${session.id}`,
+      cancelUrl: `${PUBLIC_URL}/checkout?repurchase=true&cancelled=true`,
+      requiresAction: false,
+      session: { id: session.id, status: 'open', amountCents: 22_800 },
+    });
+    expect((await failure(port.authenticateCheckoutSession(session.id, true)))?.reason).toBe('invalid_request');
+    expect(await port.completeCheckoutSession(session.id, CARD.authentication)).toEqual({ status: 'requires_action' });
+    expect((await port.checkoutPage(session.id)).requiresAction).toBe(true);
+    // The session expires while the customer is asked to authenticate: the answer pays nothing.
+    await db.sql`UPDATE sandbox_checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.id}`;
+    expect((await failure(port.authenticateCheckoutSession(session.id, true)))?.reason).toBe('invalid_request');
+    expect((await failure(port.completeCheckoutSession(session.id, CARD.visa)))?.reason).toBe('invalid_request');
+    expect(await port.retrieveCheckoutSession(session.id)).toMatchObject({ status: 'expired', paymentStatus: 'unpaid' });
+    expect((await failure(port.checkoutPage('cs_sbx_unknown')))?.reason).toBe('not_found');
+  });
+
   it('expires open checkout sessions', async () => {
     const shortLived = new SandboxPayments(db.sql, { publicUrl: PUBLIC_URL, environment: 'test', checkoutTtlSeconds: 0 });
     const session = await shortLived.createCheckoutSession({
