@@ -1,13 +1,23 @@
+import type { ParentStudent } from '@shared/accounts/accountApi.ts';
+import { courseSessionCounts, DASHBOARD_FAILED, type StudentDashboard } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
-import { CircleAlert, RotateCw } from 'lucide-react';
+import { Link } from '@tanstack/react-router';
+import { BookOpen, CircleAlert, LineChart, RotateCw, UserCheck } from 'lucide-react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
-import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { accountsApi } from '../accounts/api.ts';
+import { AddCourseDialog } from '../purchases/AddCourseDialog.tsx';
+import type { StudentCourse } from '../purchases/api.ts';
+import { MAX_COURSES } from '../purchases/MyCourses.tsx';
+import { savePendingEnrollment } from '../purchases/storage.ts';
+import { Skeleton } from '../tutors/parts.tsx';
+import { dashboardsApi } from './api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
 import { SecondaryLoginDialog } from './SecondaryLoginDialog.tsx';
@@ -31,71 +41,214 @@ function ParentDashboard({ user }: { user: User }) {
           { label: 'Member since', value: memberSince(user) },
         ]}
       />
-      <ParentStudents />
+      <ParentStudents user={user} />
     </DashboardShell>
   );
 }
 
-function ParentStudents() {
+function ParentStudents({ user }: { user: User }) {
   const { data, isPending, isError, refetch, isRefetching } = useQuery({
     queryKey: accountsApi.parentStudentsKey,
     queryFn: accountsApi.parentStudents,
   });
   return (
-    <Card className="mt-8">
-      <CardHeader>
-        <CardTitle as="h2">Your students</CardTitle>
-        <CardDescription>
-          Each student can have a view-only login: it follows courses, sessions and progress, and cannot buy, book or change anything.
-        </CardDescription>
+    <section aria-labelledby="students-heading" className="mt-8 grid gap-6">
+      <div>
+        <h2 id="students-heading" className="text-xl font-semibold text-slate-900">
+          Your students
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Each student's courses with their completed, upcoming and remaining sessions. A view-only login follows courses, sessions and
+          progress, and cannot buy, book or change anything.
+        </p>
+      </div>
+      {isPending ? (
+        <div className="space-y-3" role="status">
+          <Skeleton className="h-40 w-full" />
+          <span className="sr-only">Loading students</span>
+        </div>
+      ) : isError ? (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertDescription>
+            <p>Your students could not be loaded.</p>
+            <Button variant="outline" size="sm" className="mt-2" disabled={isRefetching} onClick={() => void refetch()}>
+              <RotateCw className={isRefetching ? 'animate-spin' : undefined} aria-hidden="true" />
+              Try again
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : data.students.length === 0 ? (
+        <Card>
+          <CardContent className="pt-6">
+            <p className="text-sm text-slate-600">No students are linked to your account yet.</p>
+          </CardContent>
+        </Card>
+      ) : (
+        data.students.map((s) => <StudentCard key={s.id} user={user} student={s} />)
+      )}
+    </section>
+  );
+}
+
+const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId === null;
+
+/** One student: name, grade, view-only login, courses with completed/upcoming/remaining, progress link, Buy a package. */
+function StudentCard({ user, student }: { user: User; student: ParentStudent }) {
+  const dashboard = useQuery({
+    queryKey: dashboardsApi.dashboardKey(student.id),
+    queryFn: () => dashboardsApi.dashboard(student.id),
+  });
+  const name = `${student.firstName} ${student.lastName}`.trim();
+  const grade = student.grade?.trim() ? student.grade : '';
+  return (
+    <Card data-testid="parent-student" aria-label={`Student ${name}`}>
+      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <CardTitle as="h3">{name}</CardTitle>
+          <CardDescription className="mt-1 flex flex-wrap items-center gap-2">
+            <span>{grade || 'Grade not set'}</span>
+            {student.hasSecondaryLogin ? (
+              <Badge variant="success">View-only login{student.secondaryUsername ? `: ${student.secondaryUsername}` : ' set'}</Badge>
+            ) : (
+              <Badge variant="outline">No view-only login</Badge>
+            )}
+          </CardDescription>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to="/student-info/$studentId" params={{ studentId: student.id }}>
+              <LineChart aria-hidden="true" />
+              View progress
+            </Link>
+          </Button>
+          <SecondaryLoginDialog student={student} />
+        </div>
       </CardHeader>
       <CardContent>
-        {isPending ? (
-          <div className="space-y-3" role="status">
-            <div className="h-14 animate-pulse rounded-md bg-slate-100" />
-            <div className="h-14 animate-pulse rounded-md bg-slate-100" />
-            <span className="sr-only">Loading students</span>
+        {dashboard.isPending ? (
+          <div role="status" aria-label={`Loading ${name}'s courses`} className="grid gap-3">
+            <Skeleton className="h-16 w-full" />
           </div>
-        ) : isError ? (
-          <Alert variant="destructive">
-            <CircleAlert aria-hidden="true" />
-            <AlertDescription>
-              <p>Your students could not be loaded.</p>
-              <Button variant="outline" size="sm" className="mt-2" disabled={isRefetching} onClick={() => void refetch()}>
-                <RotateCw className={isRefetching ? 'animate-spin' : undefined} aria-hidden="true" />
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
-        ) : data.students.length === 0 ? (
-          <p className="text-sm text-slate-600">No students are linked to your account yet.</p>
+        ) : dashboard.isError ? (
+          <LoadError title={DASHBOARD_FAILED} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} />
         ) : (
-          <ul className="divide-y divide-slate-100">
-            {data.students.map((s) => (
-              <li
-                key={s.id}
-                className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
-                data-testid="parent-student"
-              >
-                <div>
-                  <p className="font-medium text-slate-900">
-                    {s.firstName} {s.lastName}
-                  </p>
-                  <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-                    <span>{s.grade?.trim() ? s.grade : 'Grade not set'}</span>
-                    {s.hasSecondaryLogin ? (
-                      <Badge variant="success">View-only login{s.secondaryUsername ? `: ${s.secondaryUsername}` : ' set'}</Badge>
-                    ) : (
-                      <Badge variant="outline">No view-only login</Badge>
-                    )}
-                  </p>
-                </div>
-                <SecondaryLoginDialog student={s} />
-              </li>
-            ))}
-          </ul>
+          <StudentCourses user={user} student={student} data={dashboard.data} />
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function StudentCourses({ user, student, data }: { user: User; student: ParentStudent; data: StudentDashboard }) {
+  const open = data.courses.filter((c) => c.status !== 'inactive');
+  const pendingTutor = data.courses.filter(awaitsTutor);
+  // The Add Course flow buys for the student it is given: this student, with their grade.
+  const forStudent: User = {
+    ...user,
+    student: {
+      id: student.id,
+      grade: data.student.grade,
+      isUniversityStudent: data.student.isUniversityStudent,
+      schoolYearStartMonth: data.student.schoolYearStartMonth,
+      hasSecondaryLogin: student.hasSecondaryLogin,
+    },
+  };
+  /** The tutor-selection screen reads the saved enrollment: a course from this card is saved first. */
+  const rememberForSetup = (course: StudentCourse) => {
+    const purchase = data.purchases.find((p) => p.id === course.purchaseId);
+    savePendingEnrollment({
+      ...(purchase ? { amountPaid: purchase.finalAmount } : {}),
+      packageId: course.packageId,
+      studentId: course.studentId,
+      subjectId: course.subjectId,
+      purchaseId: course.purchaseId,
+      subjectInfo: { name: course.subject.name },
+      packageInfo: { name: course.package.name, sessionCount: course.package.sessionCount, totalPrice: purchase?.totalPrice ?? 0 },
+    });
+  };
+  const canBuy = data.canPurchase && open.length < MAX_COURSES && pendingTutor.length === 0;
+
+  return (
+    <div className="grid gap-4">
+      {pendingTutor[0] && data.canPurchase ? (
+        <Alert>
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>Tutor Selection Required</AlertTitle>
+          <AlertDescription>
+            <p>
+              Choose a tutor for {pendingTutor.map((c) => c.subject.name).join(', ')} to start {student.firstName}'s sessions.
+            </p>
+            <Button asChild size="sm" className="mt-3">
+              <Link to="/tutor-selection" onClick={() => pendingTutor[0] && rememberForSetup(pendingTutor[0])}>
+                Select a tutor
+              </Link>
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {data.courses.length === 0 ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <BookOpen className="size-4 text-slate-400" aria-hidden="true" />
+          No courses yet.
+        </p>
+      ) : (
+        <ul className="grid gap-3">
+          {data.courses.map((course) => {
+            const counts = courseSessionCounts(course, data.sessions);
+            return (
+              <li
+                key={course.id}
+                className="rounded-md border border-border p-4"
+                aria-label={`Course ${course.subject.name}`}
+                data-testid="parent-course"
+              >
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <h4 className="font-semibold text-slate-900">{course.subject.name}</h4>
+                    <p className="text-sm text-slate-600">{course.package.name}</p>
+                    <p className="mt-1 flex items-center gap-1.5 text-sm text-slate-700">
+                      <UserCheck className="size-4 text-slate-500" aria-hidden="true" />
+                      {course.tutor ? `Tutor: ${course.tutor.firstName} ${course.tutor.lastName}` : 'Tutor assignment pending'}
+                    </p>
+                  </div>
+                  <Badge
+                    variant={course.status === 'active' ? 'success' : course.status === 'inactive' ? 'outline' : 'secondary'}
+                    className="capitalize"
+                  >
+                    {course.status}
+                  </Badge>
+                </div>
+                <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
+                  <div>
+                    <dt className="text-xs text-slate-500">Completed</dt>
+                    <dd className="font-semibold text-slate-900" data-testid="course-completed">
+                      {counts.completed}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-slate-500">Upcoming</dt>
+                    <dd className="font-semibold text-slate-900" data-testid="course-upcoming">
+                      {counts.upcoming}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-slate-500">Remaining</dt>
+                    <dd className="font-semibold text-slate-900" data-testid="course-remaining">
+                      {counts.remaining}
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {canBuy ? (
+        <div>
+          <AddCourseDialog user={forStudent} courses={data.courses} label="Buy a package" />
+        </div>
+      ) : null}
+    </div>
   );
 }

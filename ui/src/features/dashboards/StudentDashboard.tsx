@@ -1,30 +1,54 @@
-import { Eye, GraduationCap, UserCog } from 'lucide-react';
+import { DASHBOARD_EMPTY, DASHBOARD_FAILED, type StudentDashboard as DashboardData } from '@shared/students/studentApi.ts';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate } from '@tanstack/react-router';
+import { Eye, GraduationCap, Inbox, LineChart, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
+import { fullName } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { MyCourses } from '../purchases/MyCourses.tsx';
+import { Skeleton } from '../tutors/parts.tsx';
+import { dashboardsApi } from './api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { DeleteAccountButton } from './DeleteAccountButton.tsx';
 import { timezoneFact } from './facts.ts';
+import { HelpDialog } from './HelpDialog.tsx';
 import { gradeMissing, monthName, StudentAccountDialog } from './StudentAccountDialog.tsx';
+import { StudentSessions } from './StudentSessions.tsx';
 
 export const STUDENT_AREA_ROLES = ['student', 'student_secondary'] as const;
 
-/** /student and /student-dashboard (student, student_secondary). */
+/** A 404 from the dashboard: the account has no student profile to show. */
+const isNotFound = (error: unknown) => error instanceof Error && error.message.startsWith('404:');
+
+/**
+ * /student and /student-dashboard (student, student_secondary). A parent who lands here (the
+ * purchase flow ends on /student) goes to their own dashboard, /parent.
+ */
 export function StudentDashboardPage() {
   useDocumentTitle('Student Dashboard');
-  return <ProtectedRoute roles={STUDENT_AREA_ROLES}>{(user) => <StudentDashboard user={user} />}</ProtectedRoute>;
+  return (
+    <ProtectedRoute roles={[...STUDENT_AREA_ROLES, 'parent']}>
+      {(user) => (user.role === 'parent' ? <Navigate to="/parent" replace /> : <StudentDashboard user={user} />)}
+    </ProtectedRoute>
+  );
 }
 
+/** The student dashboard of spec part 2 §2, on GET /api/student/dashboard. */
 function StudentDashboard({ user }: { user: User }) {
-  const viewOnly = user.viewOnly || user.role === 'student_secondary';
+  const dashboard = useQuery({ queryKey: dashboardsApi.dashboardKey(), queryFn: () => dashboardsApi.dashboard() });
+  const data = dashboard.data;
+  const viewOnly = user.viewOnly || user.role === 'student_secondary' || data?.isSubAccount === true;
   const [accountOpen, setAccountOpen] = useState(false);
-  const missingGrade = gradeMissing(user);
+  const missingGrade = data ? !data.student.grade.trim() : gradeMissing(user);
   const canEditAccount = !viewOnly && user.student !== null;
+  const grade = data?.student.grade ?? user.student?.grade ?? '';
+  const studentId = data?.student.id ?? user.student?.id ?? null;
   const viewOnlyBadge = viewOnly ? (
     <Badge variant="outline" data-testid="view-only-badge">
       <Eye aria-hidden="true" />
@@ -55,16 +79,30 @@ function StudentDashboard({ user }: { user: User }) {
             : 'Your student area is where you manage your courses, book sessions with your tutor and follow your progress.'
         }
         actions={
-          canEditAccount ? (
-            <Button variant="outline" size="sm" onClick={() => setAccountOpen(true)}>
-              <UserCog aria-hidden="true" />
-              Account
-            </Button>
-          ) : null
+          <>
+            {canEditAccount ? (
+              <Button variant="outline" size="sm" onClick={() => setAccountOpen(true)}>
+                <UserCog aria-hidden="true" />
+                Account
+              </Button>
+            ) : null}
+            <HelpDialog name={fullName(user)} studentId={studentId} />
+            {studentId ? (
+              <Button asChild variant="outline" size="sm">
+                <Link to="/student-info/$studentId" params={{ studentId }}>
+                  <LineChart aria-hidden="true" />
+                  Progress report
+                </Link>
+              </Button>
+            ) : null}
+          </>
         }
         facts={[
-          { label: 'Grade', value: missingGrade ? 'Not set' : user.student?.grade },
-          { label: 'School year starts', value: monthName(user.student?.schoolYearStartMonth) ?? 'Not set' },
+          { label: 'Grade', value: grade.trim() ? grade : 'Not set' },
+          {
+            label: 'School year starts',
+            value: monthName(data?.student.schoolYearStartMonth ?? user.student?.schoolYearStartMonth) ?? 'Not set',
+          },
           { label: 'Email', value: user.email },
           {
             label: 'Time zone',
@@ -80,16 +118,23 @@ function StudentDashboard({ user }: { user: User }) {
         ]}
       />
       {canEditAccount ? <StudentAccountDialog user={user} open={accountOpen} onOpenChange={setAccountOpen} /> : null}
-      <MyCourses user={user} canPurchase={!viewOnly} />
-      {viewOnly ? (
-        <Alert className="mt-8">
-          <Eye aria-hidden="true" />
-          <AlertTitle>View-only access</AlertTitle>
-          <AlertDescription>
-            To buy packages, book sessions or change account details, ask your parent or guardian, or the main account holder (18+).
-          </AlertDescription>
-        </Alert>
+      {dashboard.isPending ? (
+        <div role="status" aria-label="Loading dashboard" className="mt-8 grid gap-4">
+          <Skeleton className="h-24 w-full" />
+          <Skeleton className="h-48 w-full" />
+        </div>
+      ) : dashboard.isError ? (
+        <div className="mt-8">
+          {isNotFound(dashboard.error) ? (
+            <EmptyDashboard />
+          ) : (
+            <LoadError title={DASHBOARD_FAILED} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} />
+          )}
+        </div>
       ) : (
+        <DashboardBody user={user} data={dashboard.data} />
+      )}
+      {viewOnly ? null : (
         <section
           aria-labelledby="account-heading"
           className="mt-8 flex flex-col gap-4 rounded-[var(--radius-card)] border border-border bg-white p-6 shadow-sm sm:flex-row sm:items-center sm:justify-between"
@@ -104,5 +149,34 @@ function StudentDashboard({ user }: { user: User }) {
         </section>
       )}
     </DashboardShell>
+  );
+}
+
+function EmptyDashboard() {
+  return (
+    <div className="flex flex-col items-center gap-2 rounded-[var(--radius-card)] border border-border bg-white p-8 text-center shadow-sm">
+      <Inbox className="size-8 text-slate-400" aria-hidden="true" />
+      <p className="font-medium text-slate-900">{DASHBOARD_EMPTY}</p>
+      <p className="text-sm text-slate-600">There is no student profile on this account yet.</p>
+    </div>
+  );
+}
+
+function DashboardBody({ user, data }: { user: User; data: DashboardData }) {
+  return (
+    <>
+      {data.canPurchase ? null : (
+        <Alert className="mt-8" data-testid="progress-tracking-only">
+          <Eye aria-hidden="true" />
+          <AlertTitle>Progress Tracking Only</AlertTitle>
+          <AlertDescription>
+            This account follows courses, sessions and progress. To buy packages, book sessions or change account details, ask your parent
+            or guardian, or the main account holder (18+).
+          </AlertDescription>
+        </Alert>
+      )}
+      <MyCourses user={user} canPurchase={data.canPurchase} />
+      <StudentSessions user={user} sessions={data.sessions} courses={data.courses} />
+    </>
   );
 }

@@ -3,12 +3,14 @@ import { rootRoute } from '../../app/layoutRoutes.tsx';
 import { DashboardRedirectPage } from './DashboardRedirect.tsx';
 import { ParentDashboardPage } from './ParentDashboard.tsx';
 import { StudentDashboardPage } from './StudentDashboard.tsx';
+import { StudentInfoPage } from './StudentInfoPage.tsx';
 
 /**
  * Role areas, each in its own dashboard shell (the admin and tutor areas live in their features); every page wraps itself in ProtectedRoute with its roles.
  *
  *   /parent                          parent
  *   /student, /student-dashboard     student, student_secondary
+ *   /student-info/{studentId}        admin, tutor (a student they teach), parent, student, student_secondary
  *   /dashboard                       any signed-in user: "Redirecting..." to the landing page
  */
 
@@ -19,7 +21,12 @@ export const studentDashboardRoute = createRoute({
   path: '/student-dashboard',
   component: StudentDashboardPage,
 });
+export const studentInfoRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/student-info/$studentId',
+  component: StudentInfoPage,
+});
 export const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardRedirectPage });
 
 /** Direct children of the root route. */
-export const dashboardsRootRoutes = [parentRoute, studentRoute, studentDashboardRoute, dashboardRoute] as const;
+export const dashboardsRootRoutes = [parentRoute, studentRoute, studentDashboardRoute, studentInfoRoute, dashboardRoute] as const;
