@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { FakeStripeServer } from '../../../adapters/payments/stripe/fakeStripeServer.ts';
 import { STRIPE_API_VERSION, StripePayments } from '../../../adapters/payments/stripe/stripePayments.ts';
-import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
+import { courseHandlers, courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedPackages } from '../../../commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
-import { paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
+import { paymentIntentAnswerSchema, repurchaseAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
@@ -170,5 +170,59 @@ describe('checkout with Stripe (a local server speaking its wire format)', () =>
       payload: JSON.stringify({ id: 'evt_forged', type: 'payment_intent.succeeded' }),
     });
     expect(res.statusCode, res.body).toBe(400);
+  });
+});
+
+describe('repurchase with Stripe Checkout (the local server)', () => {
+  it('a Checkout Session is paid; the webhook, replayed, and verify credit the course once', async () => {
+    const buyer = await newStudent();
+    const four = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4)!;
+    const courseId = randomUUID();
+    const courses = courseHandlers(system.store).courses;
+    const studentId = buyer.studentId;
+    await courses.handle(
+      courseId,
+      {
+        type: 'EnrollCourse',
+        data: { courseId, studentId, subjectId: SUBJECT, packageId: four.id, purchaseId: `first-${courseId}`, credits: 1 },
+      },
+      commandContext(),
+    );
+    await courses.handle(
+      courseId,
+      { type: 'ChooseCourseTutor', data: { courseId, tutorId: 't-1', tutorQualified: true } },
+      commandContext(),
+    );
+    await courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId: 's-1' } }, commandContext());
+    await courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId: 's-1' } }, commandContext());
+    await waitForProjections(system.sql, ['student_courses', 'students'], await system.store.committedPosition(), 10_000);
+
+    const res = await post(`/api/student/${studentId}/courses/${courseId}/repurchase`, buyer.cookie, {
+      packageId: four.id,
+      email: '',
+      finalAmount: four.totalPriceCents / 100,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = repurchaseAnswerSchema.parse(res.json());
+    expect(answer.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const sessionId = answer.checkoutUrl.split('/').at(-1)!;
+    const created = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.form.metadata);
+    expect(created?.form).toMatchObject({
+      mode: 'payment',
+      success_url: expect.stringContaining('/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}'),
+      metadata: { purchaseId: answer.purchaseId, kind: 'repurchase', courseId },
+    });
+    expect(Number(created?.form.expires_at)).toBeGreaterThan(Date.now() / 1000 + 30 * 60 - 60);
+
+    const verify = () => app.inject({ method: 'GET', url: `/api/repurchase/verify/${sessionId}`, headers: { cookie: buyer.cookie } });
+    expect((await verify()).json()).toEqual({ processed: false });
+    fake.completeCheckoutSession(sessionId);
+    await deliverWebhooks();
+    await deliverWebhooks(true);
+    expect((await verify()).json()).toEqual({ processed: true });
+    await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.committedPosition(), 10_000);
+    expect(await count('PurchaseCompleted', `purchase-${answer.purchaseId}`)).toBe(1);
+    expect(await count('CourseCreditsAdded', `course-${courseId}`)).toBe(1);
+    expect(await findCourse(system.sql, courseId)).toMatchObject({ sessionsRemaining: 4 });
   });
 });
