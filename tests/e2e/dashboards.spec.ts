@@ -68,6 +68,9 @@ test('a parent buys a package for their student, follows the course on /parent a
   await expect(course.getByTestId('course-upcoming')).toHaveText('0');
   await axeClean(page);
   await shot(page, 'parent');
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The student info page: the student, the course's progress, the package; back to /parent.
   await sam.getByRole('link', { name: 'View progress' }).click();
@@ -82,6 +85,7 @@ test('a parent buys a package for their student, follows the course on /parent a
   await axeClean(page);
   await shot(page, 'student-info');
   await page.setViewportSize({ width: 375, height: 800 });
+  await shot(page, 'student-info-375');
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('link', { name: 'Parent dashboard' }).click();
@@ -104,7 +108,7 @@ test('a student sends a help message from the dashboard and sees the success toa
   await axeClean(page);
   await dialog.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByText('Message sent', { exact: true })).toBeVisible();
-  await expect(page.getByText('Our support team will reply within 24 hours.')).toBeVisible();
+  await expect(page.getByText('Our support team will reply within 24 hours.', { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden();
 
   // The contact saga mails support (the dev mailbox opens the sealed copy).

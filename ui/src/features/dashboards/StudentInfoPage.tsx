@@ -81,7 +81,7 @@ function StudentInfoView({ user, studentId }: { user: User; studentId: string })
 function InfoBody({ user, info }: { user: User; info: StudentInfo }) {
   const { student, progress } = info;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <section aria-labelledby="student-heading" className="rounded-[var(--radius-card)] border border-border bg-white p-6 shadow-sm">
         <h1 id="student-heading" className="text-2xl font-bold tracking-tight text-slate-900">
           {student.firstName} {student.lastName}
