@@ -39,6 +39,3 @@ export const tutorInvitationAnswerSchema = z.object({ ok: z.literal(true), invit
 
 /** The answer of approve, reject and deny: the application's new status. */
 export const applicationReviewAnswerSchema = z.object({ ok: z.literal(true), status: z.string() });
-
-/** GET /api/admin/alerts/unresolved: only its length is used (the Alerts badge). */
-export const unresolvedAlertsSchema = z.array(z.unknown());

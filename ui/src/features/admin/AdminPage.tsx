@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
 import { LogoutButton } from '../dashboards/LogoutButton.tsx';
+import { AlertsTab } from './AlertsTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
@@ -122,8 +123,7 @@ function TabLink({ tab, active, count }: { tab: AdminTab; active: boolean; count
 
 /**
  * The sidebar's counts: pending applications (Tutor Applications) and unresolved alerts (Alerts).
- * The alerts endpoint comes with the operations console: until then it answers 404 and the badge
- * stays away (one request, no retries, no error shown).
+ * A failed count leaves its badge away (no retries, no error shown): the tab itself says what failed.
  */
 function useTabBadges(isAdmin: boolean): Partial<Record<AdminTabId, number>> {
   const applications = useQuery({ queryKey: adminApi.applicationsKey, queryFn: adminApi.applications, enabled: isAdmin });
@@ -147,6 +147,8 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <CreateTutorTab />;
     case 'promo-codes':
       return <PromoCodesTab />;
+    case 'alerts':
+      return <AlertsTab />;
     default:
       return <LaterTab tab={tab} />;
   }

@@ -2,7 +2,10 @@ import { Construction } from 'lucide-react';
 import type { AdminTabId } from './tabs.ts';
 
 /** What each tab of a later issue will hold, and the issue it comes with. */
-const LATER: Record<Exclude<AdminTabId, 'overview' | 'applications' | 'create-tutor' | 'promo-codes'>, { title: string; text: string }> = {
+const LATER: Record<
+  Exclude<AdminTabId, 'overview' | 'applications' | 'create-tutor' | 'promo-codes' | 'alerts'>,
+  { title: string; text: string }
+> = {
   sessions: {
     title: 'Sessions arrive with booking',
     text: 'Once families can book, every session appears here with search, filters and its history.',
@@ -18,10 +21,6 @@ const LATER: Record<Exclude<AdminTabId, 'overview' | 'applications' | 'create-tu
   users: {
     title: 'User management arrives with the operations console',
     text: 'The list of every account, with search and deactivation, comes with the console.',
-  },
-  alerts: {
-    title: 'Alerts arrive with the operations console',
-    text: 'Failed payments, calendar sync problems and stopped background work will be listed here to resolve.',
   },
   'audit-log': {
     title: 'The audit log arrives with the operations console',

@@ -1,9 +1,9 @@
+import { alertSchema } from '@shared/operations/alertApi.ts';
 import {
   adminListedUsersSchema,
   adminOverviewSchema,
   applicationReviewAnswerSchema,
   tutorInvitationAnswerSchema,
-  unresolvedAlertsSchema,
 } from '@shared/tutors/adminApi.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { api, jsonQuery } from '../../app/api.ts';
@@ -23,9 +23,9 @@ export const adminApi = {
   pendingTutorsKey: ['/api/admin/tutors/pending'] as const,
   pendingTutors: jsonQuery('/api/admin/tutors/pending', adminListedUsersSchema),
 
-  /** The Alerts badge; the endpoint arrives with the operations console (a 404 until then). */
-  unresolvedAlertsKey: ['/api/admin/alerts/unresolved'] as const,
-  unresolvedAlerts: jsonQuery('/api/admin/alerts/unresolved', unresolvedAlertsSchema),
+  /** The Alerts badge: its length. Under the alerts key, so resolving one refreshes it. */
+  unresolvedAlertsKey: ['/api/admin/alerts', 'unresolved'] as const,
+  unresolvedAlerts: jsonQuery('/api/admin/alerts/unresolved', alertSchema.array()),
 
   invite: (email: string) => api.send('POST', '/api/admin/tutors/invite', { email }, tutorInvitationAnswerSchema),
   /** Tutor Applications tab: approve. */
