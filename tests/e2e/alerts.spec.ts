@@ -19,15 +19,23 @@ async function declinedPurchase(context: BrowserContext): Promise<string> {
   await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
   const me = (await (await page.request.get('/api/user')).json()) as { student: { id: string } };
   const studentId = me.student.id;
-  expect((await page.request.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
+  expect((await page.request.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(
+    true,
+  );
   const subjects = (await (await page.request.get('/api/subjects')).json()) as { id: string; name: string }[];
   const subjectId = subjects.find((s) => s.name === 'Calculus (Grade 11-12)')?.id as string;
-  const packages = (await (await page.request.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
+  const packages = (await (await page.request.get('/api/packages')).json()) as {
+    id: string;
+    sessionCount: number;
+    gradeTier: { id: string };
+  }[];
   const packageId = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4)?.id as string;
   const intent = await page.request.post('/api/create-payment-intent', { data: { packageId, subjectId, studentId } });
   expect(intent.status(), await intent.text()).toBe(200);
   const { paymentIntentId, purchaseId } = (await intent.json()) as { paymentIntentId: string; purchaseId: string };
-  const declined = await page.request.post(`/api/sandbox/payments/${paymentIntentId}/confirm`, { data: { cardNumber: '4000000000000002' } });
+  const declined = await page.request.post(`/api/sandbox/payments/${paymentIntentId}/confirm`, {
+    data: { cardNumber: '4000000000000002' },
+  });
   expect(declined.status()).toBeLessThan(500);
   await page.close();
   return purchaseId;
