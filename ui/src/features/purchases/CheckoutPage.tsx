@@ -17,6 +17,7 @@ import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
+import { RepurchaseReturn, repurchaseReturnOf } from './RepurchaseReturn.tsx';
 import {
   clearPaymentMetadata,
   dollars,
@@ -33,13 +34,14 @@ const CONFIRM_FAILED = 'Payment completed but there was an issue creating your e
 
 /**
  * /checkout (spec part 2 §2, §4): the saved pending enrollment, the Order Summary, the promo code
- * and the card form. The sandbox card form stands in for the provider's; the server prices the
+ * and the card form; or, with `?repurchase=true`, the return from a repurchase's hosted checkout. The sandbox card form stands in for the provider's; the server prices the
  * order again and refuses different amounts.
  */
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
   const { data: user, isPending } = useCurrentUser();
   const [enrollment] = useState(readPendingEnrollment);
+  const [repurchase] = useState(() => repurchaseReturnOf(window.location.search));
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
@@ -49,7 +51,9 @@ export function CheckoutPage() {
       </Link>
       <h1 className="mt-4 text-2xl font-bold text-slate-900">Checkout</h1>
       <div className="mt-6">
-        {isPending ? (
+        {repurchase ? (
+          <RepurchaseReturn sessionId={repurchase.sessionId} cancelled={repurchase.cancelled} />
+        ) : isPending ? (
           <Loading label="Preparing checkout..." />
         ) : !enrollment ? (
           <EnrollmentMissing />

@@ -10,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Skeleton } from '../tutors/parts.tsx';
 import { AddCourseDialog } from './AddCourseDialog.tsx';
 import { purchasesApi, type StudentCourse } from './api.ts';
+import { CourseRenewal } from './CourseRenewal.tsx';
 import { savePendingEnrollment } from './storage.ts';
 
 /** Spec part 2 §5: at most 4 courses; Add Course is hidden at 4 or more. */
@@ -124,7 +125,7 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
           ) : (
             <ul className="grid gap-3">
               {list.map((course) => (
-                <CourseRow key={course.id} course={course} canPurchase={canPurchase} onSetup={() => rememberForSetup(course)} />
+                <CourseRow key={course.id} course={course} user={user} canPurchase={canPurchase} onSetup={() => rememberForSetup(course)} />
               ))}
             </ul>
           )}
@@ -136,7 +137,20 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
 
 const statusLabel: Record<StudentCourse['status'], string> = { active: 'Active', enrolled: 'Enrolled', inactive: 'Inactive' };
 
-function CourseRow({ course, canPurchase, onSetup }: { course: StudentCourse; canPurchase: boolean; onSetup: () => void }) {
+/** Spec part 2 §4: Repurchase and End Course are offered only when no sessions remain (an ended course offers neither). */
+export const offersRenewal = (c: StudentCourse) => c.status !== 'inactive' && c.totalSessions > 0 && c.sessionsRemaining === 0;
+
+function CourseRow({
+  course,
+  user,
+  canPurchase,
+  onSetup,
+}: {
+  course: StudentCourse;
+  user: User;
+  canPurchase: boolean;
+  onSetup: () => void;
+}) {
   const done = used(course);
   const percent = course.totalSessions > 0 ? Math.round((done / course.totalSessions) * 100) : 0;
   return (
@@ -187,6 +201,7 @@ function CourseRow({ course, canPurchase, onSetup }: { course: StudentCourse; ca
           </Link>
         </Button>
       ) : null}
+      {canPurchase && offersRenewal(course) ? <CourseRenewal course={course} user={user} /> : null}
     </li>
   );
 }

@@ -1,13 +1,31 @@
 import { type EnrollmentStatus, enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '@shared/courses/courseApi.ts';
 import { packageSchema } from '@shared/packages/packageApi.ts';
 import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
-import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema, purchaseViewSchema } from '@shared/purchases/purchaseApi.ts';
+import {
+  confirmPaymentAnswerSchema,
+  paymentIntentAnswerSchema,
+  purchaseViewSchema,
+  repurchaseAnswerSchema,
+  repurchaseVerifyAnswerSchema,
+  type SandboxCheckout,
+  sandboxCheckoutResultSchema,
+  sandboxCheckoutSchema,
+} from '@shared/purchases/purchaseApi.ts';
 import { subjectSchema } from '@shared/subjects/subjectApi.ts';
 import { tutorListEntrySchema } from '@shared/tutors/tutorApi.ts';
 import { z } from 'zod';
 import { api, jsonQuery } from '../../app/api.ts';
 
-export type { EnrollmentStatus, StudentCourse };
+export type { EnrollmentStatus, SandboxCheckout, StudentCourse };
+
+export interface RepurchaseBody {
+  packageId: string;
+  email: string;
+  promoCodeId: string | null;
+  originalAmount: number;
+  discountAmount: number;
+  finalAmount: number;
+}
 
 const enc = encodeURIComponent;
 
@@ -62,4 +80,19 @@ export const purchasesApi = {
     api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { tutorId, status: 'enrolled' }, studentCourseSchema),
   activateCourse: (studentId: string, subjectId: string) =>
     api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { status: 'active' }, studentCourseSchema),
+  /** A course whose sessions are all used (spec part 2 §7). */
+  endCourse: (courseId: string) =>
+    api.send('PATCH', `/api/student-courses/${enc(courseId)}/end`, { status: 'inactive' }, studentCourseSchema, idempotencyKey()),
+  /** More sessions for a used-up course: the answer's checkoutUrl is where to pay (or, free, the checkout's return). */
+  repurchase: (studentId: string, courseId: string, body: RepurchaseBody) =>
+    api.send('POST', `/api/student/${enc(studentId)}/courses/${enc(courseId)}/repurchase`, body, repurchaseAnswerSchema, idempotencyKey()),
+  verifyRepurchase: (sessionId: string) => api.get(`/api/repurchase/verify/${enc(sessionId)}`, repurchaseVerifyAnswerSchema),
+
+  /** The sandbox's hosted checkout page (`/sandbox/checkout/{id}`). */
+  sandboxCheckoutKey: (sessionId: string) => ['/api/sandbox/checkout-sessions', sessionId] as const,
+  sandboxCheckout: (sessionId: string) => api.get(`/api/sandbox/checkout-sessions/${enc(sessionId)}`, sandboxCheckoutSchema),
+  sandboxCheckoutPay: (sessionId: string, cardNumber: string) =>
+    api.send('POST', `/api/sandbox/checkout-sessions/${enc(sessionId)}/pay`, { cardNumber }, sandboxCheckoutResultSchema),
+  sandboxCheckoutAuthenticate: (sessionId: string, approve: boolean) =>
+    api.send('POST', `/api/sandbox/checkout-sessions/${enc(sessionId)}/authenticate`, { approve }, sandboxCheckoutResultSchema),
 };

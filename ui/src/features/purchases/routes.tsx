@@ -2,6 +2,7 @@ import { createRoute } from '@tanstack/react-router';
 import { focusLayoutRoute } from '../../app/layoutRoutes.tsx';
 import { CheckoutPage } from './CheckoutPage.tsx';
 import { FirstSessionPage } from './FirstSessionPage.tsx';
+import { SandboxCheckoutPage } from './SandboxCheckoutPage.tsx';
 import { TutorSelectionPage } from './TutorSelectionPage.tsx';
 
 /**
@@ -11,6 +12,7 @@ import { TutorSelectionPage } from './TutorSelectionPage.tsx';
  *   /checkout               Order Summary, promo code, card form
  *   /tutor-selection        choose the course's tutor
  *   /time-slot-selection    the first-session step
+ *   /sandbox/checkout/{id}  the sandbox provider's hosted checkout page (repurchase without Stripe)
  */
 export const checkoutRoute = createRoute({ getParentRoute: () => focusLayoutRoute, path: '/checkout', component: CheckoutPage });
 export const tutorSelectionRoute = createRoute({
@@ -24,4 +26,10 @@ export const timeSlotSelectionRoute = createRoute({
   component: FirstSessionPage,
 });
 
-export const purchasesFocusRoutes = [checkoutRoute, tutorSelectionRoute, timeSlotSelectionRoute] as const;
+export const sandboxCheckoutRoute = createRoute({
+  getParentRoute: () => focusLayoutRoute,
+  path: '/sandbox/checkout/$sessionId',
+  component: SandboxCheckoutPage,
+});
+
+export const purchasesFocusRoutes = [checkoutRoute, tutorSelectionRoute, timeSlotSelectionRoute, sandboxCheckoutRoute] as const;

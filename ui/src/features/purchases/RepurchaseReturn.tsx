@@ -1,0 +1,134 @@
+import { Link } from '@tanstack/react-router';
+import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { purchasesApi } from './api.ts';
+
+/** Spec part 2 §9: after the first check, up to 10 more at 1-second intervals. */
+export const VERIFY_RETRIES = 10;
+export const VERIFY_INTERVAL_MS = 1000;
+/** Spec part 2 §4: the pause before going back to the dashboard (and before reloading after a lost session). */
+export const RETURN_DELAY_MS = 2000;
+
+/** The return from the hosted checkout page: `?repurchase=true&session_id=…`, or `&cancelled=true`. */
+export function repurchaseReturnOf(search: string): { sessionId: string | null; cancelled: boolean } | null {
+  const params = new URLSearchParams(search);
+  if (params.get('repurchase') !== 'true') return null;
+  const sessionId = params.get('session_id');
+  return {
+    sessionId: sessionId && sessionId !== '{CHECKOUT_SESSION_ID}' ? sessionId : null,
+    cancelled: params.get('cancelled') === 'true',
+  };
+}
+
+type State = 'verifying' | 'processed' | 'processing' | 'expired';
+
+const statusOf = (error: unknown) => (error instanceof Error ? Number(/^(\d{3}):/.exec(error.message)?.[1] ?? 0) : 0);
+
+/**
+ * Checkout's repurchase return (spec part 2 §2, §4, §8): a paid session is verified (the first
+ * check, then up to 10 more at 1 s) until the course has its credits, then the dashboard after 2 s;
+ * a 401 is "Session Expired" and a reload after 2 s; other errors show "Repurchase Processing..."
+ * and are retried; after the last retry "Processing...". A cancelled return says nothing was paid.
+ */
+export function RepurchaseReturn({ sessionId, cancelled }: { sessionId: string | null; cancelled: boolean }) {
+  if (cancelled || !sessionId) {
+    return (
+      <Alert data-testid="repurchase-cancelled">
+        <CircleAlert aria-hidden="true" />
+        <AlertTitle>Payment cancelled</AlertTitle>
+        <AlertDescription>
+          <p>Your repurchase was cancelled and nothing was charged. Your course is unchanged; you can repurchase from your dashboard.</p>
+          <Button asChild size="sm" className="mt-3">
+            <Link to="/student">Back to dashboard</Link>
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return <Verification sessionId={sessionId} />;
+}
+
+/** One verification: processed, a lost session (401), or not yet (any other error is said and retried). */
+async function check(sessionId: string): Promise<'processed' | 'expired' | 'pending'> {
+  try {
+    return (await purchasesApi.verifyRepurchase(sessionId)).processed ? 'processed' : 'pending';
+  } catch (error) {
+    if (statusOf(error) === 401) return 'expired';
+    toast({ title: 'Repurchase Processing...', description: 'Your payment is being confirmed.' });
+    return 'pending';
+  }
+}
+
+function settle(outcome: 'processed' | 'expired', setState: (state: State) => void) {
+  setState(outcome);
+  if (outcome === 'processed') {
+    toast({ title: 'Repurchase Successful!', description: 'Your new sessions have been added to your course.', variant: 'success' });
+    // A full navigation: the dashboard reads the course's new remaining sessions.
+    window.setTimeout(() => window.location.assign('/student'), RETURN_DELAY_MS);
+    return;
+  }
+  toast({ title: 'Session Expired', description: 'Please sign in again.', variant: 'destructive' });
+  window.setTimeout(() => window.location.reload(), RETURN_DELAY_MS);
+}
+
+function Verification({ sessionId }: { sessionId: string }) {
+  const [state, setState] = useState<State>('verifying');
+
+  useEffect(() => {
+    let stopped = false;
+    const run = async () => {
+      for (let attempt = 0; attempt <= VERIFY_RETRIES; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => window.setTimeout(resolve, VERIFY_INTERVAL_MS));
+        if (stopped) return;
+        const outcome = await check(sessionId);
+        if (stopped) return;
+        if (outcome !== 'pending') return settle(outcome, setState);
+      }
+      setState('processing');
+    };
+    void run();
+    return () => {
+      stopped = true;
+    };
+  }, [sessionId]);
+
+  if (state === 'processed') {
+    return (
+      <p role="status" data-testid="repurchase-processed" className="flex items-center gap-2 text-sm font-medium text-success">
+        <CircleCheck className="size-4" aria-hidden="true" />
+        Payment received: your sessions were added. Taking you to your dashboard...
+      </p>
+    );
+  }
+  if (state === 'expired') {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm font-medium text-destructive-text">
+        <CircleAlert className="size-4" aria-hidden="true" />
+        Your session expired. Reloading...
+      </p>
+    );
+  }
+  if (state === 'processing') {
+    return (
+      <Alert data-testid="repurchase-processing">
+        <Loader2 className="animate-spin" aria-hidden="true" />
+        <AlertTitle>Processing...</AlertTitle>
+        <AlertDescription>
+          <p>Your payment is still being processed. Your new sessions will show on your dashboard as soon as it completes.</p>
+          <Button asChild size="sm" className="mt-3">
+            <Link to="/student">Back to dashboard</Link>
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return (
+    <p role="status" className="flex items-center gap-2 text-sm font-medium text-slate-700">
+      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+      Confirming your repurchase...
+    </p>
+  );
+}
