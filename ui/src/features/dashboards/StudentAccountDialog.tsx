@@ -104,6 +104,8 @@ function StudentAccountForm({ user, onDone }: { user: User; onDone: () => void }
             }
           : current,
       );
+      // The dashboard's student (and the levels it offers) follow the new grade.
+      void queryClient.invalidateQueries({ queryKey: ['/api/student/dashboard'] });
       toast({ title: 'Account updated', description: 'Your grade and school year are saved.', variant: 'success' });
       onDone();
     },

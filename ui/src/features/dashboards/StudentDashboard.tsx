@@ -45,9 +45,11 @@ function StudentDashboard({ user }: { user: User }) {
   const data = dashboard.data;
   const viewOnly = user.viewOnly || user.role === 'student_secondary' || data?.isSubAccount === true;
   const [accountOpen, setAccountOpen] = useState(false);
-  const missingGrade = data ? !data.student.grade.trim() : gradeMissing(user);
+  // The signed-in user's profile is what the Account dialog updates: it wins over the dashboard's copy.
+  const profile = user.student ?? data?.student ?? null;
+  const missingGrade = user.student ? gradeMissing(user) : !data?.student.grade.trim();
   const canEditAccount = !viewOnly && user.student !== null;
-  const grade = data?.student.grade ?? user.student?.grade ?? '';
+  const grade = profile?.grade ?? '';
   const studentId = data?.student.id ?? user.student?.id ?? null;
   const viewOnlyBadge = viewOnly ? (
     <Badge variant="outline" data-testid="view-only-badge">
@@ -101,7 +103,7 @@ function StudentDashboard({ user }: { user: User }) {
           { label: 'Grade', value: grade.trim() ? grade : 'Not set' },
           {
             label: 'School year starts',
-            value: monthName(data?.student.schoolYearStartMonth ?? user.student?.schoolYearStartMonth) ?? 'Not set',
+            value: monthName(profile?.schoolYearStartMonth) ?? 'Not set',
           },
           { label: 'Email', value: user.email },
           {
