@@ -1,5 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { Sql } from '../../src/adapters/db/db.ts';
+import { connect } from '../../src/adapters/db/db.ts';
+import { PostgresEventStore } from '../../src/adapters/eventstore/postgres/postgresEventStore.ts';
+import { courseHandlers } from '../../src/commands/courses/courseHandlers.ts';
+import { commandContext } from '../../src/commands/kit/commandContext.ts';
+import { adminUrl } from '../support/database.ts';
 import { horizontalOverflow } from './browser.ts';
 import { googleStudent, unique } from './helpers.ts';
 
@@ -248,4 +254,170 @@ test('a 100% code makes a free purchase that goes to tutor selection after the p
   await expect(page.getByText('Enrollment Complete!', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/student$/);
   await expect(page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' })).toContainText('Active');
+});
+
+// --- Repurchase and End Course (spec part 2 §4): a course whose sessions are all used ----------
+
+/**
+ * The e2e server's database (serve.ts makes a fresh `topmark_e2e_*` one per run): the one whose log
+ * holds the course. The test uses the course ledger's commands there to use up the credits, as
+ * completed sessions do.
+ */
+async function e2eDatabaseOf(courseId: string): Promise<Sql> {
+  const admin = connect(adminUrl(), { max: 1 });
+  try {
+    const names = await admin<{ datname: string }[]>`
+      SELECT datname FROM pg_database WHERE datname LIKE 'topmark_e2e_%' ORDER BY oid DESC`;
+    for (const { datname } of names) {
+      const url = new URL(adminUrl());
+      url.pathname = `/${datname}`;
+      const sql = connect(url.toString(), { max: 2 });
+      const found = await sql`SELECT 1 FROM es_events WHERE stream_id = ${`course-${courseId}`} LIMIT 1`.catch(() => []);
+      if (found.length > 0) return sql;
+      await sql.end({ timeout: 1 });
+    }
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+  throw new Error(`no e2e database holds course ${courseId}`);
+}
+
+/**
+ * A Grade 11 student (signed in on `page`) with an active Calculus course of 4 sessions, all used:
+ * bought free with a 100% code over the API, Maya chosen, the course started, then its 4 credits
+ * reserved and consumed through the course ledger's commands. Answers the course id.
+ */
+async function usedUpCourse(page: Page, request: APIRequestContext): Promise<string> {
+  const code = await percentCode(request, 100);
+  const studentId = await newStudent(page);
+  const api = page.request;
+  const me = (await (await api.get('/api/user')).json()) as { id: string };
+  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
+  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)')!;
+  const packages = (await (await api.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
+  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4)!;
+  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
+    promoCode: { id: string };
+    originalPrice: number;
+    discountAmount: number;
+  };
+  const bought = await api.post('/api/create-payment-intent', {
+    data: {
+      amount: 0,
+      packageId: four.id,
+      subjectId: calculus.id,
+      studentId,
+      promoCodeId: quote.promoCode.id,
+      originalAmount: quote.originalPrice,
+      discountAmount: quote.discountAmount,
+      finalAmount: 0,
+    },
+  });
+  expect(bought.status(), await bought.text()).toBe(200);
+  // The fulfilment creates the course after the answer.
+  await expect
+    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
+    .toBe(1);
+  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as { id: string; user: { firstName: string } }[];
+  const maya = tutors.find((t) => t.user.firstName === 'Maya')!;
+  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
+  expect(chosen.status(), await chosen.text()).toBe(200);
+  const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
+  const course = (await started.json()) as { id: string; sessionsRemaining: number };
+  expect(course.sessionsRemaining).toBe(4);
+
+  const sql = await e2eDatabaseOf(course.id);
+  try {
+    const ledger = courseHandlers(new PostgresEventStore(sql)).courses;
+    for (let i = 0; i < 4; i++) {
+      const sessionId = `e2e-session-${i}`;
+      await ledger.handle(course.id, { type: 'ReserveCredit', data: { courseId: course.id, sessionId } }, commandContext());
+      await ledger.handle(course.id, { type: 'ConsumeCredit', data: { courseId: course.id, sessionId } }, commandContext());
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  await expect
+    .poll(
+      async () =>
+        ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { sessionsRemaining: number }[])[0]?.sessionsRemaining,
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(0);
+  await page.reload();
+  return course.id;
+}
+
+test('a student whose course has no sessions left repurchases 4 on the sandbox’s hosted checkout and sees 4 remaining', async ({
+  page,
+  request,
+}) => {
+  await usedUpCourse(page, request);
+  const row = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await expect(row.getByTestId('sessions-remaining')).toHaveText('0 remaining');
+  await expect(row.getByRole('button', { name: 'End Course' })).toBeVisible();
+  await row.getByRole('button', { name: 'Repurchase' }).click();
+  const dialog = page.getByRole('dialog', { name: /Repurchase Calculus/ });
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(dialog.getByText('Please select a package')).toBeVisible();
+  // Only the course's tier, in 4, 8 and 12 sessions.
+  await expect(dialog.getByLabel('Package').locator('option')).toHaveCount(4);
+  await dialog.getByLabel('Package').selectOption({ index: 1 });
+  await expect(dialog.getByLabel('Package').locator('option:checked')).toContainText('4 sessions');
+  await dialog.getByLabel('Promo code').press('Enter');
+  await expect(dialog.getByText('Please enter a promo code')).toBeVisible();
+  await axeClean(page);
+  await shot(page, 'repurchase-dialog');
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+
+  // The sandbox's hosted checkout page: a declined card first, then the good one.
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sbx_/);
+  await expect(page.getByRole('heading', { name: 'Secure checkout' })).toBeVisible();
+  await expect(page.getByTestId('sandbox-order')).toContainText('4 sessions');
+  await axeClean(page);
+  await noHorizontalScroll(page);
+  await shot(page, 'repurchase-hosted-checkout');
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  // Back on checkout: verified, then the dashboard with the new credits.
+  await expect(page).toHaveURL(/\/checkout\?repurchase=true&session_id=cs_sbx_/);
+  await expect(page.getByTestId('repurchase-processed')).toBeVisible({ timeout: 15_000 });
+  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
+  const renewed = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await expect(renewed.getByTestId('sessions-remaining')).toHaveText('4 remaining');
+  await expect(renewed.getByRole('button', { name: 'Repurchase' })).toHaveCount(0);
+  await shot(page, 'repurchase-done');
+});
+
+test('a cancelled hosted checkout says nothing was charged; End Course ends a used-up course', async ({ page, request }) => {
+  await usedUpCourse(page, request);
+  const row = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await row.getByRole('button', { name: 'Repurchase' }).click();
+  const dialog = page.getByRole('dialog', { name: /Repurchase Calculus/ });
+  await dialog.getByLabel('Package').selectOption({ index: 2 });
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/checkout\?repurchase=true&cancelled=true/);
+  await expect(page.getByTestId('repurchase-cancelled')).toContainText('nothing was charged');
+  await page.getByRole('link', { name: 'Back to dashboard' }).last().click();
+  await expect(page).toHaveURL(/\/student$/);
+
+  const again = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
+  await again.getByRole('button', { name: 'End Course' }).click();
+  const confirm = page.getByRole('alertdialog', { name: /End Calculus/ });
+  await confirm.getByRole('button', { name: 'Keep Course' }).click();
+  await expect(again.getByText('Active', { exact: true })).toBeVisible();
+  await again.getByRole('button', { name: 'End Course' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'End Course' }).click();
+  await expect(page.getByText('Course Ended', { exact: true })).toBeVisible();
+  await expect(again.getByText('Inactive', { exact: true })).toBeVisible();
+  await expect(again.getByRole('button', { name: 'End Course' })).toHaveCount(0);
+  await expect(again.getByRole('button', { name: 'Repurchase' })).toHaveCount(0);
 });
