@@ -82,3 +82,18 @@ export async function findSession(
     ? { id: row.id, tutorId: row.tutor_id, studentId: row.student_id, courseId: row.course_id, start: row.start_at, status: row.status }
     : null;
 }
+
+/** Hours the tutor's scheduled sessions hold between two instants (for showing slots; bookings decide on the schedule stream). */
+export async function heldHours(
+  sql: Sql,
+  tutorId: string,
+  range: { from: string; to: string },
+  excludeSessionId: string | null = null,
+): Promise<{ start: string; end: string }[]> {
+  const rows = await sql<{ start_at: Date; end_at: Date }[]>`
+    SELECT start_at, end_at FROM sessions
+    WHERE tutor_id = ${tutorId} AND status = 'scheduled' AND start_at < ${range.to} AND end_at > ${range.from}
+      AND id IS DISTINCT FROM ${excludeSessionId}
+    ORDER BY start_at`;
+  return rows.map((r) => ({ start: r.start_at.toISOString(), end: r.end_at.toISOString() }));
+}

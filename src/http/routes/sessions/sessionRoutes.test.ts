@@ -1,0 +1,437 @@
+import type { FastifyInstance } from 'fastify';
+import { Temporal } from 'temporal-polyfill';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
+import { registerAccount } from '../../../commands/accounts/registerUser.ts';
+import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
+import { courseHandlers, courseIdForPurchase, enrollCourse } from '../../../commands/courses/courseHandlers.ts';
+import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { seedPackages } from '../../../commands/packages/seedPackages.ts';
+import { bookSession } from '../../../commands/sessions/booking.ts';
+import type { SessionPorts } from '../../../commands/sessions/ports.ts';
+import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
+import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
+import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts';
+import { COMPLETE_TOO_EARLY } from '../../../domain/sessions/sessionDecider.ts';
+import { SLOT_TAKEN } from '../../../domain/sessions/tutorSchedule.ts';
+import { listPackages } from '../../../projections/packages/queries.ts';
+import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listStudentSessions } from '../../../projections/sessions/queries.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+withTestApp((s, a) => {
+  system = s;
+  app = a;
+});
+
+const NY = 'America/New_York';
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const caughtUp = async () => {
+  if (
+    !(await waitForProjections(
+      system.sql,
+      ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'],
+      await system.store.committedPosition(),
+      30_000,
+    ))
+  )
+    throw new Error('the read models did not catch up');
+};
+
+interface Student {
+  userId: string;
+  studentId: string;
+  cookie: string;
+  courseId: string;
+}
+
+let math: string;
+let packageId: string;
+let maya: ApprovedTutor;
+let dan: ApprovedTutor;
+let admin: string;
+
+/** A student (a Google account: no password to hash) with a paid, active course with `tutor`. */
+async function student(n: string, tutor: ApprovedTutor, credits = 4): Promise<Student> {
+  const { userId, studentId } = await registerAccount(
+    system.accounts,
+    {
+      username: `book-${n}`,
+      email: `book-${n}@example.com`,
+      firstName: 'Sam',
+      lastName: n,
+      password: null,
+      role: 'student',
+      phone: null,
+      authProvider: 'google',
+      googleId: `google-book-${n}`,
+      emailVerified: true,
+      termsAccepted: { version: '1.0', ip: null },
+      student: { grade: 'Grade 10', isUniversityStudent: false },
+      parentId: null,
+    },
+    commandContext(),
+  );
+  if (!studentId) throw new Error('no student profile');
+  const purchaseId = `buy-${n}`;
+  await claimEnrollment(system.accounts.handlers, { studentId, subjectId: math, purchaseId, gradeTierId: 'grade_10_under' }, ctx());
+  const courseId = courseIdForPurchase(purchaseId);
+  const { courses } = courseHandlers(system.store);
+  await enrollCourse({ courses }, { courseId, studentId, subjectId: math, packageId, purchaseId, credits }, ctx());
+  await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
+  await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } }, ctx());
+  await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
+  return { userId, studentId, courseId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+}
+
+/** Every day 08:00–20:00 New York time. */
+async function hours(tutor: ApprovedTutor) {
+  const availability = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '08:00', endTime: '20:00' }));
+  await tutorHandlers(system.store).tutors.handle(
+    tutor.tutorId,
+    { type: 'SetWeeklyHours', data: { tutorId: tutor.tutorId, availability, timeZone: NY } },
+    commandContext({ actorId: tutor.userId, actorRole: 'tutor' }),
+  );
+}
+
+/** A New York date `days` ahead and the instant of `time` on it. */
+const nyDay = (days: number) => Temporal.Now.zonedDateTimeISO(NY).toPlainDate().add({ days }).toString();
+const at = (day: string, time: string) =>
+  Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(NY).toInstant().toString({ smallestUnit: 'millisecond' });
+
+type Method = 'GET' | 'POST' | 'PATCH';
+const call = (method: Method, url: string, cookie: string, payload?: unknown) =>
+  app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as string }) });
+const book = (s: Student, start: string, tutor = maya, notes: string | null = null) =>
+  call('POST', '/api/book-session', s.cookie, { tutorId: tutor.tutorId, studentCourseId: s.courseId, date: start, duration: 60, notes });
+const remaining = async (courseId: string) => sessionsRemainingOf(await courseHandlers(system.store).courses.load(courseId));
+const held = async (tutorId: string) => Object.keys((await sessionHandlers(system.store).schedules.load(tutorId)).held);
+
+const portsWith = (override: Partial<SessionPorts['courses']>): SessionPorts => {
+  const { courses } = courseHandlers(system.store);
+  const tutors = tutorHandlers(system.store);
+  return {
+    courses: {
+      async course(courseId) {
+        const state = await courses.load(courseId);
+        return { ...state, sessionsRemaining: sessionsRemainingOf(state) };
+      },
+      reserve: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, c),
+      release: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, c),
+      consume: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, c),
+      forfeit: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, c),
+      ...override,
+    },
+    tutorHours: async (tutorId) => tutors.tutors.load(tutorId),
+    busy: async () => [],
+  };
+};
+const request = (s: Student, start: string) => ({
+  tutorId: maya.tutorId,
+  courseId: s.courseId,
+  studentId: s.studentId,
+  studentUserId: s.userId,
+  studentTimeZone: NY,
+  subjectName: 'Math',
+  start,
+  notes: null,
+});
+
+let sam: Student;
+let stranger: Student;
+
+beforeAll(async () => {
+  await seedSubjectCatalog(system.store);
+  await seedPackages(system.store);
+  await caughtUp();
+  math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
+  packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
+  maya = await approvedTutor(system, 'book-maya', { firstName: 'Maya', lastName: 'Okafor' });
+  dan = await approvedTutor(system, 'book-dan', { firstName: 'Dan', lastName: 'Reyes' });
+  await hours(maya);
+  await hours(dan);
+  sam = await student('sam', maya, 12);
+  stranger = await student('stranger', dan);
+  const staff = await createStaffAccount(system.accounts, {
+    username: 'book-admin',
+    email: 'book-admin@example.com',
+    firstName: 'Ad',
+    lastName: 'Min',
+    password: 'Book-admin-2026!',
+    role: 'admin',
+  });
+  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+  await caughtUp();
+}, 120_000);
+
+describe('slots and booking over HTTP', () => {
+  it('lists free hours as New York "HH:mm"; a booked hour disappears; the session shows to the tutor with the default notes', async () => {
+    const day = nyDay(2);
+    const slots = await call('GET', `/api/tutors/${maya.tutorId}/available-slots?date=${day}`, sam.cookie);
+    expect(slots.statusCode, slots.body).toBe(200);
+    expect(slots.json()).toHaveLength(12);
+    expect(slots.json()[0]).toEqual({ time: '08:00' });
+
+    const res = await book(sam, at(day, '10:00'));
+    expect(res.statusCode, res.body).toBe(201);
+    const session = res.json();
+    expect(session).toMatchObject({
+      date: at(day, '10:00'),
+      duration: 60,
+      status: 'scheduled',
+      notes: 'Math (Grade 10 & Under) tutoring session',
+      tutor: { firstName: 'Maya', lastName: 'Okafor' },
+      subject: { name: 'Math (Grade 10 & Under)' },
+      studentId: sam.studentId,
+    });
+    expect(await remaining(sam.courseId)).toBe(11);
+
+    const after = await call('GET', `/api/tutors/${maya.tutorId}/available-slots?date=${day}`, sam.cookie);
+    expect(after.json().map((s: { time: string }) => s.time)).not.toContain('10:00');
+    const day2 = await call('GET', `/api/tutors/${maya.tutorId}/availability/${day}?timezone=${NY}`, sam.cookie);
+    expect(day2.json().slots).toHaveLength(11);
+
+    const list = await call('GET', `/api/sessions/tutor/${maya.tutorId}`, maya.cookie);
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        id: session.id,
+        tutorId: maya.tutorId,
+        student: { firstName: 'Sam', lastName: 'sam' },
+        subject: expect.objectContaining({ name: 'Math (Grade 10 & Under)' }),
+        date: at(day, '10:00'),
+        duration: 60,
+        status: 'scheduled',
+        meetingLink: null,
+        googleCalendarEventId: null,
+      }),
+    ]);
+    expect((await call('GET', `/api/sessions/tutor/${maya.tutorId}`, admin)).statusCode).toBe(200);
+    expect((await call('GET', `/api/sessions/tutor/${maya.tutorId}`, dan.cookie)).statusCode).toBe(403);
+    expect((await call('GET', `/api/sessions/tutor/${maya.tutorId}`, sam.cookie)).statusCode).toBe(403);
+    expect((await call('GET', '/api/sessions/tutor/nobody', admin)).statusCode).toBe(404);
+    expect((await listStudentSessions(system.sql, sam.studentId)).map((s) => s.id)).toEqual([session.id]);
+  });
+
+  it('refuses what is not a free slot, someone else’s course, an unknown course, the wrong tutor, a view-only login; changes nothing', async () => {
+    const day = nyDay(3);
+    const before = await remaining(sam.courseId);
+    const offGrid = await book(sam, at(day, '10:30'));
+    expect(offGrid.statusCode).toBe(409);
+    expect(offGrid.json().message).toBe(SLOT_TAKEN);
+    expect((await book(sam, at(day, '21:00'))).statusCode).toBe(409);
+    expect((await book(sam, new Date(Date.now() - 3_600_000).toISOString())).statusCode).toBe(409);
+    expect((await book(sam, at(nyDay(31), '10:00'))).statusCode).toBe(409);
+    expect((await book({ ...sam, cookie: stranger.cookie }, at(day, '11:00'))).statusCode).toBe(403);
+    expect((await book({ ...sam, courseId: 'no-such-course' }, at(day, '11:00'))).statusCode).toBe(404);
+    expect((await book(sam, at(day, '11:00'), dan)).statusCode).toBe(409);
+    const viewOnly = `tm_session=${(await system.sessions.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
+    expect((await book({ ...sam, cookie: viewOnly }, at(day, '11:00'))).statusCode).toBe(403);
+    const bad = await call('POST', '/api/book-session', sam.cookie, {
+      tutorId: maya.tutorId,
+      studentCourseId: sam.courseId,
+      date: at(day, '11:00'),
+      duration: 90,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(await remaining(sam.courseId)).toBe(before);
+  });
+
+  it('books with calendar: a New York date, start and end, for the purchase’s course', async () => {
+    const day = nyDay(4);
+    const res = await call('POST', '/api/sessions/book-with-calendar', sam.cookie, {
+      tutorId: maya.tutorId,
+      studentId: sam.studentId,
+      purchaseId: 'buy-sam',
+      date: day,
+      startTime: '14:00',
+      endTime: '15:00',
+      subject: 'Math (Grade 10 & Under)',
+      notes: 'Fractions',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ date: at(day, '14:00'), notes: 'Fractions' });
+    const long = await call('POST', '/api/sessions/book-with-calendar', sam.cookie, {
+      tutorId: maya.tutorId,
+      studentId: sam.studentId,
+      purchaseId: 'buy-sam',
+      date: day,
+      startTime: '15:00',
+      endTime: '17:00',
+    });
+    expect(long.statusCode).toBe(400);
+  });
+});
+
+describe('no double booking', () => {
+  it('50 students at one hour at once: exactly one 201 and 49 clear 409s; one credit reserved in all', async () => {
+    const tutor = await approvedTutor(system, 'race-tutor');
+    await hours(tutor);
+    const students = await Promise.all(Array.from({ length: 50 }, (_, i) => student(`race-${i}`, tutor)));
+    await caughtUp();
+    const start = at(nyDay(5), '09:00');
+    const answers = await Promise.all(students.map((s) => book(s, start, tutor)));
+    const codes = answers.map((r) => r.statusCode);
+    expect(
+      codes.filter((c) => c === 201),
+      answers.map((r) => r.body).join('\n'),
+    ).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(49);
+    for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().message).toBe(SLOT_TAKEN);
+    const left = await Promise.all(students.map((s) => remaining(s.courseId)));
+    expect(left.filter((n) => n === 3)).toHaveLength(1);
+    expect(left.filter((n) => n === 4)).toHaveLength(49);
+    expect(await held(tutor.tutorId)).toHaveLength(1);
+  }, 120_000);
+
+  it('one student racing 10 bookings on a course with 3 credits gets at most 3 sessions; no hour is left held for a refused one', async () => {
+    const tutor = await approvedTutor(system, 'credit-tutor');
+    await hours(tutor);
+    const greedy = await student('greedy', tutor, 3);
+    await caughtUp();
+    const day = nyDay(6);
+    const answers = await Promise.all(
+      ['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'].map((t) =>
+        book(greedy, at(day, t), tutor),
+      ),
+    );
+    const ok = answers.filter((r) => r.statusCode === 201);
+    expect(ok.length).toBeLessThanOrEqual(3);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const r of answers.filter((a) => a.statusCode !== 201)) {
+      expect(r.statusCode, r.body).toBe(409);
+      expect([NO_SESSIONS_REMAINING, SLOT_TAKEN, 'Someone else changed this at the same time. Please try again.']).toContain(
+        r.json().message,
+      );
+    }
+    expect(await remaining(greedy.courseId)).toBe(3 - ok.length);
+    expect(await held(tutor.tutorId)).toHaveLength(ok.length);
+    expect(await listStudentSessions(system.sql, greedy.studentId)).toHaveLength(ok.length);
+  }, 60_000);
+});
+
+describe('a failure between the steps is compensated', () => {
+  it('the credit step fails: the hour is given back, no session exists', async () => {
+    const handlers = sessionHandlers(system.store);
+    const before = await held(maya.tutorId);
+    const credits = await remaining(sam.courseId);
+    const failing = portsWith({
+      reserve: async () => {
+        throw new Error('ledger down');
+      },
+    });
+    await expect(bookSession(handlers, failing, request(sam, at(nyDay(7), '12:00')), ctx())).rejects.toThrow('ledger down');
+    expect(await held(maya.tutorId)).toEqual(before);
+    expect(await remaining(sam.courseId)).toBe(credits);
+    // The hour is free again: a booking of it succeeds.
+    expect((await book(sam, at(nyDay(7), '12:00'))).statusCode).toBe(201);
+  });
+
+  it('the session step fails: the credit is released and the hour given back', async () => {
+    const real = sessionHandlers(system.store);
+    const handlers = {
+      ...real,
+      sessions: {
+        ...real.sessions,
+        handle: async () => {
+          throw new Error('session stream down');
+        },
+      },
+    } as typeof real;
+    const credits = await remaining(sam.courseId);
+    const before = await held(maya.tutorId);
+    await expect(bookSession(handlers, portsWith({}), request(sam, at(nyDay(7), '13:00')), ctx())).rejects.toThrow('session stream down');
+    expect(await remaining(sam.courseId)).toBe(credits);
+    expect(await held(maya.tutorId)).toEqual(before);
+  });
+});
+
+describe('cancel and complete', () => {
+  it('cancelling more than 12 hours ahead gives the credit back and frees the hour', async () => {
+    const start = at(nyDay(8), '10:00');
+    const booked = await book(sam, start);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const credits = await remaining(sam.courseId);
+    expect((await call('POST', `/api/sessions/${booked.json().id}/cancel`, stranger.cookie, {})).statusCode).toBe(403);
+    const res = await call('POST', `/api/sessions/${booked.json().id}/cancel`, sam.cookie, { reason: 'Exam moved' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ id: booked.json().id, status: 'cancelled', credit: 'released' });
+    expect(await remaining(sam.courseId)).toBe(credits + 1);
+    expect(await held(maya.tutorId)).not.toContain(booked.json().id);
+    expect((await book(sam, start)).statusCode).toBe(201);
+  });
+
+  it('completion before the start is refused with the spec’s message; the tutor completes after it and the credit is used', async () => {
+    const day = nyDay(9);
+    const booked = await book(sam, at(day, '16:00'));
+    const early = await call('PATCH', `/api/sessions/${booked.json().id}/complete`, maya.cookie, { completed: true, notes: 'x' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(COMPLETE_TOO_EARLY);
+    expect((await call('PATCH', `/api/sessions/${booked.json().id}/complete`, sam.cookie, { completed: true })).statusCode).toBe(403);
+    expect((await call('PATCH', `/api/sessions/${booked.json().id}/complete`, dan.cookie, { completed: true })).statusCode).toBe(403);
+
+    // A tutor working around the clock, and a session booked (as of two hours ago) for the hour that started an hour ago.
+    const owl = await approvedTutor(system, 'owl');
+    await tutorHandlers(system.store).tutors.handle(
+      owl.tutorId,
+      {
+        type: 'SetWeeklyHours',
+        data: {
+          tutorId: owl.tutorId,
+          availability: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '00:00', endTime: '24:00' })),
+          timeZone: NY,
+        },
+      },
+      commandContext({ actorId: owl.userId, actorRole: 'tutor' }),
+    );
+    const pupil = await student('pupil', owl);
+    const startedHourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
+    const bookedAt = new Date(startedHourAgo.getTime() - 3_600_000);
+    const { sessionId } = await bookSession(
+      sessionHandlers(system.store),
+      portsWith({}),
+      { ...request(pupil, startedHourAgo.toISOString()), tutorId: owl.tutorId },
+      commandContext({ now: bookedAt, actorId: pupil.userId, actorRole: 'student' }),
+    );
+    await caughtUp();
+    const credits = await remaining(pupil.courseId);
+    expect((await call('PATCH', `/api/sessions/${sessionId}/complete`, maya.cookie, { completed: true })).statusCode).toBe(403);
+    const done = await call('PATCH', `/api/sessions/${sessionId}/complete`, owl.cookie, { completed: true, notes: 'Fractions: done.' });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ id: sessionId, status: 'completed', notes: 'Fractions: done.' });
+    expect(await remaining(pupil.courseId)).toBe(credits);
+    const course = await courseHandlers(system.store).courses.load(pupil.courseId);
+    expect(course.used).toContain(sessionId);
+    expect(course.reserved).not.toContain(sessionId);
+  });
+
+  it('reschedules to another free hour (local time in the caller’s zone); the old hour is free again', async () => {
+    const day = nyDay(10);
+    const booked = await book(sam, at(day, '08:00'));
+    expect(booked.statusCode, booked.body).toBe(201);
+    const options = await call(
+      'GET',
+      `/api/tutors/${maya.tutorId}/reschedule-availability/${day}?excludeSessionId=${booked.json().id}&timezone=${NY}`,
+      maya.cookie,
+    );
+    expect(options.statusCode, options.body).toBe(200);
+    expect(Date.parse(options.json().slots[0].start)).toBe(Date.parse(at(day, '08:00')));
+    const res = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, maya.cookie, {
+      newDate: `${day}T11:00`,
+      updateCalendar: true,
+      timezone: NY,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: booked.json().id, date: at(day, '11:00'), status: 'scheduled' });
+    const slots = await call('GET', `/api/tutors/${maya.tutorId}/available-slots?date=${day}`, sam.cookie);
+    const times = slots.json().map((s: { time: string }) => s.time);
+    expect(times).toContain('08:00');
+    expect(times).not.toContain('11:00');
+  });
+});

@@ -1,0 +1,453 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Temporal } from 'temporal-polyfill';
+import { z } from 'zod';
+import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
+import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import type { CommandContext } from '../../../commands/kit/commandContext.ts';
+import { bookSession } from '../../../commands/sessions/booking.ts';
+import { BusySnapshots } from '../../../commands/sessions/busySnapshots.ts';
+import type { CourseLedger, SessionPorts, TutorHours } from '../../../commands/sessions/ports.ts';
+import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
+import { cancelSession, completeSession, rescheduleSession } from '../../../commands/sessions/sessionLifecycle.ts';
+import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
+import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
+import { assertTimeZone } from '../../../domain/calendar/availability.ts';
+import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
+import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import { availableSlots, bookingTimes, dayRange, localInstant } from '../../../domain/sessions/availableSlots.ts';
+import { SESSION_MINUTES } from '../../../domain/sessions/session.ts';
+import {
+  bookingSlotSchema,
+  bookSessionBody,
+  bookWithCalendarBody,
+  cancelSessionBody,
+  completeSessionBody,
+  dayAvailabilitySchema,
+  rescheduleAvailabilitySchema,
+  rescheduleSessionBody,
+  studentSessionSchema,
+  tutorSessionSchema,
+} from '../../../domain/sessions/sessionApi.ts';
+import { SESSION_NOT_FOUND } from '../../../domain/sessions/sessionDecider.ts';
+import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
+import { heldHours, listStudentSessions, listTutorSessions } from '../../../projections/sessions/queries.ts';
+import type { System } from '../../../system.ts';
+import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { idempotent } from '../../kit/commandRequest.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
+
+/** Spec part 2 §9: the booking grid's times are New York times. */
+const BOOKING_GRID_ZONE = 'America/New_York';
+export const NOT_YOUR_SESSIONS = 'You can only see your own sessions';
+export const ONLY_THE_TUTOR_COMPLETES = 'Only the session’s tutor can complete it';
+export const SESSION_LENGTH = 'Sessions last 60 minutes';
+export const DATE_FORMAT = 'Use a date as yyyy-MM-dd';
+export const CALENDAR_NOT_CONNECTED = 'Calendar Not Connected: this tutor’s calendar is not connected, so no times can be booked yet.';
+export const CALENDAR_UNAVAILABLE = 'The tutor’s calendar is not answering. Please try again shortly.';
+
+/** A calendar failure in words the booking dialog can show. */
+function calendarRefusal(error: unknown): unknown {
+  if (!(error instanceof CalendarError)) return error;
+  return error.retryable ? new DomainError(CALENDAR_UNAVAILABLE, 'conflict') : new DomainError(CALENDAR_NOT_CONNECTED, 'unprocessable');
+}
+
+const id = z.string().min(1).max(100);
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, DATE_FORMAT);
+const messageSchema = z.object({ message: z.string() });
+const bookedSessionSchema = studentSessionSchema.extend({ studentId: z.string() });
+
+/** Who may book: the student or their parent (a view-only login never). */
+const bookers = { roles: ['student', 'parent'] } as const;
+/** Who may look at a tutor's free hours. */
+const slotReaders = { roles: ['student', 'parent', 'student_secondary', 'tutor', 'admin'] } as const;
+/** Who may cancel or move a session: its student's account holders, its tutor, an admin. */
+const sessionParties = { roles: ['student', 'parent', 'tutor', 'admin'] } as const;
+const sessionModels = ['sessions', 'student_courses'];
+
+/** A short-lived memo of a lookup per key (tutors' weekly hours: read on every booking, changed rarely). */
+function memo<T>(load: (key: string) => Promise<T>, ttlMs: number): (key: string) => Promise<T> {
+  const held = new Map<string, { at: number; value: Promise<T> }>();
+  return (key) => {
+    const hit = held.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+    if (held.size > 10_000) held.clear();
+    const value = load(key);
+    held.set(key, { at: Date.now(), value });
+    value.catch(() => held.delete(key));
+    return value;
+  };
+}
+
+function validDate(value: string): Temporal.PlainDate {
+  try {
+    return Temporal.PlainDate.from(value, { overflow: 'reject' });
+  } catch {
+    throw new DomainError(DATE_FORMAT, 'invalid');
+  }
+}
+
+function zoneOrDefault(zone: string | null | undefined): string {
+  if (!zone) return DEFAULT_TIMEZONE;
+  try {
+    return assertTimeZone(zone);
+  } catch {
+    return DEFAULT_TIMEZONE;
+  }
+}
+
+/**
+ * Sessions (spec part 2 §7 "Sessions"): a tutor's free hours, booking, the tutor's sessions, and
+ * cancelling, completing and moving a session. Bookings decide on streams (the tutor's schedule,
+ * the course's ledger); the lists read the `sessions` read model.
+ */
+export const sessionRoutes =
+  ({ sql, store, calendar }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    const handlers = sessionHandlers(store);
+    const courses = courseHandlers(store);
+    const tutors = tutorHandlers(store);
+
+    const ledger: CourseLedger = {
+      async course(courseId) {
+        const state = await courses.courses.load(courseId);
+        return { ...state, sessionsRemaining: sessionsRemainingOf(state) };
+      },
+      reserve: (courseId, sessionId, ctx) =>
+        courses.courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, ctx),
+      release: (courseId, sessionId, ctx) =>
+        courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, ctx),
+      consume: (courseId, sessionId, ctx) =>
+        courses.courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, ctx),
+      forfeit: (courseId, sessionId, ctx) =>
+        courses.courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, ctx),
+    };
+    const tutorHours = memo(async (tutorId): Promise<TutorHours> => {
+      const state = await tutors.tutors.load(tutorId);
+      return { exists: state.exists, weeklyHours: state.weeklyHours, timeZone: state.timeZone };
+    }, 5_000);
+    const snapshots = new BusySnapshots(async (tutorId, from, to) => {
+      const opened = await openTutorCalendar({ store, calendar }, tutorId);
+      return opened.calendar.freeBusy({ from, to });
+    });
+    const ports: SessionPorts = {
+      courses: ledger,
+      tutorHours,
+      busy: (tutorId, from, to) =>
+        snapshots.busy(tutorId, from, to).catch((error: unknown) => {
+          throw calendarRefusal(error);
+        }),
+    };
+
+    const existingTutor = async (tutorId: string) => {
+      const tutor = await tutorHours(tutorId);
+      if (!tutor.exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
+      return tutor;
+    };
+
+    /** The tutor's free slots starting on `day` in `zone` (past hours and days beyond 30 never). */
+    const slotsOn = async (tutorId: string, day: string, zone: string, excludeSessionId: string | null = null) => {
+      const tutor = await existingTutor(tutorId);
+      validDate(day);
+      const range = dayRange(day, zone);
+      const now = new Date();
+      if (Date.parse(range.to) <= now.getTime()) return [];
+      const [busy, booked] = await Promise.all([
+        ports.busy(tutorId, range.from, range.to),
+        heldHours(sql, tutorId, range, excludeSessionId),
+      ]);
+      return availableSlots({
+        weeklyHours: tutor.weeklyHours,
+        timeZone: tutor.timeZone ?? DEFAULT_TIMEZONE,
+        busy,
+        booked,
+        now,
+        ...range,
+      });
+    };
+
+    const callerZone = async (principal: Principal) => {
+      const [user] = await sql<{ timezone: string | null }[]>`SELECT timezone FROM users WHERE id = ${principal.userId}`;
+      return zoneOrDefault(user?.timezone);
+    };
+
+    /** The student's account holders; 404 for an unknown student. */
+    const studentOf = async (studentId: string) => {
+      const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
+        SELECT user_id, parent_id FROM students WHERE id = ${studentId}`;
+      if (!student) throw new DomainError('Student not found', 'not_found');
+      return student;
+    };
+    const holds = (principal: Principal, student: { user_id: string; parent_id: string | null }) =>
+      (principal.role === 'student' || principal.role === 'parent') &&
+      (student.user_id === principal.userId || student.parent_id === principal.userId);
+
+    async function book(
+      principal: Principal,
+      input: { tutorId: string; courseId: string; start: string; notes: string | null | undefined },
+      ctx: CommandContext,
+    ) {
+      const course = await ledger.course(input.courseId);
+      if (!course.exists || !course.studentId) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+      const student = await studentOf(course.studentId);
+      if (!holds(principal, student)) throw new DomainError(FORBIDDEN, 'forbidden');
+      const [facts] = await sql<{ timezone: string | null; subject_name: string | null }[]>`
+        SELECT (SELECT timezone FROM users WHERE id = ${student.user_id}) AS timezone,
+               (SELECT name FROM subjects WHERE id = ${course.subjectId ?? ''}) AS subject_name`;
+      const { position, sessionId } = await bookSession(
+        handlers,
+        ports,
+        {
+          tutorId: input.tutorId,
+          courseId: input.courseId,
+          studentId: course.studentId,
+          studentUserId: student.user_id,
+          studentTimeZone: zoneOrDefault(facts?.timezone),
+          subjectName: facts?.subject_name ?? 'Tutoring',
+          start: input.start,
+          notes: input.notes,
+        },
+        ctx,
+      );
+      await readYourWrites(sql, sessionModels, position ?? (await store.committedPosition()));
+      const session = (await listStudentSessions(sql, course.studentId)).find((s) => s.id === sessionId);
+      if (!session) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+      return { status: 201, body: { ...session, studentId: course.studentId } };
+    }
+
+    /** The session as its stream says, and whether the principal is one of its parties. */
+    const sessionFor = async (principal: Principal, sessionId: string, allowed: readonly ('holder' | 'tutor' | 'admin')[]) => {
+      const state = await handlers.sessions.load(sessionId);
+      const booked = state.booked;
+      if (!booked) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+      if (allowed.includes('admin') && principal.role === 'admin') return { state, booked };
+      if (allowed.includes('tutor') && principal.role === 'tutor' && principal.userId === booked.tutorId) return { state, booked };
+      if (allowed.includes('holder') && holds(principal, await studentOf(booked.studentId))) return { state, booked };
+      throw new DomainError(FORBIDDEN, 'forbidden');
+    };
+
+    app.get(
+      '/api/tutors/:id/available-slots',
+      {
+        config: slotReaders,
+        schema: {
+          tags: ['sessions'],
+          summary: 'The tutor’s free one-hour slots starting on a date, as "HH:mm" New York times (spec part 2 §9)',
+          params: z.object({ id }),
+          querystring: z.object({ date }),
+          response: { 200: z.array(bookingSlotSchema), 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const slots = await slotsOn(request.params.id, request.query.date, BOOKING_GRID_ZONE);
+        return bookingTimes(slots, request.query.date, BOOKING_GRID_ZONE).map(({ time }) => ({ time }));
+      },
+    );
+
+    app.get(
+      '/api/tutors/:tutorId/availability/:date',
+      {
+        config: slotReaders,
+        schema: {
+          tags: ['sessions'],
+          summary: 'The tutor’s free slots starting on a date in the caller’s zone (or `timezone`), as instants',
+          params: z.object({ tutorId: id, date }),
+          querystring: z.object({ timezone: z.string().max(100).optional() }),
+          response: { 200: dayAvailabilitySchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const zone = request.query.timezone ? zoneOrDefault(request.query.timezone) : await callerZone(principalOf(request));
+        return { slots: await slotsOn(request.params.tutorId, request.params.date, zone) };
+      },
+    );
+
+    app.get(
+      '/api/tutors/:tutorId/reschedule-availability/:date',
+      {
+        config: sessionParties,
+        schema: {
+          tags: ['sessions'],
+          summary: 'Free start times on a date (caller’s zone) for moving a session; the session’s own hour does not block',
+          params: z.object({ tutorId: id, date }),
+          querystring: z.object({ excludeSessionId: id.optional(), timezone: z.string().max(100).optional() }),
+          response: { 200: rescheduleAvailabilitySchema, 403: messageSchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { tutorId } = request.params;
+        await existingTutor(tutorId);
+        const exclude = request.query.excludeSessionId ?? null;
+        if (exclude) {
+          const { booked } = await sessionFor(principal, exclude, ['holder', 'tutor', 'admin']);
+          if (booked.tutorId !== tutorId) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+        } else if (principal.role === 'tutor' && principal.userId !== tutorId) {
+          throw new DomainError(NOT_YOUR_SESSIONS, 'forbidden');
+        }
+        const zone = request.query.timezone ? zoneOrDefault(request.query.timezone) : await callerZone(principal);
+        const slots = await slotsOn(tutorId, request.params.date, zone, exclude);
+        return { slots: slots.map(({ start }) => ({ start })) };
+      },
+    );
+
+    app.post(
+      '/api/book-session',
+      {
+        config: bookers,
+        schema: {
+          tags: ['sessions'],
+          summary: 'Book a 60-minute session with the course’s tutor at one of the tutor’s free slots; holds a credit of the course',
+          body: bookSessionBody,
+          response: { 201: bookedSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, (ctx) =>
+          book(
+            principalOf(request),
+            { tutorId: request.body.tutorId, courseId: request.body.studentCourseId, start: request.body.date, notes: request.body.notes },
+            ctx,
+          ),
+        ),
+    );
+
+    app.post(
+      '/api/sessions/book-with-calendar',
+      {
+        config: bookers,
+        schema: {
+          tags: ['sessions'],
+          summary: 'Book a session given as a New York date, start and end time (spec part 2 §7); the course is the purchase’s',
+          body: bookWithCalendarBody,
+          response: { 201: bookedSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const body = request.body;
+          const start = localInstant(body.date, body.startTime, BOOKING_GRID_ZONE);
+          const end = localInstant(body.date, body.endTime, BOOKING_GRID_ZONE);
+          if (!start || !end) throw new DomainError(DATE_FORMAT, 'invalid');
+          if (end.epochMilliseconds - start.epochMilliseconds !== SESSION_MINUTES * 60_000)
+            throw new DomainError(SESSION_LENGTH, 'invalid');
+          const principal = principalOf(request);
+          if (!holds(principal, await studentOf(body.studentId))) throw new DomainError(FORBIDDEN, 'forbidden');
+          const [course] = await sql<{ id: string }[]>`
+            SELECT c.id FROM student_courses c
+            WHERE c.student_id = ${body.studentId}
+              AND (c.purchase_id = ${body.purchaseId} OR c.id = ${body.purchaseId}
+                   OR (${body.subject ?? null}::text IS NOT NULL AND c.subject_id IN (SELECT id FROM subjects WHERE name = ${body.subject ?? null})))
+            ORDER BY c.status = 'inactive', c.purchase_id = ${body.purchaseId} DESC, c.created_at DESC LIMIT 1`;
+          if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
+          return book(principal, { tutorId: body.tutorId, courseId: course.id, start: start.toString(), notes: body.notes }, ctx);
+        }),
+    );
+
+    app.get(
+      '/api/sessions/tutor/:tutorId',
+      {
+        config: { roles: ['tutor', 'admin'] },
+        schema: {
+          tags: ['sessions'],
+          summary: 'The tutor’s sessions, oldest first (the tutor themself or an admin)',
+          params: z.object({ tutorId: id }),
+          response: { 200: z.array(tutorSessionSchema), 403: messageSchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { tutorId } = request.params;
+        await existingTutor(tutorId);
+        if (principal.role !== 'admin' && principal.userId !== tutorId) throw new DomainError(NOT_YOUR_SESSIONS, 'forbidden');
+        return listTutorSessions(sql, tutorId);
+      },
+    );
+
+    app.post(
+      '/api/sessions/:id/cancel',
+      {
+        config: sessionParties,
+        schema: {
+          tags: ['sessions'],
+          summary:
+            'Cancel a session: more than 12 hours before its start the credit comes back, later the session counts as used (spec part 1 §9)',
+          params: z.object({ id }),
+          body: cancelSessionBody,
+          response: {
+            200: z.object({ id: z.string(), status: z.literal('cancelled'), credit: z.enum(['released', 'forfeited']).nullable() }),
+            403: messageSchema,
+            404: messageSchema,
+            409: messageSchema,
+          },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const sessionId = request.params.id;
+          await sessionFor(principalOf(request), sessionId, ['holder', 'tutor', 'admin']);
+          const { position, credit } = await cancelSession(handlers, ports, { sessionId, reason: request.body.reason?.trim() ?? '' }, ctx);
+          await readYourWrites(sql, sessionModels, position);
+          return { status: 200, body: { id: sessionId, status: 'cancelled' as const, credit } };
+        }),
+    );
+
+    app.patch(
+      '/api/sessions/:id/complete',
+      {
+        config: { roles: ['tutor'] },
+        schema: {
+          tags: ['sessions'],
+          summary: 'The tutor marks the session completed, at or after its start; the notes become the session report; uses the credit',
+          params: z.object({ id }),
+          body: completeSessionBody,
+          response: { 200: tutorSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const sessionId = request.params.id;
+          const principal = principalOf(request);
+          const { booked } = await sessionFor(principal, sessionId, ['tutor']).catch((error: unknown) => {
+            if (error instanceof DomainError && error.kind === 'forbidden') throw new DomainError(ONLY_THE_TUTOR_COMPLETES, 'forbidden');
+            throw error;
+          });
+          if (request.body.completed === false) throw new DomainError('Only completing a session is supported here', 'invalid');
+          const { position } = await completeSession(handlers, ports, { sessionId, notes: request.body.notes?.trim() ?? '' }, ctx);
+          await readYourWrites(sql, sessionModels, position);
+          const session = (await listTutorSessions(sql, booked.tutorId)).find((s) => s.id === sessionId);
+          if (!session) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+          return { status: 200, body: session };
+        }),
+    );
+
+    app.patch(
+      '/api/sessions/:id/reschedule',
+      {
+        config: sessionParties,
+        schema: {
+          tags: ['sessions'],
+          summary: 'Move a session to another free hour of its tutor, given as a local time in `timezone` (the caller’s zone by default)',
+          params: z.object({ id }),
+          body: rescheduleSessionBody,
+          response: { 200: tutorSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const sessionId = request.params.id;
+          const principal = principalOf(request);
+          const { booked } = await sessionFor(principal, sessionId, ['holder', 'tutor', 'admin']);
+          const zone = request.body.timezone ? zoneOrDefault(request.body.timezone) : await callerZone(principal);
+          const [day = '', time = ''] = request.body.newDate.split('T');
+          const start = localInstant(day, time, zone);
+          if (!start) throw new DomainError("newDate must be a local time as yyyy-MM-dd'T'HH:mm", 'invalid');
+          const { position } = await rescheduleSession(handlers, ports, { sessionId, start: start.toString(), timeZone: zone }, ctx);
+          await readYourWrites(sql, sessionModels, position ?? (await store.committedPosition()));
+          const session = (await listTutorSessions(sql, booked.tutorId)).find((s) => s.id === sessionId);
+          if (!session) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+          return { status: 200, body: session };
+        }),
+    );
+  };
