@@ -4,10 +4,19 @@ import { courseSagas } from './courses/index.ts';
 import type { SagaFeature } from './kit/sagaFeature.ts';
 import { maintenanceSagas } from './maintenance/index.ts';
 import { purchaseSagas } from './purchases/index.ts';
+import { sessionSagas } from './sessions/index.ts';
 import { tutorSagas } from './tutors/index.ts';
 
 /** Every feature's sagas: a new feature adds one line. */
-export const sagaFeatures: readonly SagaFeature[] = [contactSagas, accountSagas, tutorSagas, maintenanceSagas, purchaseSagas, courseSagas];
+export const sagaFeatures: readonly SagaFeature[] = [
+  contactSagas,
+  accountSagas,
+  tutorSagas,
+  maintenanceSagas,
+  purchaseSagas,
+  courseSagas,
+  sessionSagas,
+];
 
 export const queues = sagaFeatures.flatMap((f) => f.queues);
 export const reactors = sagaFeatures.flatMap((f) => f.reactors ?? []);

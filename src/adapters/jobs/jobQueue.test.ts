@@ -141,6 +141,17 @@ describe('JobQueue', () => {
     expect(jobs.every((j) => j.retry_limit === 1 && j.dead_letter === deadLetterOf('many'))).toBe(true);
   });
 
+  it('keeps a job with a start time in the queue until then, sent alone or with others', async () => {
+    const later = new Date(Date.now() + 3_600_000);
+    const [alone, grouped] = [randomUUID(), randomUUID()];
+    await queue.send({ queue: 'many', id: alone, data: {}, startAfter: later });
+    await queue.sendMany([{ queue: 'many', id: grouped, data: {}, startAfter: later }]);
+    const jobs = await db.sql<{ id: string; start_after: Date }[]>`
+      SELECT id, start_after FROM pgboss.job WHERE id = ANY(${[alone, grouped]}::uuid[])`;
+    expect(jobs).toHaveLength(2);
+    for (const job of jobs) expect(Math.abs(job.start_after.getTime() - later.getTime())).toBeLessThan(1000);
+  });
+
   it('wakes an idle worker when a job is sent instead of leaving it to the next poll', async () => {
     expect((await queue.boss.getQueue('wake'))?.notify).toBe(true);
     const handled: string[] = [];

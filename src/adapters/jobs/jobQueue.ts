@@ -12,6 +12,8 @@ export interface JobRequest {
   /** Deterministic id (derived from the event): enqueueing twice creates one job. */
   id: string;
   data: Record<string, unknown>;
+  /** Not before this time (a reminder): the job waits in the queue until then. */
+  startAfter?: Date;
 }
 
 export interface QueueState {
@@ -102,7 +104,7 @@ export class JobQueue {
   }
 
   async send(job: JobRequest): Promise<void> {
-    await this.boss.send(job.queue, job.data, { id: job.id });
+    await this.boss.send(job.queue, job.data, { id: job.id, ...(job.startAfter && { startAfter: job.startAfter }) });
   }
 
   /**
@@ -119,7 +121,7 @@ export class JobQueue {
     for (const [queue, queued] of byQueue) {
       await this.boss.insert(
         queue,
-        [...queued.values()].map((job) => ({ id: job.id, data: job.data })),
+        [...queued.values()].map((job) => ({ id: job.id, data: job.data, ...(job.startAfter && { startAfter: job.startAfter }) })),
       );
     }
   }
