@@ -375,7 +375,7 @@ test('a student whose course has no sessions left repurchases 4 on the sandboxâ€
   // The sandbox's hosted checkout page: a declined card first, then the good one.
   await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sbx_/);
   await expect(page.getByRole('heading', { name: 'Secure checkout' })).toBeVisible();
-  await expect(page.getByTestId('sandbox-order')).toContainText('4 sessions');
+  await expect(page.getByTestId('sandbox-order')).toContainText('Calculus (Grade 11-12): Grade 11-12 - 4 Sessions');
   await axeClean(page);
   await noHorizontalScroll(page);
   await shot(page, 'repurchase-hosted-checkout');

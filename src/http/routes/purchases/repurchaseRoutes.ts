@@ -31,7 +31,7 @@ import {
   sandboxCheckoutSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
 import { checkRepurchase, REPURCHASE_COURSE_NOT_FOUND, type RepurchaseFacts } from '../../../domain/purchases/purchaseDecider.ts';
-import { findCourse } from '../../../projections/courses/queries.ts';
+import { listStudentCourses } from '../../../projections/courses/queries.ts';
 import { findPackage } from '../../../projections/packages/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
@@ -83,22 +83,22 @@ export const repurchaseRoutes =
       studentId: string,
       courseId: string,
       packageGradeTierId: string,
-    ): Promise<{ facts: RepurchaseFacts; subjectId: string }> {
-      const read = await findCourse(sql, courseId);
+    ): Promise<{ facts: RepurchaseFacts; subjectId: string; subjectName: string }> {
+      const read = (await listStudentCourses(sql, studentId)).find((c) => c.id === courseId);
       // Someone else's course is as unknown as a course that does not exist.
-      if (!read || read.studentId !== studentId) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
-      const [ledger, coursePackage] = await Promise.all([courses.courses.load(courseId), findPackage(sql, read.packageId)]);
+      if (!read) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+      const ledger = await courses.courses.load(courseId);
       const facts: RepurchaseFacts = {
         course: {
           exists: ledger.exists,
           studentId: ledger.studentId,
           status: ledger.status,
           sessionsRemaining: sessionsRemainingOf(ledger),
-          gradeTierId: coursePackage?.gradeTier.id ?? null,
+          gradeTierId: read.gradeTier?.id ?? null,
         },
         packageGradeTierId,
       };
-      return { facts, subjectId: read.subjectId };
+      return { facts, subjectId: read.subjectId, subjectName: read.subject.name };
     }
 
     async function repurchase(
@@ -110,7 +110,7 @@ export const repurchaseRoutes =
       await assertHolder(principal, params.studentId);
       const found = await findPackage(sql, body.packageId);
       if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
-      const { facts, subjectId } = await repurchaseFacts(params.studentId, params.courseId, found.gradeTier.id);
+      const { facts, subjectId, subjectName } = await repurchaseFacts(params.studentId, params.courseId, found.gradeTier.id);
       const { quote, promoCodeId } = await quoteFor(promos, body.promoCodeId, found.totalPriceCents, ctx.now);
       checkAmounts(body, quote, promoCodeId !== null);
 
@@ -155,7 +155,7 @@ export const repurchaseRoutes =
             amountCents: quote.finalCents,
             currency: 'cad',
             idempotencyKey: paymentIdempotencyKey(purchaseId),
-            description: `${found.name} (${found.sessionCount} sessions)`,
+            description: `${subjectName}: ${found.name}`,
             metadata: {
               purchaseId,
               kind: REPURCHASE_METADATA_KIND,
@@ -193,8 +193,7 @@ export const repurchaseRoutes =
     }
     async function freeRepurchase(purchaseId: string) {
       const { started } = await purchases.purchases.load(purchaseId);
-      if (started?.kind !== 'repurchase' || started.finalCents !== 0)
-        throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+      if (started?.kind !== 'repurchase' || started.finalCents !== 0) throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
       return { started, session: null };
     }
     async function paidRepurchase(sessionId: string) {
