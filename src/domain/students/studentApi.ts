@@ -45,15 +45,11 @@ export const studentSessionSchema = z.object({
 export type StudentSession = z.output<typeof studentSessionSchema>;
 
 /**
- * THE SEAM FOR THE SESSIONS FEATURE. Until sessions are recorded the system passes
- * `noSessionsRecorded`; the sessions feature passes its read model's query instead (in
- * src/http/app.ts, the `studentSessions` argument of `studentRoutes`). Sessions come in any order;
- * the routes sort them.
+ * The student area's port to the sessions feature: a student's sessions (any order; the routes
+ * sort them). src/http/app.ts passes the sessions read model's query (`listStudentSessions`) to
+ * `studentRoutes`; tests pass their own.
  */
 export type StudentSessions = (studentId: string) => Promise<StudentSession[]>;
-
-/** What the student area shows while no session feature records sessions: none (never invented ones). */
-export const noSessionsRecorded: StudentSessions = async () => [];
 
 /** Cancelled sessions are neither upcoming nor done. */
 const CANCELLED = new Set(['cancelled', 'canceled']);

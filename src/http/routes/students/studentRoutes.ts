@@ -73,8 +73,8 @@ async function infoAccess(
 
 /**
  * The student area's reads (spec part 2 §2, §3, §7): the dashboard payload and the student info
- * page. Sessions come through `studentSessions`, the seam the sessions feature fills
- * (`noSessionsRecorded` until then); courses and purchases from their read models.
+ * page. Sessions come through the `studentSessions` port (the sessions read model's query, given
+ * by src/http/app.ts); courses and purchases from their read models.
  */
 export const studentRoutes =
   ({ sql, studentSessions }: Pick<System, 'sql'> & { studentSessions: StudentSessions }): FastifyPluginAsyncZod =>
