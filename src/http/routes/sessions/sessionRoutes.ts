@@ -56,6 +56,12 @@ function calendarRefusal(error: unknown): unknown {
 const id = z.string().min(1).max(100);
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, DATE_FORMAT);
 const messageSchema = z.object({ message: z.string() });
+/** A refused body names the failing field (the storable-text guard and validation both do). */
+const badRequestSchema = z.object({
+  message: z.string(),
+  field: z.string().optional(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 const bookedSessionSchema = studentSessionSchema.extend({ studentId: z.string() });
 
 /** Who may book: the student or their parent (a view-only login never). */
@@ -300,7 +306,7 @@ export const sessionRoutes =
           tags: ['sessions'],
           summary: 'Book a 60-minute session with the course’s tutor at one of the tutor’s free slots; holds a credit of the course',
           body: bookSessionBody,
-          response: { 201: bookedSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          response: { 201: bookedSessionSchema, 400: badRequestSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>
@@ -321,7 +327,7 @@ export const sessionRoutes =
           tags: ['sessions'],
           summary: 'Book a session given as a New York date, start and end time (spec part 2 §7); the course is the purchase’s',
           body: bookWithCalendarBody,
-          response: { 201: bookedSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          response: { 201: bookedSessionSchema, 400: badRequestSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>
@@ -402,7 +408,7 @@ export const sessionRoutes =
           summary: 'The tutor marks the session completed, at or after its start; the notes become the session report; uses the credit',
           params: z.object({ id }),
           body: completeSessionBody,
-          response: { 200: tutorSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          response: { 200: tutorSessionSchema, 400: badRequestSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>
@@ -431,7 +437,7 @@ export const sessionRoutes =
           summary: 'Move a session to another free hour of its tutor, given as a local time in `timezone` (the caller’s zone by default)',
           params: z.object({ id }),
           body: rescheduleSessionBody,
-          response: { 200: tutorSessionSchema, 400: messageSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
+          response: { 200: tutorSessionSchema, 400: badRequestSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>
