@@ -127,6 +127,7 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
       expect(probed).toContain(`POST /api/register ${field}`);
     }
     expect(probed).toContain('POST /api/contact message');
+    expect(probed).toContain('POST /api/contact/help message');
     expect(probed).toContain('PATCH /api/user/timezone timezone');
     expect(probed).toContain('POST /api/student/secondary-login secondaryUsername');
     expect(await appended()).toBe(before);
