@@ -367,6 +367,37 @@ describe('cancel and complete', () => {
     expect((await book(sam, start)).statusCode).toBe(201);
   });
 
+  it('cancelling 12 hours or less before the start forfeits the credit (the session counts as used); the hour is freed', async () => {
+    const lark = await approvedTutor(system, 'lark');
+    await tutorHandlers(system.store).tutors.handle(
+      lark.tutorId,
+      {
+        type: 'SetWeeklyHours',
+        data: {
+          tutorId: lark.tutorId,
+          availability: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '00:00', endTime: '24:00' })),
+          timeZone: NY,
+        },
+      },
+      commandContext({ actorId: lark.userId, actorRole: 'tutor' }),
+    );
+    const late = await student('late', lark);
+    await caughtUp();
+    const soon = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 3_600_000).toISOString();
+    const booked = await book(late, soon, lark);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const res = await call('POST', `/api/sessions/${booked.json().id}/cancel`, lark.cookie, { reason: 'Tutor ill' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().credit).toBe('forfeited');
+    const course = await courseHandlers(system.store).courses.load(late.courseId);
+    expect(course.used).toContain(booked.json().id);
+    expect(sessionsRemainingOf(course)).toBe(3);
+    expect(await held(lark.tutorId)).toEqual([]);
+    // Cancelling again changes nothing.
+    expect((await call('POST', `/api/sessions/${booked.json().id}/cancel`, late.cookie, {})).statusCode).toBe(200);
+    expect(sessionsRemainingOf(await courseHandlers(system.store).courses.load(late.courseId))).toBe(3);
+  });
+
   it('completion before the start is refused with the spec’s message; the tutor completes after it and the credit is used', async () => {
     const day = nyDay(9);
     const booked = await book(sam, at(day, '16:00'));
