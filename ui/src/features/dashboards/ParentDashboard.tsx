@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, CircleAlert, LineChart, RotateCw, UserCheck } from 'lucide-react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
-import type { User } from '../../app/auth/types.ts';
+import { fullName, type User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
@@ -14,12 +14,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { accountsApi } from '../accounts/api.ts';
 import { AddCourseDialog } from '../purchases/AddCourseDialog.tsx';
 import type { StudentCourse } from '../purchases/api.ts';
-import { MAX_COURSES } from '../purchases/MyCourses.tsx';
+import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
+import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
+import { HelpDialog } from './HelpDialog.tsx';
 import { SecondaryLoginDialog } from './SecondaryLoginDialog.tsx';
 
 /** /parent (parent only). */
@@ -34,6 +36,7 @@ function ParentDashboard({ user }: { user: User }) {
       <WelcomeHeader
         user={user}
         purpose="Your parent area is where you follow each child's completed, upcoming and remaining sessions per package and renew packages."
+        actions={<HelpDialog name={fullName(user)} studentId={null} />}
         facts={[
           { label: 'Email', value: user.email },
           { label: 'Phone', value: user.phone || 'Not given' },
@@ -239,6 +242,8 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
                     </dd>
                   </div>
                 </dl>
+                {/* Package renewal (spec part 1 §1): Repurchase or End Course once every session is used. */}
+                {data.canPurchase && offersRenewal(course) ? <CourseRenewal course={course} user={forStudent} /> : null}
               </li>
             );
           })}
