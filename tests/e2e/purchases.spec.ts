@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import type { Sql } from '../../src/adapters/db/db.ts';
@@ -259,25 +260,32 @@ test('a 100% code makes a free purchase that goes to tutor selection after the p
 // --- Repurchase and End Course (spec part 2 §4): a course whose sessions are all used ----------
 
 /**
- * The e2e server's database (serve.ts makes a fresh `topmark_e2e_*` one per run): the one whose log
+ * The e2e server's database (serve.ts makes a fresh `topmark_e2e_*` one per run, on the local
+ * PostgreSQL or, without one, on the embedded server it starts in .tmp/e2e-pg): the one whose log
  * holds the course. The test uses the course ledger's commands there to use up the credits, as
  * completed sessions do.
  */
 async function e2eDatabaseOf(courseId: string): Promise<Sql> {
-  const admin = connect(adminUrl(), { max: 1 });
-  try {
-    const names = await admin<{ datname: string }[]>`
-      SELECT datname FROM pg_database WHERE datname LIKE 'topmark_e2e_%' ORDER BY oid DESC`;
-    for (const { datname } of names) {
-      const url = new URL(adminUrl());
-      url.pathname = `/${datname}`;
-      const sql = connect(url.toString(), { max: 2 });
-      const found = await sql`SELECT 1 FROM es_events WHERE stream_id = ${`course-${courseId}`} LIMIT 1`.catch(() => []);
-      if (found.length > 0) return sql;
-      await sql.end({ timeout: 1 });
+  const servers = [adminUrl()];
+  if (existsSync('.tmp/e2e-pg/pg.port')) {
+    servers.push(`postgres://postgres:topmark@127.0.0.1:${readFileSync('.tmp/e2e-pg/pg.port', 'utf8').trim()}/postgres`);
+  }
+  for (const server of servers) {
+    const admin = connect(server, { max: 1 });
+    try {
+      const names = await admin<{ datname: string }[]>`
+        SELECT datname FROM pg_database WHERE datname LIKE 'topmark_e2e_%' ORDER BY oid DESC`.catch(() => []);
+      for (const { datname } of names) {
+        const url = new URL(server);
+        url.pathname = `/${datname}`;
+        const sql = connect(url.toString(), { max: 2 });
+        const found = await sql`SELECT 1 FROM es_events WHERE stream_id = ${`course-${courseId}`} LIMIT 1`.catch(() => []);
+        if (found.length > 0) return sql;
+        await sql.end({ timeout: 1 });
+      }
+    } finally {
+      await admin.end({ timeout: 1 });
     }
-  } finally {
-    await admin.end({ timeout: 1 });
   }
   throw new Error(`no e2e database holds course ${courseId}`);
 }
