@@ -156,6 +156,22 @@ describe('POST /api/contact/help', () => {
     expect(await received()).toBe(before);
   });
 
+  it("is erased with the sender's account: the read model row, the log's sealed fields and the kept mail", async () => {
+    const leaver = await account('leaver', 'student');
+    const secret = 'Please call me back about my account';
+    const sent = await help(leaver.cookie, { subject: 'Leaving soon', message: secret });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const { id } = sent.json() as { id: string };
+    const support = await eventually(async () =>
+      (await listOutbox(system.sql, { to: system.config.SUPPORT_EMAIL })).find((m) => m.subject === 'Help request: Leaving soon'),
+    );
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: leaver.cookie } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await system.sql`SELECT 1 FROM contact_messages WHERE id = ${id}`).toHaveLength(0);
+    const kept = (await listOutbox(system.sql)).find((m) => m.id === support.id);
+    expect(kept?.text).not.toContain(secret);
+  });
+
   it('is for signed-in students, parents and view-only logins only', async () => {
     expect((await help(null, { subject: 'Hi', message: 'Hello' })).statusCode).toBe(401);
     const tutor = `tm_session=${(await system.sessions.create('some-tutor', 'tutor')).token}`;
