@@ -58,7 +58,7 @@ let dan: ApprovedTutor;
 let admin: string;
 
 /** A student (a Google account: no password to hash) with a paid, active course with `tutor`. */
-async function student(n: string, tutor: ApprovedTutor, credits = 4): Promise<Student> {
+async function student(n: string, tutor: ApprovedTutor, credits = 4, parentId: string | null = null): Promise<Student> {
   const { userId, studentId } = await registerAccount(
     system.accounts,
     {
@@ -74,7 +74,7 @@ async function student(n: string, tutor: ApprovedTutor, credits = 4): Promise<St
       emailVerified: true,
       termsAccepted: { version: '1.0', ip: null },
       student: { grade: 'Grade 10', isUniversityStudent: false },
-      parentId: null,
+      parentId,
     },
     commandContext(),
   );
@@ -241,6 +241,41 @@ describe('slots and booking over HTTP', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(await remaining(sam.courseId)).toBe(before);
+  });
+
+  it('a parent books for their student; another parent may not, nor cancel it', async () => {
+    const parent = async (n: string) => {
+      const { userId } = await registerAccount(
+        system.accounts,
+        {
+          username: `book-${n}`,
+          email: `book-${n}@example.com`,
+          firstName: 'Pat',
+          lastName: n,
+          password: null,
+          role: 'parent',
+          phone: null,
+          authProvider: 'google',
+          googleId: `google-book-${n}`,
+          emailVerified: true,
+          termsAccepted: { version: '1.0', ip: null },
+          student: null,
+        },
+        commandContext(),
+      );
+      return { userId, cookie: `tm_session=${(await system.sessions.create(userId, 'parent')).token}` };
+    };
+    const pat = await parent('pat');
+    const other = await parent('other-parent');
+    const kid = await student('kid', maya, 4, pat.userId);
+    await caughtUp();
+    const start = at(nyDay(2), '15:00');
+    expect((await book({ ...kid, cookie: other.cookie }, start)).statusCode).toBe(403);
+    const res = await book({ ...kid, cookie: pat.cookie }, start);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ studentId: kid.studentId });
+    expect((await call('POST', `/api/sessions/${res.json().id}/cancel`, other.cookie, {})).statusCode).toBe(403);
+    expect((await call('POST', `/api/sessions/${res.json().id}/cancel`, sam.cookie, {})).statusCode).toBe(403);
   });
 
   it('books with calendar: a New York date, start and end, for the purchase’s course', async () => {
