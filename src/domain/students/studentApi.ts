@@ -70,10 +70,13 @@ export function sortSessions(sessions: readonly StudentSession[]): { upcoming: S
 /** Spec part 2 §9: the student info page shows the five most recent sessions. */
 export const RECENT_SESSIONS = 5;
 
-/** The sessions that happened or are due last: newest start first, at most `RECENT_SESSIONS`. */
+/** The sessions that happened or are due last (cancelled ones left out): newest start first, at most `RECENT_SESSIONS`. */
 export function recentSessions(sessions: readonly StudentSession[]): StudentSession[] {
   const time = (s: StudentSession) => Date.parse(s.date) || 0;
-  return [...sessions].sort((a, b) => time(b) - time(a)).slice(0, RECENT_SESSIONS);
+  return sessions
+    .filter((s) => !CANCELLED.has(s.status))
+    .sort((a, b) => time(b) - time(a))
+    .slice(0, RECENT_SESSIONS);
 }
 
 /** Per course: sessions completed and upcoming (from the sessions), remaining credits (from the course). */
