@@ -278,6 +278,24 @@ describe('slots and booking over HTTP', () => {
     expect((await call('POST', `/api/sessions/${res.json().id}/cancel`, sam.cookie, {})).statusCode).toBe(403);
   });
 
+  it('the same Idempotency-Key books once: the replay answers the same session and holds one credit', async () => {
+    const start = at(nyDay(3), '17:00');
+    const credits = await remaining(sam.courseId);
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/book-session',
+        headers: { cookie: sam.cookie, 'idempotency-key': 'book-once-0001' },
+        payload: { tutorId: maya.tutorId, studentCourseId: sam.courseId, date: start, duration: 60, notes: '' },
+      });
+    const [first, second] = await Promise.all([send(), send()]);
+    const third = await send();
+    const created = [first, second, third].filter((r) => r.statusCode === 201);
+    expect(created.length, [first, second, third].map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBeGreaterThanOrEqual(2);
+    expect(new Set(created.map((r) => r.json().id)).size).toBe(1);
+    expect(await remaining(sam.courseId)).toBe(credits - 1);
+  });
+
   it('books with calendar: a New York date, start and end, for the purchase’s course', async () => {
     const day = nyDay(4);
     const res = await call('POST', '/api/sessions/book-with-calendar', sam.cookie, {
