@@ -17,7 +17,8 @@ import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
-import { RepurchaseReturn, repurchaseReturnOf } from './RepurchaseReturn.tsx';
+import { RepurchaseReturn } from './RepurchaseReturn.tsx';
+import { repurchaseReturnOf } from './returnUrl.ts';
 import {
   clearPaymentMetadata,
   dollars,

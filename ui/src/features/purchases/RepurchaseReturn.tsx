@@ -5,27 +5,9 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.t
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { purchasesApi } from './api.ts';
-
-/** Spec part 2 §9: after the first check, up to 10 more at 1-second intervals. */
-export const VERIFY_RETRIES = 10;
-export const VERIFY_INTERVAL_MS = 1000;
-/** Spec part 2 §4: the pause before going back to the dashboard (and before reloading after a lost session). */
-export const RETURN_DELAY_MS = 2000;
-
-/** The return from the hosted checkout page: `?repurchase=true&session_id=…`, or `&cancelled=true`. */
-export function repurchaseReturnOf(search: string): { sessionId: string | null; cancelled: boolean } | null {
-  const params = new URLSearchParams(search);
-  if (params.get('repurchase') !== 'true') return null;
-  const sessionId = params.get('session_id');
-  return {
-    sessionId: sessionId && sessionId !== '{CHECKOUT_SESSION_ID}' ? sessionId : null,
-    cancelled: params.get('cancelled') === 'true',
-  };
-}
+import { RETURN_DELAY_MS, statusOf, VERIFY_INTERVAL_MS, VERIFY_RETRIES } from './returnUrl.ts';
 
 type State = 'verifying' | 'processed' | 'processing' | 'expired';
-
-const statusOf = (error: unknown) => (error instanceof Error ? Number(/^(\d{3}):/.exec(error.message)?.[1] ?? 0) : 0);
 
 /**
  * Checkout's repurchase return (spec part 2 §2, §4, §8): a paid session is verified (the first

@@ -12,9 +12,8 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCheckout } from './api.ts';
+import { statusOf } from './returnUrl.ts';
 import { dollars } from './storage.ts';
-
-const statusOf = (error: unknown) => (error instanceof Error ? Number(/^(\d{3}):/.exec(error.message)?.[1] ?? 0) : 0);
 
 /**
  * The sandbox provider's hosted checkout page (`/sandbox/checkout/{id}`), where a repurchase is

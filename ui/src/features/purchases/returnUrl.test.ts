@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { repurchaseReturnOf, statusOf } from './returnUrl.ts';
+
+describe('the repurchase return on /checkout', () => {
+  it('reads the session of a paid return and a cancelled return', () => {
+    expect(repurchaseReturnOf('?repurchase=true&session_id=cs_test_1')).toEqual({ sessionId: 'cs_test_1', cancelled: false });
+    expect(repurchaseReturnOf('?repurchase=true&session_id=free_abc')).toEqual({ sessionId: 'free_abc', cancelled: false });
+    expect(repurchaseReturnOf('?repurchase=true&cancelled=true')).toEqual({ sessionId: null, cancelled: true });
+  });
+  it('is no repurchase return without repurchase=true; an unfilled placeholder is no session', () => {
+    expect(repurchaseReturnOf('')).toBeNull();
+    expect(repurchaseReturnOf('?session_id=cs_1')).toBeNull();
+    expect(repurchaseReturnOf('?repurchase=true&session_id={CHECKOUT_SESSION_ID}')).toEqual({ sessionId: null, cancelled: false });
+  });
+  it('reads the status of the API client’s errors', () => {
+    expect(statusOf(new Error('401: {"message":"Not signed in"}'))).toBe(401);
+    expect(statusOf(new Error('network down'))).toBe(0);
+    expect(statusOf('x')).toBe(0);
+  });
+});
