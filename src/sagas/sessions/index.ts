@@ -1,9 +1,24 @@
 import type { SagaFeature } from '../kit/sagaFeature.ts';
+import {
+  CALENDAR_RETRY_LIMIT,
+  SESSION_CALENDAR_QUEUE,
+  SESSION_CALENDAR_RESYNC_QUEUE,
+  sessionCalendarReactor,
+  workSessionCalendar,
+} from './sessionCalendarSaga.ts';
 import { SESSION_REMINDER_QUEUE, sessionReminderReactor, workSessionReminders } from './sessionReminders.ts';
 
 export const sessionSagas: SagaFeature = {
   name: 'sessions',
-  queues: [{ name: SESSION_REMINDER_QUEUE, retryLimit: 8, retryDelaySeconds: 30 }],
-  reactors: [sessionReminderReactor],
-  work: (ports) => workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer }),
+  queues: [
+    { name: SESSION_REMINDER_QUEUE, retryLimit: 8, retryDelaySeconds: 30 },
+    // Calendar writes: provider outages and rate limits retried with exponential backoff, then recorded as failed.
+    { name: SESSION_CALENDAR_QUEUE, retryLimit: CALENDAR_RETRY_LIMIT, retryDelaySeconds: 2 },
+    { name: SESSION_CALENDAR_RESYNC_QUEUE, retryLimit: 0 },
+  ],
+  reactors: [sessionReminderReactor, sessionCalendarReactor],
+  work: async (ports) => {
+    await workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
+    await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, calendar: ports.calendar });
+  },
 };

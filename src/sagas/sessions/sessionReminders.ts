@@ -2,17 +2,11 @@ import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
-import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
-import {
-  evolveSession,
-  initialSessionState,
-  type SessionBookedData,
-  type SessionEvent,
-  sessionStreamId,
-} from '../../domain/sessions/session.ts';
+import { evolveSession, initialSessionState, type SessionEvent, sessionStreamId } from '../../domain/sessions/session.ts';
 import type { Reactor } from '../kit/reactor.ts';
+import { sessionPeople } from './sessionPeople.ts';
 
 export const SESSION_REMINDER_QUEUE = 'session-reminders';
 
@@ -60,13 +54,6 @@ export interface SessionReminderDeps {
   mailer: Mailer;
 }
 
-interface Recipient {
-  id: string;
-  email: string;
-  first_name: string;
-  timezone: string | null;
-}
-
 /** "Tuesday, December 1, 2026 at 3:00 PM EST", in the reader's zone. */
 export function sessionTimeIn(start: string, timeZone: string): string {
   return (
@@ -79,19 +66,6 @@ const shortZone = (start: string, timeZone: string) =>
     .formatToParts(new Date(start))
     .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
 
-async function recipientsOf(sql: Sql, booked: SessionBookedData): Promise<{ family: Recipient[]; tutor: Recipient | null }> {
-  const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-    SELECT user_id, parent_id FROM students WHERE id = ${booked.studentId}`;
-  // The parent holds a child's account: the reminder goes to them (spec: "the student (or parent)").
-  const familyId = student?.parent_id ?? student?.user_id ?? booked.studentUserId;
-  // A deleted account has no users row; an erased address is never written to.
-  const users = await sql<Recipient[]>`
-    SELECT id, email, first_name, timezone FROM users WHERE id = ANY(${[familyId, booked.tutorId]})`;
-  const reachable = (id: string) => users.find((u) => u.id === id && u.email && u.email !== ERASED) ?? null;
-  const family = reachable(familyId);
-  return { family: family ? [family] : [], tutor: reachable(booked.tutorId) };
-}
-
 /** Sends one reminder if the session is still booked at that start; a retry sends nothing twice (mail ids). */
 export async function sendSessionReminder(deps: SessionReminderDeps, job: ReminderJob): Promise<'sent' | 'moved' | 'gone'> {
   const recorded = await deps.store.readStream(sessionStreamId(job.sessionId));
@@ -99,7 +73,8 @@ export async function sendSessionReminder(deps: SessionReminderDeps, job: Remind
   if (!state.booked || state.status !== 'scheduled') return 'gone';
   if (state.start !== job.start) return 'moved';
   const booked = state.booked;
-  const { family, tutor } = await recipientsOf(deps.sql, booked);
+  const { family: holder, tutor } = await sessionPeople(deps.sql, booked);
+  const family = holder ? [holder] : [];
   const when = job.kind === 'day' ? 'tomorrow' : 'in one hour';
   const mails = [
     ...family.map((person) => ({
