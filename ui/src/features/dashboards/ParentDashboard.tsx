@@ -13,7 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { accountsApi } from '../accounts/api.ts';
 import { AddCourseDialog } from '../purchases/AddCourseDialog.tsx';
-import type { StudentCourse } from '../purchases/api.ts';
+import { purchasesApi, type StudentCourse } from '../purchases/api.ts';
 import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
 import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
@@ -98,9 +98,17 @@ const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId =
 
 /** One student: name, grade, view-only login, courses with completed/upcoming/remaining, progress link, Buy a package. */
 function StudentCard({ user, student }: { user: User; student: ParentStudent }) {
+  // Read again on every visit (reads never go stale by default): purchases, tutor choices and
+  // bookings made on other pages show here. The courses use the courses key that those pages refresh.
   const dashboard = useQuery({
     queryKey: dashboardsApi.dashboardKey(student.id),
     queryFn: () => dashboardsApi.dashboard(student.id),
+    refetchOnMount: 'always',
+  });
+  const courses = useQuery({
+    queryKey: purchasesApi.coursesKey(student.id),
+    queryFn: () => purchasesApi.courses(student.id),
+    refetchOnMount: 'always',
   });
   const name = `${student.firstName} ${student.lastName}`.trim();
   const grade = student.grade?.trim() ? student.grade : '';
@@ -129,14 +137,21 @@ function StudentCard({ user, student }: { user: User; student: ParentStudent }) 
         </div>
       </CardHeader>
       <CardContent>
-        {dashboard.isPending ? (
+        {dashboard.isPending || courses.isPending ? (
           <div role="status" aria-label={`Loading ${name}'s courses`} className="grid gap-3">
             <Skeleton className="h-16 w-full" />
           </div>
-        ) : dashboard.isError ? (
-          <LoadError title={DASHBOARD_FAILED} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} />
+        ) : dashboard.isError || courses.isError ? (
+          <LoadError
+            title={DASHBOARD_FAILED}
+            onRetry={() => {
+              void dashboard.refetch();
+              void courses.refetch();
+            }}
+            retrying={dashboard.isFetching || courses.isFetching}
+          />
         ) : (
-          <StudentCourses user={user} student={student} data={dashboard.data} />
+          <StudentCourses user={user} student={student} data={{ ...dashboard.data, courses: courses.data }} />
         )}
       </CardContent>
     </Card>

@@ -41,7 +41,12 @@ export function StudentDashboardPage() {
 
 /** The student dashboard of spec part 2 §2, on GET /api/student/dashboard. */
 function StudentDashboard({ user }: { user: User }) {
-  const dashboard = useQuery({ queryKey: dashboardsApi.dashboardKey(), queryFn: () => dashboardsApi.dashboard() });
+  // Read again on every visit (reads never go stale by default): bookings and purchases made on other pages show.
+  const dashboard = useQuery({
+    queryKey: dashboardsApi.dashboardKey(),
+    queryFn: () => dashboardsApi.dashboard(),
+    refetchOnMount: 'always',
+  });
   const data = dashboard.data;
   const viewOnly = user.viewOnly || user.role === 'student_secondary' || data?.isSubAccount === true;
   const [accountOpen, setAccountOpen] = useState(false);

@@ -51,7 +51,11 @@ function BackLinks() {
 }
 
 function StudentInfoView({ user, studentId }: { user: User; studentId: string }) {
-  const info = useQuery({ queryKey: dashboardsApi.infoKey(studentId), queryFn: () => dashboardsApi.info(studentId), retry: false });
+  const info = useQuery({
+    queryKey: dashboardsApi.infoKey(studentId),
+    queryFn: () => dashboardsApi.info(studentId),
+    refetchOnMount: 'always',
+  });
   return (
     <DashboardShell user={user} badge={<Badge variant="secondary">{roleBadge[user.role] ?? user.role}</Badge>}>
       <BackLinks />
