@@ -6,6 +6,7 @@ import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../dom
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import type { SessionPorts } from './ports.ts';
+import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './sessionHandlers.ts';
 
 export const NOT_THIS_COURSES_TUTOR = 'This tutor does not teach this course. Book with the tutor chosen for the course.';
@@ -78,25 +79,36 @@ export async function bookSession(handlers: SessionHandlers, ports: SessionPorts
     studentTimeZone: request.studentTimeZone ?? DEFAULT_TIMEZONE,
   };
 
-  await handlers.schedules.handle(
-    request.tutorId,
-    { type: 'ClaimHour', data: { tutorId: request.tutorId, sessionId, start, end, slotFree } },
-    step('claim-hour'),
-    { maxAttempts: SCHEDULE_ATTEMPTS },
+  const hour = await retriedClaim(
+    step,
+    'claim-hour',
+    (c) =>
+      handlers.schedules.handle(
+        request.tutorId,
+        { type: 'ClaimHour', data: { tutorId: request.tutorId, sessionId, start, end, slotFree } },
+        c,
+        { maxAttempts: SCHEDULE_ATTEMPTS },
+      ),
+    async () => (await handlers.schedules.load(request.tutorId)).held[sessionId]?.start === start,
   );
   return compensating(
     async () => {
-      await ports.courses.reserve(request.courseId, sessionId, step('reserve-credit'));
+      const credit = await retriedClaim(
+        step,
+        'reserve-credit',
+        (c) => ports.courses.reserve(request.courseId, sessionId, c),
+        async () => await ports.courses.holds(request.courseId, sessionId),
+      );
       return compensating(
         () => handlers.sessions.handle(sessionId, { type: 'BookSession', data: booked }, step('book'), { expectNewStream: true }),
-        () => ports.courses.release(request.courseId, sessionId, step('release-credit')),
+        () => ports.courses.release(request.courseId, sessionId, step(`release-credit${credit.suffix}`)),
       );
     },
     () =>
       handlers.schedules.handle(
         request.tutorId,
         { type: 'ReleaseHour', data: { tutorId: request.tutorId, sessionId, reason: 'compensation' } },
-        step('release-hour'),
+        step(`release-hour${hour.suffix}`),
         { maxAttempts: SCHEDULE_ATTEMPTS },
       ),
   ).then((result) => ({ ...result, sessionId }));

@@ -20,7 +20,10 @@ export interface CourseFacts {
 export interface CourseLedger {
   /** The course as its stream says (owner, subject, tutor, status, free credits). */
   course(courseId: string): Promise<CourseFacts>;
-  reserve(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+  /** Reserves a credit for the session (`ReserveCredit`); `alreadyHandled` when this command id was seen before. */
+  reserve(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ alreadyHandled: boolean }>;
+  /** Whether the session holds (or has used) a credit of the course now, as its stream says. */
+  holds(courseId: string, sessionId: string): Promise<boolean>;
   release(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
   consume(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
   forfeit(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;

@@ -7,6 +7,7 @@ import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import type { SessionPorts } from './ports.ts';
+import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
 
 const later = (a: Position | null, b: Position | null) => (a === null ? b : b === null ? a : a > b ? a : b);
@@ -82,11 +83,14 @@ export async function rescheduleSession(
   if (state.status !== 'scheduled') {
     await handlers.sessions.handle(input.sessionId, { type: 'RescheduleSession', data: { ...input, start, end } }, step('reschedule'));
   }
-  await handlers.schedules.handle(
-    tutorId,
-    { type: 'ClaimHour', data: { tutorId, sessionId: input.sessionId, start, end, slotFree } },
-    step('claim-hour'),
-    { maxAttempts: SCHEDULE_ATTEMPTS },
+  const hour = await retriedClaim(
+    step,
+    'claim-hour',
+    (c) =>
+      handlers.schedules.handle(tutorId, { type: 'ClaimHour', data: { tutorId, sessionId: input.sessionId, start, end, slotFree } }, c, {
+        maxAttempts: SCHEDULE_ATTEMPTS,
+      }),
+    async () => (await handlers.schedules.load(tutorId)).held[input.sessionId]?.start === start,
   );
   return compensating(
     () =>
@@ -99,7 +103,7 @@ export async function rescheduleSession(
       handlers.schedules.handle(
         tutorId,
         { type: 'ClaimHour', data: { tutorId, sessionId: input.sessionId, ...previous, slotFree: true } },
-        step('claim-back'),
+        step(`claim-back${hour.suffix}`),
         { maxAttempts: SCHEDULE_ATTEMPTS },
       ),
   );

@@ -123,6 +123,10 @@ const portsWith = (override: Partial<SessionPorts['courses']>): SessionPorts => 
         return { ...state, sessionsRemaining: sessionsRemainingOf(state) };
       },
       reserve: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, c),
+      async holds(courseId, sessionId) {
+        const state = await courses.load(courseId);
+        return state.reserved.includes(sessionId) || state.used.includes(sessionId);
+      },
       release: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, c),
       consume: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, c),
       forfeit: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, c),
@@ -402,6 +406,33 @@ describe('a failure between the steps is compensated', () => {
     await expect(bookSession(handlers, portsWith({}), request(sam, at(nyDay(7), '13:00')), ctx())).rejects.toThrow('session stream down');
     expect(await remaining(sam.courseId)).toBe(credits);
     expect(await held(maya.tutorId)).toEqual(before);
+  });
+});
+
+describe('a request retried after its compensation', () => {
+  it('claims the hour and the credit again (not "already handled"): the retried booking holds both', async () => {
+    const real = sessionHandlers(system.store);
+    const broken = {
+      ...real,
+      sessions: {
+        ...real.sessions,
+        handle: async () => {
+          throw new Error('session stream down');
+        },
+      },
+    } as typeof real;
+    const same = commandContext({ actorId: sam.userId, actorRole: 'student' });
+    const start = at(nyDay(7), '15:00');
+    const credits = await remaining(sam.courseId);
+    await expect(bookSession(broken, portsWith({}), request(sam, start), same)).rejects.toThrow('session stream down');
+    expect(await remaining(sam.courseId)).toBe(credits);
+    const { sessionId } = await bookSession(real, portsWith({}), request(sam, start), same);
+    expect((await real.schedules.load(maya.tutorId)).held[sessionId]?.start).toBe(new Date(start).toISOString());
+    expect((await courseHandlers(system.store).courses.load(sam.courseId)).reserved).toContain(sessionId);
+    expect(await remaining(sam.courseId)).toBe(credits - 1);
+    // Once more: answered from the streams, nothing claimed twice.
+    await bookSession(real, portsWith({}), request(sam, start), same);
+    expect(await remaining(sam.courseId)).toBe(credits - 1);
   });
 });
 

@@ -122,6 +122,10 @@ export const sessionRoutes =
       },
       reserve: (courseId, sessionId, ctx) =>
         courses.courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, ctx),
+      async holds(courseId, sessionId) {
+        const state = await courses.courses.load(courseId);
+        return state.reserved.includes(sessionId) || state.used.includes(sessionId);
+      },
       release: (courseId, sessionId, ctx) =>
         courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, ctx),
       consume: (courseId, sessionId, ctx) =>
