@@ -65,6 +65,7 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('student courses, batches
       id: 'c2',
       studentId: 's1',
       subjectId: 'art',
+      packageId: 'pkg',
       status: 'enrolled',
       sessionsRemaining: 4,
     });
