@@ -2,10 +2,20 @@ import { z } from 'zod';
 import { RESOLUTION_NOTE_MAX } from './alert.ts';
 
 /** The kinds of alert the platform raises (spec part 1 §3 `alerts.type`; issue 12 §4). */
-export const alertTypes = ['payment_failed', 'calendar_invalid_grant', 'projection_stopped', 'event_parked', 'job_failed'] as const;
+export const alertTypes = [
+  'payment_failed',
+  'calendar_sync_failed',
+  'calendar_event_moved',
+  'calendar_invalid_grant',
+  'projection_stopped',
+  'event_parked',
+  'job_failed',
+] as const;
 export type AlertType = (typeof alertTypes)[number];
 export const alertTypeLabels: Record<AlertType, string> = {
   payment_failed: 'Payment failed',
+  calendar_sync_failed: 'Calendar sync failed',
+  calendar_event_moved: 'Calendar event moved',
   calendar_invalid_grant: 'Calendar access lost',
   projection_stopped: 'Projection stopped',
   event_parked: 'Event parked',

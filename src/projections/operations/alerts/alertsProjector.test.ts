@@ -108,6 +108,45 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect((await openAlerts(db.sql)).map((a) => a.id)).not.toContain(alertId);
   });
 
+  it('a session the calendar refused raises calendar_sync_failed, closed by the system once written; a move there is flagged', async () => {
+    const sessionId = randomUUID();
+    const [failedId, movedId] = [randomUUID(), randomUUID()];
+    const ref = { sessionId, tutorId: 't-1' };
+    const start = '2026-12-01T15:00:00.000Z';
+    await spec.given(
+      event(
+        `sessionCalendar-${sessionId}`,
+        'SessionCalendarSyncFailed',
+        { ...ref, start, reason: 'forbidden', message: 'Calendar Permission Error', attempts: 1, at: start },
+        { id: failedId },
+      ),
+    );
+    expect((await openAlerts(db.sql)).find((a) => a.id === failedId)).toMatchObject({
+      type: 'calendar_sync_failed',
+      session_id: sessionId,
+      user_id: 't-1',
+    });
+    await spec.given(
+      event(`sessionCalendar-${sessionId}`, 'SessionCalendarEventWritten', {
+        ...ref,
+        calendarEventId: 'e0',
+        start,
+        end: start,
+        meetingLink: null,
+        at: start,
+      }),
+      event(
+        `sessionCalendar-${sessionId}`,
+        'SessionCalendarEventMoved',
+        { ...ref, calendarEventId: 'e0', sessionStart: start, calendarStart: '2026-12-01T17:00:00.000Z', at: start },
+        { id: movedId },
+      ),
+    );
+    const rows = await spec.rows(alerts);
+    expect(rows.find((r) => r.id === failedId)).toMatchObject({ is_resolved: true, resolved_by: 'system' });
+    expect(rows.find((r) => r.id === movedId)).toMatchObject({ type: 'calendar_event_moved', is_resolved: false, severity: 'medium' });
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

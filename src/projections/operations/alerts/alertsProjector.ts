@@ -3,7 +3,15 @@ import { defineProjection, type ProjectedEvent } from '../../kit/defineProjectio
 import { insertRows } from '../../kit/writes.ts';
 import { type AlertRow, alerts } from './tables.ts';
 
-type AlertEvent = ProjectedEvent<'ProjectorStopped' | 'EventParked' | 'JobGaveUp' | 'TutorCalendarAccessLost' | 'PurchaseFailed'>;
+type AlertEvent = ProjectedEvent<
+  | 'ProjectorStopped'
+  | 'EventParked'
+  | 'JobGaveUp'
+  | 'TutorCalendarAccessLost'
+  | 'PurchaseFailed'
+  | 'SessionCalendarSyncFailed'
+  | 'SessionCalendarEventMoved'
+>;
 
 function alertOf(e: AlertEvent): AlertRow {
   const common = {
@@ -52,6 +60,25 @@ function alertOf(e: AlertEvent): AlertRow {
         title: 'A payment failed',
         description: `Purchase ${e.data.purchaseId}: ${e.data.message} (${e.data.reason}). The promo code use and the course slot were released.`,
       };
+    case 'SessionCalendarSyncFailed':
+      return {
+        ...common,
+        type: 'calendar_sync_failed',
+        user_id: e.data.tutorId,
+        session_id: e.data.sessionId,
+        title: 'A session could not be written to the tutor’s calendar',
+        description: `Session ${e.data.sessionId} at ${e.data.start}: ${e.data.message} (${e.data.reason}, ${e.data.attempts} attempt(s)). It is tried again at the next sync.`,
+      };
+    case 'SessionCalendarEventMoved':
+      return {
+        ...common,
+        type: 'calendar_event_moved',
+        severity: 'medium',
+        user_id: e.data.tutorId,
+        session_id: e.data.sessionId,
+        title: 'A session was moved in the tutor’s calendar, not in Topmark',
+        description: `Session ${e.data.sessionId} is booked for ${e.data.sessionStart}, but its calendar event now starts at ${e.data.calendarStart}. Reschedule the session in Topmark or move the event back.`,
+      };
     default:
       return {
         ...common,
@@ -66,6 +93,12 @@ function alertOf(e: AlertEvent): AlertRow {
 async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEvent<'TutorCalendarAccessRestored'>): Promise<void> {
   await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${restored.recordedAt.toISOString()}, resolved_by = 'system'
            WHERE type = 'calendar_invalid_grant' AND user_id = ${restored.data.userId} AND NOT is_resolved`;
+}
+
+/** A session's calendar event written after all closes its sync-failure alert: the integration recovered by itself. */
+async function resolveSyncAlerts(tx: TransactionSql, written: ProjectedEvent<'SessionCalendarEventWritten'>): Promise<void> {
+  await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${written.recordedAt.toISOString()}, resolved_by = 'system'
+           WHERE type = 'calendar_sync_failed' AND session_id = ${written.data.sessionId} AND NOT is_resolved`;
 }
 
 /** An admin closed the alert with a note; the first resolution stands (the alert's stream allows one). */
@@ -85,6 +118,9 @@ export const alertsProjector = defineProjection({
     'TutorCalendarAccessLost',
     'TutorCalendarAccessRestored',
     'PurchaseFailed',
+    'SessionCalendarSyncFailed',
+    'SessionCalendarEventMoved',
+    'SessionCalendarEventWritten',
     'AlertResolved',
   ],
   tables: [alerts],
@@ -92,13 +128,14 @@ export const alertsProjector = defineProjection({
     // Set-based between resolutions (rare): each one acts on what was raised before it, in log order.
     let raised: AlertRow[] = [];
     for (const e of events) {
-      if (e.type !== 'TutorCalendarAccessRestored' && e.type !== 'AlertResolved') {
+      if (e.type !== 'TutorCalendarAccessRestored' && e.type !== 'AlertResolved' && e.type !== 'SessionCalendarEventWritten') {
         raised.push(alertOf(e));
         continue;
       }
       await insertRows(tx, alerts, raised, 'nothing');
       raised = [];
       if (e.type === 'AlertResolved') await resolveAlert(tx, e);
+      else if (e.type === 'SessionCalendarEventWritten') await resolveSyncAlerts(tx, e);
       else await resolveCalendarAlerts(tx, e);
     }
     await insertRows(tx, alerts, raised, 'nothing');

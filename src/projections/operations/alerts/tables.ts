@@ -5,7 +5,15 @@ export const alerts = table(
   'alerts',
   {
     id: uuid().primaryKey(),
-    type: text<'projection_stopped' | 'event_parked' | 'job_failed' | 'calendar_invalid_grant' | 'payment_failed'>(),
+    type: text<
+      | 'projection_stopped'
+      | 'event_parked'
+      | 'job_failed'
+      | 'calendar_invalid_grant'
+      | 'payment_failed'
+      | 'calendar_sync_failed'
+      | 'calendar_event_moved'
+    >(),
     title: text(),
     description: text().nullable(),
     severity: text<'low' | 'medium' | 'high'>().default('medium'),
