@@ -100,6 +100,9 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('sessions read model, bat
     expect(student[1]).toMatchObject({ status: 'completed', notes: 'Worked through derivatives.', tutor: { id: 't1' }, courseId: 'c1' });
     expect(await findSession(db.sql, 's3')).toMatchObject({ status: 'cancelled', courseId: 'c1' });
     expect(await findSession(db.sql, 'nope')).toBeNull();
+
+    await spec.given(event('student-st1', 'StudentProfileErased', { studentId: 'st1', userId: 'u1', at }));
+    expect((await listTutorSessions(db.sql, 't1')).map((s) => s.notes)).toEqual([null, null]);
     expect(spec.failures()).toEqual([]);
   });
 });

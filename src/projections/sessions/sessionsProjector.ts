@@ -2,8 +2,11 @@ import { defineProjection, type ProjectedEvent } from '../kit/defineProjection.t
 import { foldRows } from '../kit/foldRows.ts';
 import { type SessionRow, sessions } from './tables.ts';
 
-const handles = ['SessionBooked', 'SessionCancelled', 'SessionCompleted', 'SessionRescheduled'] as const;
-type SessionEvent = ProjectedEvent<(typeof handles)[number]>;
+const sessionEventTypes = ['SessionBooked', 'SessionCancelled', 'SessionCompleted', 'SessionRescheduled'] as const;
+const handles = [...sessionEventTypes, 'StudentProfileErased'] as const;
+type SessionEvent = ProjectedEvent<(typeof sessionEventTypes)[number]>;
+type HandledEvent = ProjectedEvent<(typeof handles)[number]>;
+const isSessionEvent = (e: HandledEvent): e is SessionEvent => e.type !== 'StudentProfileErased';
 
 function applySessionEvent(row: SessionRow | null, event: SessionEvent): SessionRow | null {
   if (event.type === 'SessionBooked') {
@@ -49,5 +52,10 @@ export const sessionsProjector = defineProjection({
   name: 'sessions',
   handles,
   tables: [sessions],
-  apply: (tx, events) => foldRows(tx, sessions, events, { keyOf: (e) => e.data.sessionId, apply: applySessionEvent }),
+  async apply(tx, events) {
+    await foldRows(tx, sessions, events.filter(isSessionEvent), { keyOf: (e) => e.data.sessionId, apply: applySessionEvent });
+    // An erased student's notes and reports leave the read model with them (the events' copies are sealed).
+    const erased = events.flatMap((e) => (e.type === 'StudentProfileErased' ? [e.data.studentId] : []));
+    if (erased.length > 0) await tx`UPDATE sessions SET notes = NULL, report = NULL WHERE student_id IN ${tx(erased)}`;
+  },
 });
