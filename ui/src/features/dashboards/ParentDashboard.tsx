@@ -2,7 +2,8 @@ import type { ParentStudent } from '@shared/accounts/accountApi.ts';
 import { courseSessionCounts, DASHBOARD_FAILED, type StudentDashboard } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { BookOpen, CircleAlert, LineChart, RotateCw, UserCheck } from 'lucide-react';
+import { BookOpen, CircleAlert, GraduationCap, LineChart, RotateCw, UserCheck } from 'lucide-react';
+import { useState } from 'react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import { fullName, type User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
@@ -23,6 +24,7 @@ import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
 import { HelpDialog } from './HelpDialog.tsx';
 import { SecondaryLoginDialog } from './SecondaryLoginDialog.tsx';
+import { StudentAccountDialog } from './StudentAccountDialog.tsx';
 
 /** /parent (parent only). */
 export function ParentDashboardPage() {
@@ -186,6 +188,8 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
     });
   };
   const canBuy = data.canPurchase && open.length < MAX_COURSES && pendingTutor.length === 0;
+  const [gradeOpen, setGradeOpen] = useState(false);
+  const noGrade = !data.student.grade.trim();
 
   return (
     <div className="grid gap-4">
@@ -264,9 +268,15 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
           })}
         </ul>
       )}
-      {canBuy ? (
-        <div>
-          <AddCourseDialog user={forStudent} courses={data.courses} label="Buy a package" />
+      {data.canPurchase ? (
+        <div className="flex flex-wrap gap-2">
+          {/* The levels and packages on offer follow the grade: set it first, change it any time. */}
+          {noGrade ? null : canBuy ? <AddCourseDialog user={forStudent} courses={data.courses} label="Buy a package" /> : null}
+          <Button variant={noGrade ? 'default' : 'outline'} size="sm" onClick={() => setGradeOpen(true)}>
+            <GraduationCap aria-hidden="true" />
+            {noGrade ? `Set ${student.firstName}'s grade` : 'Change grade'}
+          </Button>
+          <StudentAccountDialog user={forStudent} open={gradeOpen} onOpenChange={setGradeOpen} studentName={student.firstName} />
         </div>
       ) : null}
     </div>

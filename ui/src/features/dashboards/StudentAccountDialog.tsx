@@ -51,14 +51,27 @@ export function gradeMissing(user: User): boolean {
  * school year start month, both required ("Grade and school year start month are required");
  * PUT /api/student/{studentId}/account. Not offered to a view-only login (the server answers 403).
  */
-export function StudentAccountDialog({ user, open, onOpenChange }: { user: User; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function StudentAccountDialog({
+  user,
+  open,
+  onOpenChange,
+  studentName,
+}: {
+  user: User;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** A parent's child (the dialog then speaks of them); absent for the student's own account. */
+  studentName?: string;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent aria-describedby="student-account-description">
         <DialogHeader>
-          <DialogTitle>Account</DialogTitle>
+          <DialogTitle>{studentName ? `${studentName}'s grade` : 'Account'}</DialogTitle>
           <DialogDescription id="student-account-description">
-            Your grade decides which tutoring levels and packages you see; the school year start month lets us follow your school year.
+            {studentName
+              ? `${studentName}'s grade decides which tutoring levels and packages you can buy; the school year start month lets us follow the school year.`
+              : 'Your grade decides which tutoring levels and packages you see; the school year start month lets us follow your school year.'}
           </DialogDescription>
         </DialogHeader>
         {/* Mounted only while open: every opening starts from the saved values. */}
@@ -106,6 +119,7 @@ function StudentAccountForm({ user, onDone }: { user: User; onDone: () => void }
       );
       // The dashboard's student (and the levels it offers) follow the new grade.
       void queryClient.invalidateQueries({ queryKey: ['/api/student/dashboard'] });
+      void queryClient.invalidateQueries({ queryKey: accountsApi.parentStudentsKey });
       toast({ title: 'Account updated', description: 'Your grade and school year are saved.', variant: 'success' });
       onDone();
     },
