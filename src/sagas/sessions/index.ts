@@ -1,3 +1,4 @@
+import { openTutorCalendar } from '../../commands/tutors/tutorCalendar.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
 import {
   CALENDAR_RETRY_LIMIT,
@@ -19,6 +20,11 @@ export const sessionSagas: SagaFeature = {
   reactors: [sessionReminderReactor, sessionCalendarReactor],
   work: async (ports) => {
     await workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
-    await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, calendar: ports.calendar });
+    const calendarDeps = { store: ports.store, calendar: ports.calendar };
+    await workSessionCalendar(ports.jobs, {
+      sql: ports.sql,
+      store: ports.store,
+      openCalendar: async (tutorId) => (await openTutorCalendar(calendarDeps, tutorId)).calendar,
+    });
   },
 };

@@ -4,9 +4,9 @@ import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { sessionPeople } from '../../commands/sessions/sessionPeople.ts';
 import { evolveSession, initialSessionState, type SessionEvent, sessionStreamId } from '../../domain/sessions/session.ts';
 import type { Reactor } from '../kit/reactor.ts';
-import { sessionPeople } from './sessionPeople.ts';
 
 export const SESSION_REMINDER_QUEUE = 'session-reminders';
 
