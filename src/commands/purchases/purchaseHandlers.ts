@@ -92,7 +92,9 @@ async function handleCheckoutCompleted(handlers: PurchaseHandlers, session: Chec
     await completePurchase(handlers, { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id }, ctx);
     return 'handled' as const;
   } catch (error) {
-    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored' as const;
+    // Unknown purchase, or a session that is not the one the purchase is paid on: not ours to complete
+    // (acknowledged, so a stray event never blocks the outbox behind it nor makes Stripe retry forever).
+    if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return 'ignored' as const;
     throw error;
   }
 }

@@ -215,6 +215,31 @@ describe('repurchase', () => {
     ).toBe(403);
     expect((await get('/api/repurchase/verify/cs_sbx_doesnotexist', cookie)).statusCode).toBe(404);
 
+    // A completed session that is not the one the purchase is paid on is acknowledged and changes nothing.
+    const stray = sandbox().signedDelivery({
+      type: 'checkout.session.completed',
+      eventId: `evt_test_${randomUUID()}`,
+      created: Math.floor(Date.now() / 1000),
+      session: {
+        id: 'cs_sbx_stray',
+        url: null,
+        status: 'complete',
+        paymentStatus: 'paid',
+        paymentIntentId: 'pi_sbx_stray',
+        amountCents: tier11[8]!.cents,
+        metadata: { purchaseId: answer.purchaseId, kind: 'repurchase' },
+      },
+    });
+    const strayRes = await app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': stray.signature },
+      payload: stray.body,
+    });
+    expect(strayRes.statusCode, strayRes.body).toBe(200);
+    expect(await creditsAddedFor(answer.purchaseId)).toBe(0);
+    expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('pending');
+
     // Not paid yet.
     expect((await get(`/api/repurchase/verify/${sessionId}`, cookie)).json()).toEqual({ processed: false });
 
