@@ -3,6 +3,7 @@ import { COURSE_ENDED, COURSE_NOT_FOUND, NO_SESSIONS_REMAINING, TUTOR_NOT_CHOSEN
 import { DomainError } from '../../domain/kit/decider.ts';
 import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
 import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../domain/sessions/session.ts';
+import { holdersOverlapping, SLOT_TAKEN } from '../../domain/sessions/tutorSchedule.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import type { SessionPorts } from './ports.ts';
@@ -12,6 +13,46 @@ import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './session
 export const NOT_THIS_COURSES_TUTOR = 'This tutor does not teach this course. Book with the tutor chosen for the course.';
 export const NOT_THIS_STUDENTS_COURSE = 'This course belongs to another student';
 export const START_NOT_AN_INSTANT = 'The session start must be a date and time';
+
+/** A claim older than this whose session was never recorded was left by a request that died between its steps. */
+export const ORPHAN_CLAIM_MS = 5 * 60_000;
+
+/**
+ * Claims the hour; when another session's claim holds it but that session was never booked and the
+ * claim is older than `ORPHAN_CLAIM_MS` (its request died between the steps and was not retried),
+ * that claim and the credit it reserved are given back and the hour claimed again. A request that
+ * is retried later finds its claims gone and claims again (`retriedClaim`).
+ */
+async function claimWithRepair(
+  handlers: SessionHandlers,
+  ports: SessionPorts,
+  ctx: CommandContext,
+  claim: { tutorId: string; sessionId: string; start: string; end: string; courseId: string; slotFree: boolean },
+) {
+  const run = () => handlers.schedules.handle(claim.tutorId, { type: 'ClaimHour', data: claim }, ctx, { maxAttempts: SCHEDULE_ATTEMPTS });
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.message !== SLOT_TAKEN || !claim.slotFree) throw error;
+    const state = await handlers.schedules.load(claim.tutorId);
+    const repair = stepOf(ctx);
+    let repaired = false;
+    for (const holder of holdersOverlapping(state, claim, claim.sessionId)) {
+      if (!holder.at || Date.parse(holder.at) > ctx.now.getTime() - ORPHAN_CLAIM_MS) continue;
+      if ((await handlers.sessions.load(holder.sessionId)).booked) continue;
+      await handlers.schedules.handle(
+        claim.tutorId,
+        { type: 'ReleaseHour', data: { tutorId: claim.tutorId, sessionId: holder.sessionId, reason: 'compensation' } },
+        repair(`orphan-hour/${holder.sessionId}`),
+        { maxAttempts: SCHEDULE_ATTEMPTS },
+      );
+      if (holder.courseId) await ports.courses.release(holder.courseId, holder.sessionId, repair(`orphan-credit/${holder.sessionId}`));
+      repaired = true;
+    }
+    if (!repaired) throw error;
+    return run();
+  }
+}
 
 export interface BookingRequest {
   tutorId: string;
@@ -83,12 +124,14 @@ export async function bookSession(handlers: SessionHandlers, ports: SessionPorts
     step,
     'claim-hour',
     (c) =>
-      handlers.schedules.handle(
-        request.tutorId,
-        { type: 'ClaimHour', data: { tutorId: request.tutorId, sessionId, start, end, slotFree } },
-        c,
-        { maxAttempts: SCHEDULE_ATTEMPTS },
-      ),
+      claimWithRepair(handlers, ports, c, {
+        tutorId: request.tutorId,
+        sessionId,
+        start,
+        end,
+        courseId: request.courseId,
+        slotFree,
+      }),
     async () => (await handlers.schedules.load(request.tutorId)).held[sessionId]?.start === start,
   );
   return compensating(

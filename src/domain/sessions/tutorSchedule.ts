@@ -10,7 +10,15 @@ import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 
 export const SLOT_TAKEN = 'This time slot is no longer available. Please choose another time.';
 
-const heldHour = z.object({ tutorId: z.string(), sessionId: z.string(), start: z.string(), end: z.string(), at: z.string() });
+const heldHour = z.object({
+  tutorId: z.string(),
+  sessionId: z.string(),
+  start: z.string(),
+  end: z.string(),
+  /** The course whose credit the booking reserves next (lets a claim left by a crashed request be given back in full). */
+  courseId: z.string().optional(),
+  at: z.string(),
+});
 export const tutorHourReleased = heldHour.extend({ reason: z.enum(['cancelled', 'rescheduled', 'compensation']) });
 
 export const tutorScheduleEvents = {
@@ -23,6 +31,9 @@ export type TutorScheduleEvent = EventsOf<typeof tutorScheduleEvents>;
 export interface HeldHour {
   start: string;
   end: string;
+  /** When it was claimed, and for which course (claims recorded before these were kept have neither). */
+  at?: string;
+  courseId?: string;
 }
 export interface TutorScheduleState {
   /** Hours held now, by session. */
@@ -33,7 +44,12 @@ export const initialTutorScheduleState: TutorScheduleState = { held: {} };
 export function evolveTutorSchedule(state: TutorScheduleState, event: TutorScheduleEvent): TutorScheduleState {
   switch (event.type) {
     case 'TutorHourClaimed':
-      return { held: { ...state.held, [event.data.sessionId]: { start: event.data.start, end: event.data.end } } };
+      return {
+        held: {
+          ...state.held,
+          [event.data.sessionId]: { start: event.data.start, end: event.data.end, at: event.data.at, courseId: event.data.courseId },
+        },
+      };
     case 'TutorHourReleased': {
       const { [event.data.sessionId]: _released, ...held } = state.held;
       return { held };
@@ -55,3 +71,9 @@ export const hoursHeldByOthers = (state: TutorScheduleState, sessionId: string |
   Object.entries(state.held)
     .filter(([id]) => id !== sessionId)
     .map(([, hour]) => hour);
+
+/** The sessions holding hours that overlap [start, end), other than `sessionId`. */
+export const holdersOverlapping = (state: TutorScheduleState, hour: HeldHour, sessionId: string): ({ sessionId: string } & HeldHour)[] =>
+  Object.entries(state.held)
+    .filter(([id, held]) => id !== sessionId && overlaps(held, hour))
+    .map(([id, held]) => ({ sessionId: id, ...held }));

@@ -15,7 +15,7 @@ export type TutorScheduleCommand =
    * `slotFree`: the hour is one of the tutor's free slots as the command layer computed it
    * (weekly hours, the calendar's busy time, now); other sessions' hours are checked here.
    */
-  | Command<'ClaimHour', HourRef & { start: string; end: string; slotFree: boolean }>
+  | Command<'ClaimHour', HourRef & { start: string; end: string; courseId?: string; slotFree: boolean }>
   | Command<'ReleaseHour', HourRef & { reason: 'cancelled' | 'rescheduled' | 'compensation' }>;
 
 export const decideTutorSchedule = decideWith<TutorScheduleCommand, TutorScheduleEvent, TutorScheduleState>({
@@ -28,7 +28,14 @@ export const decideTutorSchedule = decideWith<TutorScheduleCommand, TutorSchedul
     return [
       {
         type: 'TutorHourClaimed',
-        data: { tutorId: data.tutorId, sessionId: data.sessionId, start: data.start, end: data.end, at: now.toISOString() },
+        data: {
+          tutorId: data.tutorId,
+          sessionId: data.sessionId,
+          start: data.start,
+          end: data.end,
+          ...(data.courseId === undefined ? {} : { courseId: data.courseId }),
+          at: now.toISOString(),
+        },
       },
     ];
   },
@@ -36,7 +43,20 @@ export const decideTutorSchedule = decideWith<TutorScheduleCommand, TutorSchedul
   ReleaseHour: ({ data, metadata: { now } }, state) => {
     const mine = state.held[data.sessionId];
     if (!mine) return [];
-    return [{ type: 'TutorHourReleased', data: { ...data, start: mine.start, end: mine.end, at: now.toISOString() } }];
+    return [
+      {
+        type: 'TutorHourReleased',
+        data: {
+          tutorId: data.tutorId,
+          sessionId: data.sessionId,
+          reason: data.reason,
+          start: mine.start,
+          end: mine.end,
+          ...(mine.courseId === undefined ? {} : { courseId: mine.courseId }),
+          at: now.toISOString(),
+        },
+      },
+    ];
   },
 });
 
