@@ -22,6 +22,7 @@ import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
+import { REPURCHASE_BEING_PAID } from '../courses/courseRoutes.ts';
 import { AMOUNT_MISMATCH } from './checkoutTerms.ts';
 
 let system: TestSystem;
@@ -323,6 +324,12 @@ describe('repurchase', () => {
     expect(res.statusCode, res.body).toBe(200);
     const answer = repurchaseAnswerSchema.parse(res.json());
     expect((await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims[answer.purchaseId]).toBeTruthy();
+    // While it is being paid for, the course cannot be ended (its credits would reopen it).
+    const endCourse = () =>
+      app.inject({ method: 'PATCH', url: `/api/student-courses/${courseId}/end`, headers: { cookie }, payload: { status: 'inactive' } });
+    const early = await endCourse();
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json()).toEqual({ message: REPURCHASE_BEING_PAID });
     const deps = { sql: system.sql, purchases: purchaseHandlers(system.store), payments: system.payments };
     const later = new Date(Date.now() + 31 * 60_000);
     // Still open at the provider: it may still be paid, so it is not given up.
@@ -339,12 +346,7 @@ describe('repurchase', () => {
     expect(await creditsAddedFor(answer.purchaseId)).toBe(0);
 
     // End the course (its sessions are all used), then a repurchase is refused.
-    const end = await app.inject({
-      method: 'PATCH',
-      url: `/api/student-courses/${courseId}/end`,
-      headers: { cookie },
-      payload: { status: 'inactive' },
-    });
+    const end = await endCourse();
     expect(end.statusCode, end.body).toBe(200);
     expect(end.json()).toMatchObject({ status: 'inactive', sessionsRemaining: 0 });
     const ended = await post(repurchaseUrl(studentId, courseId), cookie, body(pkg));
