@@ -2,7 +2,17 @@ import { defineProjection, type ProjectedEvent } from '../kit/defineProjection.t
 import { foldRows } from '../kit/foldRows.ts';
 import { type SessionRow, sessions } from './tables.ts';
 
-const sessionEventTypes = ['SessionBooked', 'SessionCancelled', 'SessionCompleted', 'SessionRescheduled'] as const;
+const sessionEventTypes = [
+  'SessionBooked',
+  'SessionCancelled',
+  'SessionCompleted',
+  'SessionRescheduled',
+  'SessionCalendarEventWritten',
+  'SessionCalendarEventRemoved',
+  'SessionCalendarSyncFailed',
+  'SessionCalendarEventLost',
+  'SessionInviteSent',
+] as const;
 const handles = [...sessionEventTypes, 'StudentProfileErased'] as const;
 type SessionEvent = ProjectedEvent<(typeof sessionEventTypes)[number]>;
 type HandledEvent = ProjectedEvent<(typeof handles)[number]>;
@@ -27,6 +37,7 @@ function applySessionEvent(row: SessionRow | null, event: SessionEvent): Session
       meeting_link: null,
       google_calendar_event_id: null,
       calendar_sync_status: 'pending',
+      calendar_synced_at: null,
       booked_by: d.bookedBy,
       booked_at: d.at,
       tutor_time_zone: d.tutorTimeZone,
@@ -43,7 +54,26 @@ function applySessionEvent(row: SessionRow | null, event: SessionEvent): Session
     case 'SessionCompleted':
       return { ...row, status: 'completed', completed_at: event.data.at, report: event.data.notes.trim() ? event.data.notes : null };
     case 'SessionRescheduled':
-      return { ...row, start_at: event.data.start, end_at: event.data.end };
+      // The calendar shows the old hour until the saga moves the event.
+      return { ...row, start_at: event.data.start, end_at: event.data.end, calendar_sync_status: 'pending' };
+    case 'SessionCalendarEventWritten': {
+      const current = new Date(row.start_at).getTime() === Date.parse(event.data.start);
+      return {
+        ...row,
+        meeting_link: event.data.meetingLink ?? row.meeting_link,
+        google_calendar_event_id: event.data.calendarEventId,
+        calendar_sync_status: current ? 'synced' : row.calendar_sync_status,
+        calendar_synced_at: event.data.at,
+      };
+    }
+    case 'SessionCalendarEventRemoved':
+      return { ...row, calendar_sync_status: 'removed', calendar_synced_at: event.data.at };
+    case 'SessionCalendarSyncFailed':
+      return { ...row, calendar_sync_status: 'failed' };
+    case 'SessionCalendarEventLost':
+      return { ...row, google_calendar_event_id: null, meeting_link: null, calendar_sync_status: 'pending' };
+    case 'SessionInviteSent':
+      return { ...row, meeting_link: event.data.meetingLink ?? row.meeting_link };
   }
 }
 

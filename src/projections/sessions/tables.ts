@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../../domain/sessions/session.ts';
+import type { CalendarSyncStatus } from '../../domain/sessions/sessionCalendar.ts';
 import { int, type RowOf, table, text, timestamptz } from '../kit/table.ts';
 
 /** Booked sessions (spec part 1 §3 `sessions`): one row per session, its current hour and status. */
@@ -21,7 +22,9 @@ export const sessions = table(
     report: text().nullable(),
     meeting_link: text().nullable(),
     google_calendar_event_id: text().nullable(),
-    calendar_sync_status: text().default('pending'),
+    calendar_sync_status: text<CalendarSyncStatus>().default('pending'),
+    /** When Topmark last wrote the session's calendar event (the sync card's "last sync"). */
+    calendar_synced_at: timestamptz().nullable(),
     booked_by: text(),
     booked_at: timestamptz(),
     tutor_time_zone: text(),
