@@ -7,7 +7,7 @@ import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { bookSession } from '../../../commands/sessions/booking.ts';
 import { BusySnapshots } from '../../../commands/sessions/busySnapshots.ts';
 import type { CourseLedger, SessionPorts, TutorHours } from '../../../commands/sessions/ports.ts';
-import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
+import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { cancelSession, completeSession, rescheduleSession } from '../../../commands/sessions/sessionLifecycle.ts';
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
@@ -115,23 +115,25 @@ export const sessionRoutes =
     const courses = courseHandlers(store);
     const tutors = tutorHandlers(store);
 
+    // One student's concurrent bookings race on their course's stream: allow as many rounds as the schedule.
+    const ledgerOptions = { maxAttempts: SCHEDULE_ATTEMPTS };
     const ledger: CourseLedger = {
       async course(courseId) {
         const state = await courses.courses.load(courseId);
         return { ...state, sessionsRemaining: sessionsRemainingOf(state) };
       },
       reserve: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, ctx),
+        courses.courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
       async holds(courseId, sessionId) {
         const state = await courses.courses.load(courseId);
         return state.reserved.includes(sessionId) || state.used.includes(sessionId);
       },
       release: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, ctx),
+        courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
       consume: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, ctx),
+        courses.courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
       forfeit: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, ctx),
+        courses.courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
     };
     const tutorHours = memo(async (tutorId): Promise<TutorHours> => {
       const state = await tutors.tutors.load(tutorId);
