@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listStudentSessions } from '../projections/sessions/queries.ts';
 import type { System } from '../system.ts';
 import { installAuth } from './kit/auth.ts';
 import { installErrorHandling } from './kit/errors.ts';
@@ -21,6 +22,10 @@ import { alertRoutes } from './routes/operations/alertRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
+import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
+import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
+import { sessionRoutes } from './routes/sessions/sessionRoutes.ts';
+import { studentRoutes } from './routes/students/studentRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
 import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRoutes.ts';
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
@@ -114,7 +119,12 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(promoCodeRoutes(system));
   await app.register(alertRoutes(system));
   await app.register(purchaseRoutes(system));
+  await app.register(repurchaseRoutes(system));
   await app.register(courseRoutes(system));
+  await app.register(sessionRoutes(system));
+  await app.register(sessionCalendarRoutes(system));
+  // The student area reads sessions through its StudentSessions port: the sessions read model's query.
+  await app.register(studentRoutes({ sql: system.sql, studentSessions: (studentId) => listStudentSessions(system.sql, studentId) }));
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));
