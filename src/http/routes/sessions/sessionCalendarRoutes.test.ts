@@ -5,10 +5,10 @@ import { createTestSystem, type TestSystem } from '../../../../tests/support/sys
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
+import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
 import { NO_CALENDAR_EVENT } from '../../../domain/sessions/sessionCalendarDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';
-import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from './sessionCalendarRoutes.ts';
 
 /** The sync card's calls and Send Invite, on the sandbox calendar; no workers run, so only these calls sync. */
 const HOUR = 3_600_000;

@@ -4,6 +4,7 @@ import { resyncTutorCalendar, sendSessionInvite } from '../../../commands/sessio
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
 import { SESSION_NOT_FOUND } from '../../../domain/sessions/sessionDecider.ts';
 import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
 import { calendarSyncSummary } from '../../../projections/sessions/calendarSyncStatus.ts';
@@ -16,20 +17,6 @@ import { idempotent } from '../../kit/commandRequest.ts';
 const tutorOrAdmin = { roles: ['tutor', 'admin'] } as const;
 const id = z.string().min(1).max(100);
 const messageSchema = z.object({ message: z.string() });
-
-export const syncStatusSchema = z.object({
-  totalSessions: z.number().int(),
-  syncedSessions: z.number().int(),
-  failedSessions: z.number().int(),
-  pendingSessions: z.number().int(),
-  lastSyncTime: z.string().nullable(),
-});
-export const syncCalendarAnswerSchema = z.object({
-  success: z.boolean(),
-  updatedSessions: z.number().int(),
-  errors: z.array(z.object({ sessionId: z.string(), message: z.string() })),
-});
-export const sendInviteAnswerSchema = z.object({ success: z.literal(true), meetingLink: z.string().nullable() });
 
 /** The tutor themself or an admin: nobody else reads or drives a tutor's calendar. */
 function mayActFor(principal: Principal, tutorId: string): void {
