@@ -133,6 +133,12 @@ export interface PaymentPort {
 
   createCheckoutSession(input: CreateCheckoutSessionInput): Promise<{ id: string; url: string }>;
   retrieveCheckoutSession(id: string): Promise<CheckoutSession>;
+  /**
+   * The customer gave up (or the payment window closed): an open session takes no more payments and
+   * reads `expired`. Answers the session as it is afterwards: a session paid meanwhile stays
+   * `complete` (the caller completes instead), expiring twice is fine. `not_found` for an unknown id.
+   */
+  expireCheckoutSession(id: string): Promise<CheckoutSession>;
 
   /** `invalid_request` when the intent has not succeeded or the amount is more than is left to refund. */
   refund(input: RefundInput): Promise<Refund>;

@@ -189,6 +189,36 @@ export function paymentsContract(name: string, create: () => Promise<PaymentsCon
       expect(tooLate?.reason).toBe('invalid_request');
     });
 
+    it('expires an open checkout session (twice is fine), which then takes no payment; a paid one stays complete', async () => {
+      const input = {
+        ...intentInput(),
+        amountCents: 20_000,
+        description: 'Repurchase: 8 sessions',
+        successUrl: 'http://127.0.0.1:3000/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: 'http://127.0.0.1:3000/checkout?repurchase=true&cancelled=true',
+      };
+      const open = await h.port.createCheckoutSession(input);
+      expect(await h.port.expireCheckoutSession(open.id)).toMatchObject({
+        id: open.id,
+        status: 'expired',
+        paymentStatus: 'unpaid',
+        url: null,
+      });
+      expect((await h.port.expireCheckoutSession(open.id)).status).toBe('expired');
+      expect(
+        await h.completeCheckout(open.id).then(
+          () => 'paid',
+          () => 'refused',
+        ),
+      ).toBe('refused');
+      expect((await h.port.retrieveCheckoutSession(open.id)).status).toBe('expired');
+
+      const paid = await h.port.createCheckoutSession({ ...input, idempotencyKey: key() });
+      await h.completeCheckout(paid.id);
+      expect(await h.port.expireCheckoutSession(paid.id)).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
+      expect((await failure(h.port.expireCheckoutSession('cs_test_doesnotexist')))?.reason).toBe('not_found');
+    });
+
     it('refunds part then the rest, idempotently, never more than was paid', async () => {
       await h.deliveries();
       const intent = await h.port.createPaymentIntent(intentInput());

@@ -86,6 +86,9 @@ export const repurchaseAnswerSchema = z.object({
   purchaseId: z.string(),
 });
 
+/** `POST /api/repurchase/{purchaseId}/cancel` (the hosted checkout's cancel URL): whether the repurchase was given up. */
+export const repurchaseCancelAnswerSchema = z.object({ cancelled: z.boolean() });
+
 /** `GET /api/repurchase/verify/{sessionId}`: whether the course has the repurchase's credits. */
 export const repurchaseVerifyAnswerSchema = z.object({ processed: z.boolean() });
 

@@ -259,6 +259,22 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     return this.sessionOf(await this.sessionRow(this.sql, id));
   }
 
+  async expireCheckoutSession(id: string): Promise<CheckoutSession> {
+    return this.begin(async (tx) => {
+      const row = await this.sessionRow(tx, id, true);
+      if (row.status !== 'open') return this.sessionOf(row);
+      // A payment waiting for its 3-D Secure answer is given up with the session.
+      if (row.payment_intent_id) {
+        await tx`
+          UPDATE sandbox_payment_intents SET status = 'canceled', updated_at = now()
+          WHERE id = ${row.payment_intent_id} AND status IN ('requires_payment_method', 'requires_action')`;
+      }
+      const [expired] = await tx<SessionRow[]>`
+        UPDATE sandbox_checkout_sessions SET status = 'expired' WHERE id = ${id} RETURNING *`;
+      return this.sessionOf(expired!);
+    });
+  }
+
   private sessionOf(row: SessionRow): CheckoutSession {
     const status = row.status === 'open' && row.expires_at.getTime() <= Date.now() ? 'expired' : row.status;
     return {

@@ -280,7 +280,7 @@ export class FakeStripeServer {
   }
 
   private route(method: string, path: string, form: Form): Json {
-    const m = /^\/v1\/(payment_intents|checkout\/sessions|refunds)(?:\/([^/]+))?(?:\/(confirm|cancel))?$/.exec(path);
+    const m = /^\/v1\/(payment_intents|checkout\/sessions|refunds)(?:\/([^/]+))?(?:\/(confirm|cancel|expire))?$/.exec(path);
     const [, resource, target, action] = m ?? [];
     const call = `${method} ${resource ?? ''}${target ? '/:id' : ''}${action ? `/${action}` : ''}`;
     switch (call) {
@@ -294,6 +294,18 @@ export class FakeStripeServer {
         return this.cancel(this.intent(target!));
       case 'POST checkout/sessions':
         return this.createSession(form);
+      case 'POST checkout/sessions/:id/expire': {
+        const session = this.sessions.get(target!);
+        if (!session) throw missing('checkout.session', target!, 'session');
+        if (session.status !== 'open') {
+          throw invalidRequest(
+            `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`,
+          );
+        }
+        Object.assign(session, { status: 'expired' });
+        this.emit('checkout.session.expired', session);
+        return this.presentSession(session);
+      }
       case 'GET checkout/sessions/:id': {
         const session = this.sessions.get(target!);
         if (!session) throw missing('checkout.session', target!, 'session');

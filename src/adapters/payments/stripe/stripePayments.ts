@@ -146,6 +146,19 @@ export class StripePayments implements PaymentPort {
     return sessionOf(await call('Reading a checkout session', () => this.stripe.checkout.sessions.retrieve(id)));
   }
 
+  async expireCheckoutSession(id: string): Promise<CheckoutSession> {
+    try {
+      return sessionOf(await call('Expiring a checkout session', () => this.stripe.checkout.sessions.expire(id)));
+    } catch (error) {
+      // Stripe refuses to expire a session that is no longer open: answer it as it is.
+      if (error instanceof PaymentError && error.reason === 'invalid_request') {
+        const current = await this.retrieveCheckoutSession(id);
+        if (current.status !== 'open') return current;
+      }
+      throw error;
+    }
+  }
+
   async refund(input: RefundInput): Promise<Refund> {
     if (input.amountCents !== undefined && (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1)) {
       throw new PaymentError('invalid_request', `A refund is a whole number of cents above 0, got ${input.amountCents}`);

@@ -311,6 +311,43 @@ describe('repurchase', () => {
     expect(await creditsAddedFor(answer.purchaseId)).toBe(1);
   });
 
+  it('leaving the hosted checkout (its cancel URL) expires the session and gives the repurchase up at once; the course can then be ended', async () => {
+    const { studentId, courseId, cookie } = await studentWithCourse();
+    const promoCodeId = await promo(`BYE${randomUUID().slice(0, 6)}`.toUpperCase(), 'percentage', '10');
+    const pkg = tier11[8]!;
+    const discount = Math.round(pkg.cents * 0.1) / 100;
+    const res = await post(
+      repurchaseUrl(studentId, courseId),
+      cookie,
+      body(pkg, { promoCodeId, discountAmount: discount, finalAmount: pkg.cents / 100 - discount }),
+    );
+    const answer = repurchaseAnswerSchema.parse(res.json());
+    const sessionId = sessionIdOf(answer.checkoutUrl);
+    const page = sandboxCheckoutSchema.parse((await get(`/api/sandbox/checkout-sessions/${sessionId}`, cookie)).json());
+    expect(page.cancelUrl).toContain(`cancelled=true&purchase=${answer.purchaseId}`);
+
+    const stranger = await studentWithCourse();
+    expect((await post(`/api/repurchase/${answer.purchaseId}/cancel`, stranger.cookie, {})).statusCode).toBe(403);
+    expect((await post(`/api/repurchase/${randomUUID()}/cancel`, cookie, {})).statusCode).toBe(404);
+    const cancelled = await post(`/api/repurchase/${answer.purchaseId}/cancel`, cookie, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toEqual({ cancelled: true });
+    expect((await post(`/api/repurchase/${answer.purchaseId}/cancel`, cookie, {})).json()).toEqual({ cancelled: true });
+    expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('abandoned');
+    expect((await system.payments.retrieveCheckoutSession(sessionId)).status).toBe('expired');
+    await eventually(async () => !(await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims[answer.purchaseId]);
+    expect((await post(`/api/sandbox/checkout-sessions/${sessionId}/pay`, cookie, { cardNumber: '4242424242424242' })).statusCode).toBe(
+      409,
+    );
+    const end = await app.inject({
+      method: 'PATCH',
+      url: `/api/student-courses/${courseId}/end`,
+      headers: { cookie },
+      payload: { status: 'inactive' },
+    });
+    expect(end.statusCode, end.body).toBe(200);
+  });
+
   it('an abandoned repurchase gives its promo use back once its session has expired; an ended course is not repurchased', async () => {
     const { studentId, courseId, cookie } = await studentWithCourse();
     const promoCodeId = await promo(`TEN${randomUUID().slice(0, 6)}`.toUpperCase(), 'percentage', '10');

@@ -7,6 +7,7 @@ import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
+  abandonPurchase,
   completePurchase,
   paymentIdempotencyKey,
   purchaseHandlers,
@@ -26,6 +27,7 @@ import {
 import {
   repurchaseAnswerSchema,
   repurchaseBodySchema,
+  repurchaseCancelAnswerSchema,
   repurchaseVerifyAnswerSchema,
   sandboxCheckoutResultSchema,
   sandboxCheckoutSchema,
@@ -164,7 +166,7 @@ export const repurchaseRoutes =
               packageId: found.id,
             },
             successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
-            cancelUrl: `${site}/checkout?repurchase=true&cancelled=true`,
+            cancelUrl: `${site}/checkout?repurchase=true&cancelled=true&purchase=${encodeURIComponent(purchaseId)}`,
             expiresAt: sessionExpiry(ctx.now),
             ...(body.email ? { customerEmail: body.email } : {}),
           });
@@ -275,6 +277,48 @@ export const repurchaseRoutes =
           throw error;
         }
         return { processed: true };
+      },
+    );
+
+    app.post(
+      '/api/repurchase/:purchaseId/cancel',
+      {
+        config: buyers,
+        schema: {
+          tags: ['purchases'],
+          summary:
+            'The customer left the hosted checkout (its cancel URL): the session is expired at the provider and the repurchase abandoned (the promo use given back); one paid meanwhile completes instead',
+          params: z.object({ purchaseId: id }),
+          response: { 200: repurchaseCancelAnswerSchema, 403: messageSchema, 404: messageSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { purchaseId } = request.params;
+        const state = await purchases.purchases.load(purchaseId);
+        const started = state.started;
+        if (started?.kind !== 'repurchase') throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+        if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
+        if (state.status !== 'pending' || !started.checkoutSessionId) return { cancelled: state.status === 'abandoned' };
+        const ctx = (step: string) =>
+          commandContext({
+            commandId: deterministicUuid(`repurchase-cancel/${purchaseId}/${step}`),
+            actorId: principal.userId,
+            actorRole: principal.role,
+            correlationId: request.id,
+          });
+        const session = await payments.expireCheckoutSession(started.checkoutSessionId);
+        if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {
+          await completePurchase(
+            purchases,
+            { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id },
+            ctx('complete'),
+          );
+          return { cancelled: false };
+        }
+        const { position } = await abandonPurchase(purchases, { purchaseId }, ctx('abandon'));
+        await readYourWrites(sql, purchaseProjections, position);
+        return { cancelled: true };
       },
     );
 

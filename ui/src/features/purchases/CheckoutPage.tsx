@@ -53,7 +53,7 @@ export function CheckoutPage() {
       <h1 className="mt-4 text-2xl font-bold text-slate-900">Checkout</h1>
       <div className="mt-6">
         {repurchase ? (
-          <RepurchaseReturn sessionId={repurchase.sessionId} cancelled={repurchase.cancelled} />
+          <RepurchaseReturn sessionId={repurchase.sessionId} cancelled={repurchase.cancelled} purchaseId={repurchase.purchaseId} />
         ) : isPending ? (
           <Loading label="Preparing checkout..." />
         ) : !enrollment ? (

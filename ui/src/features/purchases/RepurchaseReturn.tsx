@@ -15,22 +15,55 @@ type State = 'verifying' | 'processed' | 'processing' | 'expired';
  * a 401 is "Session Expired" and a reload after 2 s; other errors show "Repurchase Processing..."
  * and are retried; after the last retry "Processing...". A cancelled return says nothing was paid.
  */
-export function RepurchaseReturn({ sessionId, cancelled }: { sessionId: string | null; cancelled: boolean }) {
-  if (cancelled || !sessionId) {
+export function RepurchaseReturn({
+  sessionId,
+  cancelled,
+  purchaseId,
+}: {
+  sessionId: string | null;
+  cancelled: boolean;
+  purchaseId: string | null;
+}) {
+  if (cancelled || !sessionId) return <Cancelled purchaseId={purchaseId} />;
+  return <Verification sessionId={sessionId} />;
+}
+
+/** The hosted checkout's cancel URL: the repurchase is given up at once (its session can no longer be paid). */
+function Cancelled({ purchaseId }: { purchaseId: string | null }) {
+  const [state, setState] = useState<'cancelling' | 'done'>(purchaseId ? 'cancelling' : 'done');
+  useEffect(() => {
+    if (!purchaseId) return;
+    let stopped = false;
+    purchasesApi
+      .cancelRepurchase(purchaseId)
+      .catch(() => null)
+      .finally(() => {
+        if (!stopped) setState('done');
+      });
+    return () => {
+      stopped = true;
+    };
+  }, [purchaseId]);
+  if (state === 'cancelling') {
     return (
-      <Alert data-testid="repurchase-cancelled">
-        <CircleAlert aria-hidden="true" />
-        <AlertTitle>Payment cancelled</AlertTitle>
-        <AlertDescription>
-          <p>Your repurchase was cancelled and nothing was charged. Your course is unchanged; you can repurchase from your dashboard.</p>
-          <Button asChild size="sm" className="mt-3">
-            <Link to="/student">Back to dashboard</Link>
-          </Button>
-        </AlertDescription>
-      </Alert>
+      <p role="status" className="flex items-center gap-2 text-sm font-medium text-slate-700">
+        <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+        Cancelling your repurchase...
+      </p>
     );
   }
-  return <Verification sessionId={sessionId} />;
+  return (
+    <Alert data-testid="repurchase-cancelled">
+      <CircleAlert aria-hidden="true" />
+      <AlertTitle>Payment cancelled</AlertTitle>
+      <AlertDescription>
+        <p>Your repurchase was cancelled and nothing was charged. Your course is unchanged; you can repurchase from your dashboard.</p>
+        <Button asChild size="sm" className="mt-3">
+          <Link to="/student">Back to dashboard</Link>
+        </Button>
+      </AlertDescription>
+    </Alert>
+  );
 }
 
 /** One verification: processed, a lost session (401), or not yet (any other error is said and retried). */

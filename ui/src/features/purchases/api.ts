@@ -6,6 +6,7 @@ import {
   paymentIntentAnswerSchema,
   purchaseViewSchema,
   repurchaseAnswerSchema,
+  repurchaseCancelAnswerSchema,
   repurchaseVerifyAnswerSchema,
   type SandboxCheckout,
   sandboxCheckoutResultSchema,
@@ -86,6 +87,8 @@ export const purchasesApi = {
   /** More sessions for a used-up course: the answer's checkoutUrl is where to pay (or, free, the checkout's return). */
   repurchase: (studentId: string, courseId: string, body: RepurchaseBody) =>
     api.send('POST', `/api/student/${enc(studentId)}/courses/${enc(courseId)}/repurchase`, body, repurchaseAnswerSchema, idempotencyKey()),
+  /** The hosted checkout's cancel URL: give the repurchase up (its session expired, its promo use back). */
+  cancelRepurchase: (purchaseId: string) => api.send('POST', `/api/repurchase/${enc(purchaseId)}/cancel`, {}, repurchaseCancelAnswerSchema),
   verifyRepurchase: (sessionId: string) => api.get(`/api/repurchase/verify/${enc(sessionId)}`, repurchaseVerifyAnswerSchema),
 
   /** The sandbox's hosted checkout page (`/sandbox/checkout/{id}`). */

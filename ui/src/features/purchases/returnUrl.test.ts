@@ -3,14 +3,30 @@ import { repurchaseReturnOf, statusOf } from './returnUrl.ts';
 
 describe('the repurchase return on /checkout', () => {
   it('reads the session of a paid return and a cancelled return', () => {
-    expect(repurchaseReturnOf('?repurchase=true&session_id=cs_test_1')).toEqual({ sessionId: 'cs_test_1', cancelled: false });
-    expect(repurchaseReturnOf('?repurchase=true&session_id=free_abc')).toEqual({ sessionId: 'free_abc', cancelled: false });
-    expect(repurchaseReturnOf('?repurchase=true&cancelled=true')).toEqual({ sessionId: null, cancelled: true });
+    expect(repurchaseReturnOf('?repurchase=true&session_id=cs_test_1')).toEqual({
+      sessionId: 'cs_test_1',
+      cancelled: false,
+      purchaseId: null,
+    });
+    expect(repurchaseReturnOf('?repurchase=true&session_id=free_abc')).toEqual({
+      sessionId: 'free_abc',
+      cancelled: false,
+      purchaseId: null,
+    });
+    expect(repurchaseReturnOf('?repurchase=true&cancelled=true&purchase=p-1')).toEqual({
+      sessionId: null,
+      cancelled: true,
+      purchaseId: 'p-1',
+    });
   });
   it('is no repurchase return without repurchase=true; an unfilled placeholder is no session', () => {
     expect(repurchaseReturnOf('')).toBeNull();
     expect(repurchaseReturnOf('?session_id=cs_1')).toBeNull();
-    expect(repurchaseReturnOf('?repurchase=true&session_id={CHECKOUT_SESSION_ID}')).toEqual({ sessionId: null, cancelled: false });
+    expect(repurchaseReturnOf('?repurchase=true&session_id={CHECKOUT_SESSION_ID}')).toEqual({
+      sessionId: null,
+      cancelled: false,
+      purchaseId: null,
+    });
   });
   it('reads the status of the API client’s errors', () => {
     expect(statusOf(new Error('401: {"message":"Not signed in"}'))).toBe(401);

@@ -6,16 +6,18 @@ export const RETURN_DELAY_MS = 2000;
 
 /**
  * Checkout's repurchase return (the hosted checkout's success and cancel URLs):
- * `?repurchase=true&session_id=…`, or `?repurchase=true&cancelled=true`; null for any other visit.
+ * `?repurchase=true&session_id=…`, or `?repurchase=true&cancelled=true&purchase=…`; null for any other visit.
  * A success URL whose placeholder was never filled in counts as no session.
  */
-export function repurchaseReturnOf(search: string): { sessionId: string | null; cancelled: boolean } | null {
+export function repurchaseReturnOf(search: string): { sessionId: string | null; cancelled: boolean; purchaseId: string | null } | null {
   const params = new URLSearchParams(search);
   if (params.get('repurchase') !== 'true') return null;
   const sessionId = params.get('session_id');
   return {
     sessionId: sessionId && sessionId !== '{CHECKOUT_SESSION_ID}' ? sessionId : null,
     cancelled: params.get('cancelled') === 'true',
+    /** The cancel URL names the repurchase to give up. */
+    purchaseId: params.get('purchase') || null,
   };
 }
 
