@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableSlots, bookingTimes, dayRange, isFreeSlot, localInstant, type SlotQuery } from './availableSlots.ts';
+import { availableSlots, bookingTimes, busyOfEvents, dayRange, isFreeSlot, localInstant, type SlotQuery } from './availableSlots.ts';
 
 const NY = 'America/New_York';
 const KOLKATA = 'Asia/Kolkata';
@@ -135,5 +135,33 @@ describe('available slots: weekly hours minus busy time minus booked sessions', 
 
   it('no weekly hours, no slots', () => {
     given(NY).whenAskedAt('2026-01-05T00:00:00Z').thenStarts([]);
+  });
+});
+
+describe('busy time from a calendar listing', () => {
+  it('counts opaque events (offsets, wall clock with a zone, all-day in the tutor’s zone); skips transparent, cancelled and Topmark’s own session events', () => {
+    const busy = busyOfEvents(
+      [
+        { start: { dateTime: '2026-01-05T10:00:00-05:00' }, end: { dateTime: '2026-01-05T11:00:00-05:00' } },
+        {
+          start: { dateTime: '2026-01-05T12:00:00', timeZone: 'Europe/London' },
+          end: { dateTime: '2026-01-05T13:00:00', timeZone: 'Europe/London' },
+        },
+        { start: { date: '2026-01-07' }, end: { date: '2026-01-08' } },
+        { transparency: 'transparent', start: { dateTime: '2026-01-05T09:00:00Z' }, end: { dateTime: '2026-01-05T17:00:00Z' } },
+        { status: 'cancelled', start: { dateTime: '2026-01-05T09:00:00Z' }, end: { dateTime: '2026-01-05T10:00:00Z' } },
+        {
+          privateProperties: { topmarkSessionId: 's1' },
+          start: { dateTime: '2026-01-05T14:00:00Z' },
+          end: { dateTime: '2026-01-05T15:00:00Z' },
+        },
+      ],
+      NY,
+    );
+    expect(busy).toEqual([
+      { start: '2026-01-05T15:00:00Z', end: '2026-01-05T16:00:00Z' },
+      { start: '2026-01-05T12:00:00Z', end: '2026-01-05T13:00:00Z' },
+      { start: '2026-01-07T05:00:00Z', end: '2026-01-08T05:00:00Z' },
+    ]);
   });
 });

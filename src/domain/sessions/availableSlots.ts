@@ -166,3 +166,38 @@ export function localInstant(date: string, time: string, timeZone: string): Temp
     return null;
   }
 }
+
+/** The private property Topmark puts on the calendar events it writes for sessions (the calendar saga). */
+export const SESSION_EVENT_PROPERTY = 'topmarkSessionId';
+
+/** A calendar event as the busy-time reading needs it (the calendar port's `CalendarEvent` fits). */
+export interface CalendarEventLike {
+  status?: string;
+  transparency?: string;
+  start: { dateTime: string; timeZone?: string | null } | { date: string };
+  end: { dateTime: string; timeZone?: string | null } | { date: string };
+  privateProperties?: Record<string, string>;
+}
+
+function instantOfTime(time: CalendarEventLike['start'], zone: string): Temporal.Instant {
+  if ('date' in time) return Temporal.PlainDate.from(time.date).toZonedDateTime({ timeZone: zone }).toInstant();
+  // An offset (or Z) says the instant; a wall-clock time is read in its own zone, else the calendar's.
+  if (/([zZ]|[+-]\d{2}:?\d{2})$/.test(time.dateTime)) return Temporal.Instant.from(time.dateTime);
+  return Temporal.PlainDateTime.from(time.dateTime)
+    .toZonedDateTime(assertTimeZone(time.timeZone ?? zone), { disambiguation: 'compatible' })
+    .toInstant();
+}
+
+/**
+ * The busy time of a calendar listing (recurring series expanded): every confirmed or tentative
+ * event that is not transparent (Topmark Hours are written transparent), except the events Topmark
+ * wrote for its own sessions: the tutor's schedule already holds those hours, and after a cancel or
+ * a move the calendar shows the old hour until the saga catches up, which must not block it.
+ * All-day events and wall-clock times without a zone are read in `zone` (the tutor's).
+ */
+export function busyOfEvents(events: readonly CalendarEventLike[], zone: string): TimeInterval[] {
+  const tz = assertTimeZone(zone);
+  return events
+    .filter((e) => e.status !== 'cancelled' && e.transparency !== 'transparent' && !e.privateProperties?.[SESSION_EVENT_PROPERTY])
+    .map((e) => ({ start: instantOfTime(e.start, tz).toString(), end: instantOfTime(e.end, tz).toString() }));
+}

@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { calendarEventId } from '../../../adapters/calendar/calendarPort.ts';
 import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
@@ -13,6 +14,7 @@ import { bookSession } from '../../../commands/sessions/booking.ts';
 import type { SessionPorts } from '../../../commands/sessions/ports.ts';
 import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts';
@@ -298,6 +300,33 @@ describe('slots and booking over HTTP', () => {
     expect(created.length, [first, second, third].map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBeGreaterThanOrEqual(2);
     expect(new Set(created.map((r) => r.json().id)).size).toBe(1);
     expect(await remaining(sam.courseId)).toBe(credits - 1);
+  });
+
+  it('an opaque event in the tutor’s calendar blocks its hours; Topmark’s own session events and transparent ones do not', async () => {
+    const busyTutor = await approvedTutor(system, 'busy-tutor');
+    await hours(busyTutor);
+    const pupil = await student('busy-pupil', busyTutor);
+    await caughtUp();
+    const day = nyDay(4);
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, busyTutor.tutorId);
+    const event = (id: string, from: string, to: string, extra: Record<string, unknown> = {}) =>
+      calendar.createEvent(calendarEventId('test', busyTutor.tutorId, id), {
+        summary: id,
+        start: { dateTime: at(day, from) },
+        end: { dateTime: at(day, to) },
+        ...extra,
+      });
+    await event('dentist', '09:30', '10:15');
+    await event('lunch-maybe', '12:00', '13:00', { transparency: 'transparent' });
+    await event('old-session', '15:00', '16:00', { privateProperties: { topmarkSessionId: 'gone' } });
+    const slots = await call('GET', `/api/tutors/${busyTutor.tutorId}/available-slots?date=${day}`, pupil.cookie);
+    const times = slots.json().map((s: { time: string }) => s.time);
+    expect(times).not.toContain('09:00');
+    expect(times).not.toContain('10:00');
+    expect(times).toEqual(expect.arrayContaining(['08:00', '11:00', '12:00', '15:00']));
+    const refused = await book(pupil, at(day, '10:00'), busyTutor);
+    expect(refused.statusCode).toBe(409);
+    expect((await book(pupil, at(day, '15:00'), busyTutor)).statusCode).toBe(201);
   });
 
   it('books with calendar: a New York date, start and end, for the purchase’s course', async () => {

@@ -16,7 +16,7 @@ import { assertTimeZone } from '../../../domain/calendar/availability.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { availableSlots, bookingTimes, dayRange, localInstant } from '../../../domain/sessions/availableSlots.ts';
+import { availableSlots, bookingTimes, busyOfEvents, dayRange, localInstant } from '../../../domain/sessions/availableSlots.ts';
 import { SESSION_MINUTES } from '../../../domain/sessions/session.ts';
 import {
   bookingSlotSchema,
@@ -139,9 +139,11 @@ export const sessionRoutes =
       const state = await tutors.tutors.load(tutorId);
       return { exists: state.exists, weeklyHours: state.weeklyHours, timeZone: state.timeZone };
     }, 5_000);
+    // Busy time from the calendar's events rather than free/busy: the events Topmark wrote for its own
+    // sessions are left out (the schedule holds those hours; after a cancel or move the calendar lags).
     const snapshots = new BusySnapshots(async (tutorId, from, to) => {
-      const opened = await openTutorCalendar({ store, calendar }, tutorId);
-      return opened.calendar.freeBusy({ from, to });
+      const [opened, tutor] = await Promise.all([openTutorCalendar({ store, calendar }, tutorId), tutorHours(tutorId)]);
+      return busyOfEvents(await opened.calendar.listEvents({ from, to, expand: true }), tutor.timeZone ?? DEFAULT_TIMEZONE);
     });
     const ports: SessionPorts = {
       courses: ledger,
