@@ -1,6 +1,6 @@
 import { addBusyEventBody, type CalendarStatusAnswer } from '@shared/tutors/tutorApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarCheck2, CalendarClock, CalendarX2, Info, KeyRound, Trash2 } from 'lucide-react';
+import { CalendarCheck2, CalendarX2, Info, KeyRound, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import type { User } from '../../app/auth/types.ts';
@@ -141,24 +141,6 @@ export function AvailabilityInstructions() {
         </ul>
       </AlertDescription>
     </Alert>
-  );
-}
-
-/** The calendar sync card: sessions arrive with booking, so only its "no sessions" state for now. */
-export function CalendarSyncCard() {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle as="h2" className="flex items-center gap-2">
-          <CalendarClock className="size-5 text-brand-700" aria-hidden="true" />
-          Calendar sync
-        </CardTitle>
-        <CardDescription>Booked sessions are added to your calendar with a Google Meet link.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <p className="text-sm text-slate-600">No sessions to sync yet. Sessions appear here once students book you.</p>
-      </CardContent>
-    </Card>
   );
 }
 

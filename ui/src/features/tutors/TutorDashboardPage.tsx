@@ -14,12 +14,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { AvailabilityInstructions, BusyTimeCard, CalendarStatusSection, CalendarSyncCard, useCalendarStatus } from './CalendarCards.tsx';
+import { AvailabilityInstructions, BusyTimeCard, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
+import { CalendarSyncCard } from './CalendarSyncCard.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
 import { Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
 import { TimezoneSelect } from './TimezoneSelect.tsx';
 import { DASHBOARD_CHOSEN } from './TutorOnboardingPage.tsx';
+import { TutorSessions } from './TutorSessions.tsx';
 import { DAY_NAMES, formatTime, WeeklyHoursEditor } from './WeeklyHoursEditor.tsx';
 
 /** /tutor and /tutor-dashboard (tutor only; other roles see "Access Denied"). */
@@ -104,6 +106,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
       <CalendarStatusSection tutorId={profile.id} />
       {profile.onboardingCompleted ? null : <OnboardingChecklist profile={profile} status={status.data} />}
       <Metrics />
+      <TutorSessions tutorId={profile.id} zone={user.timezone} />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
@@ -125,7 +128,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
               <TimezoneSelect key={user.timezone} user={user} />
             </CardContent>
           </Card>
-          <CalendarSyncCard />
+          <CalendarSyncCard tutorId={profile.id} zone={user.timezone} />
         </div>
       </div>
       <Card>

@@ -1,4 +1,6 @@
 import { timezoneResponseSchema } from '@shared/accounts/accountApi.ts';
+import { rescheduleAvailabilitySchema, tutorSessionSchema } from '@shared/sessions/sessionApi.ts';
+import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '@shared/sessions/sessionCalendarApi.ts';
 import type { Qualification } from '@shared/subjects/qualifications.ts';
 import { type Subject, subjectSchema } from '@shared/subjects/subjectApi.ts';
 import {
@@ -43,7 +45,14 @@ export const tutorKeys = {
   calendarStatus: (tutorId: string) => ['/api/tutor', tutorId, 'calendar-status'] as const,
   busyEvents: ['/api/tutor/calendar/events'] as const,
   directory: (subjectId: string, gradeLevel: string) => ['/api/tutors', { subjectId, gradeLevel }] as const,
+  sessions: (tutorId: string) => ['/api/sessions/tutor', tutorId] as const,
+  syncStatus: (tutorId: string) => ['/api/tutor', tutorId, 'sync-status'] as const,
+  rescheduleSlots: (tutorId: string, date: string, sessionId: string, timezone: string) =>
+    ['/api/tutors', tutorId, 'reschedule-availability', date, { sessionId, timezone }] as const,
 };
+
+/** A fresh key per attempt: a retried request is answered once (the server's Idempotency-Key). */
+const idempotencyKey = () => ({ headers: { 'Idempotency-Key': crypto.randomUUID() } });
 
 export const tutorsApi = {
   profile: jsonQuery('/api/tutor/profile', tutorProfileSchema),
@@ -81,6 +90,31 @@ export const tutorsApi = {
   addBusyEvent: (body: { summary: string; start: string; end: string }) => apiRequest('POST', '/api/tutor/calendar/events', body),
   removeBusyEvent: (id: string) => apiRequest('DELETE', `/api/tutor/calendar/events/${enc(id)}`),
   completeOnboarding: () => apiRequest('POST', '/api/tutor/onboarding/complete', {}),
+
+  /** The tutor's sessions (spec part 2 §7 "Sessions"). */
+  sessions: (tutorId: string) => api.get(`/api/sessions/tutor/${enc(tutorId)}`, z.array(tutorSessionSchema)),
+  /** Free start times on `date` (yyyy-MM-dd in `timezone`) for moving `sessionId`; its own hour does not block. */
+  rescheduleSlots: (tutorId: string, date: string, sessionId: string, timezone: string) =>
+    api.get(
+      `/api/tutors/${enc(tutorId)}/reschedule-availability/${enc(date)}?${new URLSearchParams({ excludeSessionId: sessionId, timezone })}`,
+      rescheduleAvailabilitySchema,
+    ),
+  /** `newDate`: the new start as local yyyy-MM-ddTHH:mm in `timezone`. */
+  reschedule: (sessionId: string, newDate: string, timezone: string) =>
+    api.send(
+      'PATCH',
+      `/api/sessions/${enc(sessionId)}/reschedule`,
+      { newDate, updateCalendar: true, timezone },
+      tutorSessionSchema,
+      idempotencyKey(),
+    ),
+  complete: (sessionId: string, notes: string) =>
+    api.send('PATCH', `/api/sessions/${enc(sessionId)}/complete`, { completed: true, notes }, tutorSessionSchema, idempotencyKey()),
+  sendInvite: (sessionId: string) =>
+    api.send('POST', `/api/sessions/${enc(sessionId)}/send-invite`, undefined, sendInviteAnswerSchema, idempotencyKey()),
+  syncStatus: (tutorId: string) => api.get(`/api/tutor/${enc(tutorId)}/sync-status`, syncStatusSchema),
+  syncCalendar: (tutorId: string) =>
+    api.send('POST', `/api/tutor/${enc(tutorId)}/sync-calendar`, undefined, syncCalendarAnswerSchema, idempotencyKey()),
 
   directory: (subjectId: string, gradeLevel: string) => {
     const params = new URLSearchParams();

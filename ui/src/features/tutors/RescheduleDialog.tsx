@@ -1,0 +1,211 @@
+import type { TutorSession } from '@shared/sessions/sessionApi.ts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type * as React from 'react';
+import { useId, useMemo, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { timezoneLabel } from '../../lib/timezones.ts';
+import { cn } from '../../lib/utils.ts';
+import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
+import { PendingButton, Skeleton } from './parts.tsx';
+import {
+  dateInRange,
+  localDateTime,
+  RESCHEDULE_DAYS_AHEAD,
+  rescheduleRange,
+  SLOT_PLACEHOLDERS,
+  sessionDateTime,
+  slotTime,
+} from './sessionFormat.ts';
+import { useSessionsRefresh } from './useSessionsRefresh.ts';
+
+export const NO_SLOTS = 'No time slots available for this date (all slots have conflicts)';
+
+/** "HTTP 409: {body}" of a failed call (spec part 2 §8: "Reschedule failed: HTTP {status}: {body}"). */
+function httpFailure(error: unknown): string {
+  if (!(error instanceof Error)) return 'Failed to reschedule session';
+  const match = /^(\d{3}): ([\s\S]*)$/.exec(error.message);
+  if (!match) return error.message || 'Failed to reschedule session';
+  return `HTTP ${match[1]}: ${serverMessage(error, 'Failed to reschedule session')}`;
+}
+
+/**
+ * Reschedule (spec part 2 §2, §5, §9): a date from today to 30 days ahead (past dates cannot be
+ * chosen), the tutor's free start times that day as "h:mm a" in the user's zone (the session's own
+ * hour does not block), twelve placeholders while they load; Confirm sends the local time and zone.
+ */
+export function RescheduleDialog({
+  tutorId,
+  session,
+  zone,
+  onClose,
+}: {
+  tutorId: string;
+  session: TutorSession;
+  zone: string;
+  onClose: () => void;
+}) {
+  const dateId = useId();
+  const hintId = useId();
+  const range = useMemo(() => rescheduleRange(zone), [zone]);
+  const [date, setDate] = useState('');
+  const [slot, setSlot] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = useSessionsRefresh(tutorId);
+  const validDate = dateInRange(date, range);
+
+  const slots = useQuery({
+    queryKey: tutorKeys.rescheduleSlots(tutorId, date, session.id, zone),
+    queryFn: () => tutorsApi.rescheduleSlots(tutorId, date, session.id, zone),
+    enabled: validDate,
+    staleTime: 0,
+  });
+  const move = useMutation({
+    mutationFn: (start: string) => tutorsApi.reschedule(session.id, localDateTime(start, zone), zone),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Session Rescheduled', description: 'The session was moved and your calendar was updated.', variant: 'success' });
+      onClose();
+    },
+    onError: (e) => {
+      const message = `Reschedule failed: ${httpFailure(e)}`;
+      setProblem(message);
+      toast({ title: 'Reschedule failed', description: serverMessage(e, 'Failed to reschedule session'), variant: 'destructive' });
+      void slots.refetch();
+    },
+  });
+
+  const onConfirm = () => {
+    if (!validDate || !slot) {
+      setProblem('Please choose a date and a time slot');
+      return;
+    }
+    setProblem(null);
+    move.mutate(slot);
+  };
+
+  let grid: React.ReactNode = null;
+  if (date && !validDate) {
+    grid = <p className="text-sm text-destructive-text">Choose a date from today to {RESCHEDULE_DAYS_AHEAD} days ahead.</p>;
+  } else if (validDate && slots.isPending) {
+    grid = (
+      <div
+        role="status"
+        aria-label="Loading available times"
+        className="grid grid-cols-2 gap-2 sm:grid-cols-3"
+        data-testid="slot-placeholders"
+      >
+        {Array.from({ length: SLOT_PLACEHOLDERS }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders with no identity of their own
+          <Skeleton key={i} className="h-10 w-full" />
+        ))}
+      </div>
+    );
+  } else if (validDate && slots.isError) {
+    grid = (
+      <div role="alert" className="grid gap-2 text-sm text-destructive-text">
+        <p>Failed to fetch availability</p>
+        <div>
+          <Button variant="outline" size="sm" onClick={() => void slots.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </div>
+    );
+  } else if (validDate && slots.data) {
+    grid =
+      slots.data.slots.length === 0 ? (
+        <p className="rounded-md border border-dashed border-border px-3 py-4 text-center text-sm text-slate-600">{NO_SLOTS}</p>
+      ) : (
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium text-slate-900">Available start times</legend>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {slots.data.slots.map(({ start }) => {
+              const chosen = slot === start;
+              return (
+                <Button
+                  key={start}
+                  variant={chosen ? 'default' : 'outline'}
+                  aria-pressed={chosen}
+                  className={cn('w-full', chosen && 'ring-2 ring-brand-300')}
+                  onClick={() => {
+                    setSlot(start);
+                    setProblem(null);
+                  }}
+                >
+                  {slotTime(start, zone)}
+                </Button>
+              );
+            })}
+          </div>
+        </fieldset>
+      );
+  }
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(next) => {
+        if (!next && !move.isPending) onClose();
+      }}
+    >
+      <DialogContent className="sm:max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Reschedule Session</DialogTitle>
+          <DialogDescription>
+            {session.subject.name} with {session.student.firstName} {session.student.lastName}, now {sessionDateTime(session.date, zone)}.
+            Times are in {timezoneLabel(zone)} time.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2">
+          <Label htmlFor={dateId}>New date</Label>
+          <Input
+            id={dateId}
+            type="date"
+            min={range.min}
+            max={range.max}
+            value={date}
+            aria-describedby={hintId}
+            onChange={(e) => {
+              setDate(e.target.value);
+              setSlot(null);
+              setProblem(null);
+            }}
+          />
+          <p id={hintId} className="text-xs text-slate-500">
+            From today to {RESCHEDULE_DAYS_AHEAD} days ahead.
+          </p>
+        </div>
+        {grid}
+        <div role="alert" className="text-sm text-destructive-text empty:hidden">
+          {problem}
+        </div>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={move.isPending}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <PendingButton
+            pending={move.isPending}
+            disabled={!validDate || !slot}
+            onClick={onConfirm}
+            label="Confirm Reschedule"
+            pendingLabel="Rescheduling..."
+          />
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
