@@ -1,0 +1,316 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CalendarClock, XCircle } from 'lucide-react';
+import type * as React from 'react';
+import { useId, useMemo, useState } from 'react';
+import { errorMessage } from '../../app/api.ts';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../components/ui/alert-dialog.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Textarea } from '../../components/ui/textarea.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { timezoneLabel } from '../../lib/timezones.ts';
+import { cn } from '../../lib/utils.ts';
+import { PendingButton, Skeleton } from '../tutors/parts.tsx';
+import {
+  dateInRange,
+  localDateTime,
+  RESCHEDULE_DAYS_AHEAD,
+  rescheduleRange,
+  SLOT_PLACEHOLDERS,
+  sessionDateTime,
+  slotTime,
+} from '../tutors/sessionFormat.ts';
+import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
+import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, creditComesBack } from './bookingFormat.ts';
+
+export const NO_RESCHEDULE_SLOTS = 'No time slots available for this date (all slots have conflicts)';
+
+/** What the actions need of a session (the dashboard's student-session shape, with the course's tutor). */
+export interface ActionableSession {
+  id: string;
+  /** ISO start. */
+  date: string;
+  subjectName: string;
+  tutorName: string;
+  tutorId: string;
+}
+
+/**
+ * Reschedule and Cancel on an upcoming session of the student area (spec part 2 §6: students may
+ * reschedule or cancel from the dashboard). Cancelling first says, by the 12-hour rule, whether the
+ * credit comes back or is used.
+ */
+export function StudentSessionActions({ session, zone }: { session: ActionableSession; zone: string }) {
+  const [open, setOpen] = useState<'cancel' | 'reschedule' | null>(null);
+  const what = `${session.subjectName} on ${sessionDateTime(session.date, zone)}`;
+  return (
+    <div className="mt-3 flex flex-wrap gap-2">
+      <Button variant="outline" size="sm" onClick={() => setOpen('reschedule')} aria-label={`Reschedule ${what}`}>
+        <CalendarClock aria-hidden="true" />
+        Reschedule
+      </Button>
+      <Button variant="outline" size="sm" className="text-destructive-text" onClick={() => setOpen('cancel')} aria-label={`Cancel ${what}`}>
+        <XCircle aria-hidden="true" />
+        Cancel
+      </Button>
+      {open === 'reschedule' ? <StudentRescheduleDialog session={session} zone={zone} onClose={() => setOpen(null)} /> : null}
+      <CancelSessionDialog session={session} zone={zone} open={open === 'cancel'} onClose={() => setOpen(null)} />
+    </div>
+  );
+}
+
+export function CancelSessionDialog({
+  session,
+  zone,
+  open,
+  onClose,
+}: {
+  session: ActionableSession;
+  zone: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const refresh = useSessionChangeRefresh();
+  // Decided when the dialog opens; the server decides again at the moment it cancels.
+  const [now, setNow] = useState(() => Date.now());
+  const refund = creditComesBack(session.date, now);
+  const cancel = useMutation({
+    mutationFn: () => sessionsApi.cancel(session.id, reason.trim()),
+    onSuccess: async (answer) => {
+      await refresh();
+      toast({
+        title: 'Session Cancelled',
+        description:
+          answer.credit === 'forfeited'
+            ? 'The session was cancelled less than 12 hours before its start, so it counts as used.'
+            : 'The session was cancelled and its credit is back in your course.',
+        variant: 'success',
+      });
+      onClose();
+    },
+    onError: (e) =>
+      toast({ title: 'Cancellation Failed', description: errorMessage(e, 'Failed to cancel session'), variant: 'destructive' }),
+  });
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) setNow(Date.now());
+        else if (!cancel.isPending) onClose();
+      }}
+    >
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Cancel this session?</AlertDialogTitle>
+          <AlertDialogDescription>
+            {session.subjectName} with {session.tutorName}, {sessionDateTime(session.date, zone)} ({timezoneLabel(zone)} time).
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <p
+          className={cn('rounded-md p-3 text-sm', refund ? 'bg-emerald-50 text-emerald-900' : 'bg-amber-50 text-amber-900')}
+          data-testid="cancel-credit-rule"
+        >
+          {refund ? (
+            <>
+              You are cancelling more than {CANCELLATION_NOTICE_HOURS} hours before the start, so{' '}
+              <strong>the session’s credit comes back</strong> to your course. (Cancellations after{' '}
+              {sessionDateTime(cancellationDeadline(session.date), zone)} use the credit.)
+            </>
+          ) : (
+            <>
+              The session starts in less than {CANCELLATION_NOTICE_HOURS} hours, so{' '}
+              <strong>cancelling now uses the session’s credit</strong>: it counts as a used session and does not come back.
+            </>
+          )}
+        </p>
+        <div className="grid gap-2">
+          <Label htmlFor={reasonId}>Reason (optional)</Label>
+          <Textarea
+            id={reasonId}
+            className="min-h-20"
+            maxLength={2000}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="Let your tutor know why"
+          />
+        </div>
+        <AlertDialogFooter>
+          <AlertDialogCancel asChild>
+            <Button variant="outline" disabled={cancel.isPending}>
+              Keep Session
+            </Button>
+          </AlertDialogCancel>
+          <PendingButton
+            variant="destructive"
+            pending={cancel.isPending}
+            onClick={() => cancel.mutate()}
+            label="Cancel Session"
+            pendingLabel="Cancelling..."
+          />
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/**
+ * Reschedule (as the tutor's dialog, spec part 2 §2, §5): a date from today to 30 days ahead, the
+ * tutor's free start times that day as "h:mm a" in the viewer's zone (the session's own hour does
+ * not block), twelve placeholders while they load, Cancel / Confirm Reschedule.
+ */
+export function StudentRescheduleDialog({ session, zone, onClose }: { session: ActionableSession; zone: string; onClose: () => void }) {
+  const dateId = useId();
+  const hintId = useId();
+  const range = useMemo(() => rescheduleRange(zone), [zone]);
+  const [date, setDate] = useState('');
+  const [slot, setSlot] = useState<string | null>(null);
+  const refresh = useSessionChangeRefresh();
+  const validDate = dateInRange(date, range);
+
+  const slots = useQuery({
+    queryKey: sessionKeys.rescheduleSlots(session.tutorId, date, session.id, zone),
+    queryFn: () => sessionsApi.rescheduleSlots(session.tutorId, date, session.id, zone),
+    enabled: validDate,
+    staleTime: 0,
+  });
+  const move = useMutation({
+    mutationFn: (start: string) => sessionsApi.reschedule(session.id, localDateTime(start, zone), zone),
+    onSuccess: async (moved) => {
+      await refresh();
+      toast({
+        title: 'Session Rescheduled',
+        description: `Moved to ${sessionDateTime(moved.date, zone)}; the tutor’s calendar is updated.`,
+        variant: 'success',
+      });
+      onClose();
+    },
+    onError: (e) => {
+      toast({ title: 'Reschedule failed', description: errorMessage(e, 'Failed to reschedule session'), variant: 'destructive' });
+      setSlot(null);
+      void slots.refetch();
+    },
+  });
+
+  let grid: React.ReactNode = null;
+  if (date && !validDate) {
+    grid = <p className="text-sm text-destructive-text">Choose a date from today to {RESCHEDULE_DAYS_AHEAD} days ahead.</p>;
+  } else if (validDate && slots.isPending) {
+    grid = (
+      <div role="status" aria-label="Loading available times" className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+        {Array.from({ length: SLOT_PLACEHOLDERS }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders with no identity of their own
+          <Skeleton key={i} className="h-10 w-full" />
+        ))}
+      </div>
+    );
+  } else if (validDate && slots.isError) {
+    grid = (
+      <div role="alert" className="grid gap-2 text-sm text-destructive-text">
+        <p>Failed to fetch availability</p>
+        <div>
+          <Button variant="outline" size="sm" onClick={() => void slots.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </div>
+    );
+  } else if (validDate && slots.data) {
+    grid =
+      slots.data.slots.length === 0 ? (
+        <p className="rounded-md border border-dashed border-border px-3 py-4 text-center text-sm text-slate-600">{NO_RESCHEDULE_SLOTS}</p>
+      ) : (
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium text-slate-900">Available start times</legend>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {slots.data.slots.map(({ start }) => {
+              const chosen = slot === start;
+              return (
+                <Button
+                  key={start}
+                  variant={chosen ? 'default' : 'outline'}
+                  aria-pressed={chosen}
+                  className={cn('w-full', chosen && 'ring-2 ring-brand-300')}
+                  onClick={() => setSlot(start)}
+                >
+                  {slotTime(start, zone)}
+                </Button>
+              );
+            })}
+          </div>
+        </fieldset>
+      );
+  }
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(next) => {
+        if (!next && !move.isPending) onClose();
+      }}
+    >
+      <DialogContent className="sm:max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Reschedule Session</DialogTitle>
+          <DialogDescription>
+            {session.subjectName} with {session.tutorName}, now {sessionDateTime(session.date, zone)}. Times are in {timezoneLabel(zone)}{' '}
+            time.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2">
+          <Label htmlFor={dateId}>New date</Label>
+          <Input
+            id={dateId}
+            type="date"
+            min={range.min}
+            max={range.max}
+            value={date}
+            aria-describedby={hintId}
+            onChange={(e) => {
+              setDate(e.target.value);
+              setSlot(null);
+            }}
+          />
+          <p id={hintId} className="text-xs text-slate-500">
+            From today to {RESCHEDULE_DAYS_AHEAD} days ahead.
+          </p>
+        </div>
+        {grid}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={move.isPending}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <PendingButton
+            pending={move.isPending}
+            disabled={!validDate || !slot}
+            onClick={() => slot && move.mutate(slot)}
+            label="Confirm Reschedule"
+            pendingLabel="Rescheduling..."
+          />
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

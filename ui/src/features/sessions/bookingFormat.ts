@@ -1,0 +1,96 @@
+import { Temporal } from 'temporal-polyfill';
+
+/** Spec part 2 §9: the booking grid's times are New York times ("HH:mm"), shown as EST (EDT in summer). */
+export const BOOKING_ZONE = 'America/New_York';
+/** Spec part 2 §2, §9: dates from today to 30 days ahead. */
+export const BOOKING_DAYS_AHEAD = 30;
+/** Spec part 1 §1: cancelling more than this many hours before the start gives the credit back. */
+export const CANCELLATION_NOTICE_HOURS = 12;
+
+/** The booking calendar's selectable range: New York's today to 30 days ahead (yyyy-MM-dd). */
+export function bookingRange(now: Temporal.Instant = Temporal.Now.instant()): { min: string; max: string } {
+  const today = now.toZonedDateTimeISO(BOOKING_ZONE).toPlainDate();
+  return { min: today.toString(), max: today.add({ days: BOOKING_DAYS_AHEAD }).toString() };
+}
+
+/**
+ * The booking's start (spec part 2 §5): the chosen date with the slot's hour and minute in New York
+ * time, seconds zeroed, as an ISO instant. Null for a date or time that is not real.
+ */
+export function bookingStart(date: string, time: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) return null;
+  try {
+    const local = Temporal.PlainDateTime.from(`${date}T${time}:00`, { overflow: 'reject' });
+    return local.toZonedDateTime(BOOKING_ZONE, { disambiguation: 'compatible' }).toInstant().toString();
+  } catch {
+    return null;
+  }
+}
+
+/** "EST" or "EDT": New York's abbreviation at that instant. */
+export function newYorkAbbreviation(iso: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: BOOKING_ZONE, timeZoneName: 'short' })
+    .formatToParts(new Date(iso))
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? 'ET';
+}
+
+/** A booking slot's label: "2:00 PM EST" (the slot's "HH:mm" is New York time on `date`). */
+export function slotLabel(date: string, time: string): string {
+  const start = bookingStart(date, time);
+  const [h = 0, m = 0] = time.split(':').map(Number);
+  const hour12 = h % 12 === 0 ? 12 : h % 12;
+  const text = `${hour12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
+  return start ? `${text} ${newYorkAbbreviation(start)}` : text;
+}
+
+/** "Tue, Nov 24, 2026" for a yyyy-MM-dd (the date itself, no zone shift). */
+export function longDate(date: string): string {
+  try {
+    const d = Temporal.PlainDate.from(date);
+    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(
+      new Date(Date.UTC(d.year, d.month - 1, d.day, 12)),
+    );
+  } catch {
+    return date;
+  }
+}
+
+/**
+ * Spec part 1 §1 (the 12-hour rule): whether cancelling at `now` gives the credit back — more than
+ * 12 hours before the start; otherwise the session counts as used.
+ */
+export function creditComesBack(startIso: string, now: number): boolean {
+  return Date.parse(startIso) - now > CANCELLATION_NOTICE_HOURS * 3_600_000;
+}
+
+/** The last moment a cancellation still gives the credit back (12 hours before the start). */
+export function cancellationDeadline(startIso: string): string {
+  return new Date(Date.parse(startIso) - CANCELLATION_NOTICE_HOURS * 3_600_000).toISOString();
+}
+
+export type BookingFailure = { title: string; description: string };
+
+/**
+ * The booking failure toast (spec part 2 §8): a calendar permission problem ("Calendar Permission
+ * Error", or "writer access"), "Calendar Access Denied", else "Booking Failed" with the server's
+ * message or the fallback (the first-session step's is shorter).
+ */
+export function bookingFailure(message: string | null, variant: 'dashboard' | 'firstSession'): BookingFailure {
+  const text = message?.trim() ?? '';
+  if (/Calendar Permission Error/i.test(text) || /writer access/i.test(text)) {
+    return {
+      title: 'Calendar Permission Issue',
+      description:
+        'The tutor must share their calendar with Topmark (writer access) before sessions can be booked. Please try again later.',
+    };
+  }
+  if (/Calendar Access Denied/i.test(text)) {
+    return { title: 'Calendar Access Denied', description: 'Topmark cannot reach the tutor’s calendar right now. Please try again later.' };
+  }
+  const fallback = variant === 'firstSession' ? 'Failed to book session' : 'Failed to book session. Please try again.';
+  return { title: 'Booking Failed', description: text || fallback };
+}
+
+/** Whether a slot fetch failure says the tutor's calendar is not connected (the dashboard variant's state). */
+export const isCalendarNotConnected = (message: string | null) => /Calendar Not Connected/i.test(message ?? '');
