@@ -1,11 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appendBookedSession,
+  appendCancelled,
+  appendRescheduled,
+  hourFromNow,
+  registeredStudent,
+} from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../tests/support/tutors.ts';
 import { CalendarError, type CalendarEvent } from '../../adapters/calendar/calendarPort.ts';
 import { FakeGoogleCalendarServer } from '../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../adapters/calendar/google/googleCalendar.ts';
-import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { resyncTutorCalendar, sessionEventIdOf, syncSessionCalendar } from '../../commands/sessions/sessionCalendarSync.ts';
 import { openTutorCalendar } from '../../commands/tutors/tutorCalendar.ts';
@@ -51,26 +56,7 @@ beforeAll(async () => {
     },
     commandContext(),
   );
-  const student = await registerAccount(
-    system.accounts,
-    {
-      username: 'cal-saga-student',
-      email: 'cal-saga-student@example.com',
-      firstName: 'Sam',
-      lastName: 'Student',
-      password: 'secret123',
-      role: 'student',
-      phone: null,
-      authProvider: 'local',
-      googleId: null,
-      emailVerified: true,
-      termsAccepted: { version: '1.0', ip: null },
-      student: { grade: 'Grade 10', isUniversityStudent: false },
-    },
-    commandContext(),
-  );
-  studentId = student.studentId as string;
-  studentUserId = student.userId;
+  ({ studentId, userId: studentUserId } = await registeredStudent(system, 'cal-saga'));
 }, 60_000);
 afterAll(async () => {
   await system?.dispose();
@@ -92,45 +78,10 @@ const sessionEvents = async (sessionId: string): Promise<CalendarEvent[]> =>
   });
 const typesOf = async (sessionId: string) => (await system.store.readStream(sessionCalendarStreamId(sessionId))).map((e) => e.type);
 
-function nextHour(daysAhead: number): string {
-  const at = new Date(Date.now() + daysAhead * 24 * HOUR);
-  at.setUTCMinutes(0, 0, 0);
-  return at.toISOString();
-}
+const nextHour = (daysAhead: number) => hourFromNow(daysAhead * 24);
 
-async function book(start: string): Promise<string> {
-  const sessionId = randomUUID();
-  await system.store.append(
-    `session-${sessionId}`,
-    [
-      {
-        id: randomUUID(),
-        type: 'SessionBooked',
-        metadata: {},
-        data: {
-          sessionId,
-          tutorId: tutor.tutorId,
-          studentId,
-          studentUserId,
-          courseId: randomUUID(),
-          subjectId: 'chem',
-          subjectName: 'Chemistry',
-          start,
-          end: new Date(Date.parse(start) + HOUR).toISOString(),
-          durationMinutes: 60,
-          notes: 'Stoichiometry',
-          bookedBy: studentUserId,
-          bookedByRole: 'student',
-          tutorTimeZone: 'America/Toronto',
-          studentTimeZone: 'America/New_York',
-          at: new Date().toISOString(),
-        },
-      },
-    ],
-    'no_stream',
-  );
-  return sessionId;
-}
+const parties = () => ({ tutorId: tutor.tutorId, studentId, studentUserId });
+const book = (start: string) => appendBookedSession(system.store, parties(), start, { subjectName: 'Chemistry', notes: 'Stoichiometry' });
 
 /** Runs the job as pg-boss would: again after each retryable failure, with the retry count. */
 async function runJob(sessionId: string) {
@@ -158,7 +109,7 @@ describe('the session calendar saga on Google', () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.id).toBe(sessionEventIdOf(sessionId, 0));
     expect(events[0]?.meetingLink).toMatch(/^https:\/\/meet\.google\.com\//);
-    expect(events[0]?.attendees.map((a) => a.email)).toEqual(['cal-saga-student@example.com']);
+    expect(events[0]?.attendees.map((a) => a.email)).toEqual(['student-cal-saga@example.com']);
     expect(await typesOf(sessionId)).toEqual(['SessionCalendarEventWritten']);
     // The job again (a replayed event, a duplicate delivery): nothing more.
     expect((await runJob(sessionId)).outcome).toBe('unchanged');
@@ -178,55 +129,11 @@ describe('the session calendar saga on Google', () => {
     const sessionId = await book(start);
     await runJob(sessionId);
     const moved = nextHour(6);
-    const shared = { sessionId, tutorId: tutor.tutorId, studentId, at: new Date().toISOString() };
-    await system.store.append(
-      `session-${sessionId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'SessionRescheduled',
-          metadata: {},
-          data: {
-            ...shared,
-            previousStart: start,
-            previousEnd: new Date(Date.parse(start) + HOUR).toISOString(),
-            start: moved,
-            end: new Date(Date.parse(moved) + HOUR).toISOString(),
-            rescheduledBy: tutor.userId,
-            rescheduledByRole: 'tutor',
-            timeZone: 'America/Toronto',
-          },
-        },
-      ],
-      { exact: 0 },
-    );
+    await appendRescheduled(system.store, { ...parties(), sessionId }, start, moved, 0);
     expect((await runJob(sessionId)).outcome).toBe('written');
     const [event] = await sessionEvents(sessionId);
     expect(event && 'dateTime' in event.start && Date.parse(event.start.dateTime)).toBe(Date.parse(moved));
-    await system.store.append(
-      `session-${sessionId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'SessionCancelled',
-          metadata: {},
-          data: {
-            ...shared,
-            courseId: randomUUID(),
-            start: moved,
-            end: new Date(Date.parse(moved) + HOUR).toISOString(),
-            cancelledBy: studentUserId,
-            cancelledByRole: 'student',
-            reason: 'Exam moved',
-            noticeMinutes: 6 * 24 * 60,
-            credit: 'released',
-            tutorTimeZone: 'America/Toronto',
-            studentTimeZone: 'America/New_York',
-          },
-        },
-      ],
-      { exact: 1 },
-    );
+    await appendCancelled(system.store, { ...parties(), sessionId }, moved, 1);
     expect((await runJob(sessionId)).outcome).toBe('removed');
     expect(await sessionEvents(sessionId)).toEqual([]);
     expect(await typesOf(sessionId)).toEqual(['SessionCalendarEventWritten', 'SessionCalendarEventWritten', 'SessionCalendarEventRemoved']);

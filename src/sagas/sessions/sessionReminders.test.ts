@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appendBookedSession,
+  appendCancelled,
+  appendRescheduled,
+  hourFromNow,
+  registeredStudent,
+} from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
@@ -60,42 +67,25 @@ describe('sending reminders', () => {
 
   beforeAll(async () => {
     system = await createTestSystem('all');
-    const base = {
-      password: 'secret123',
-      phone: null,
-      authProvider: 'local' as const,
-      googleId: null,
-      emailVerified: true,
-      termsAccepted: { version: '1.0', ip: null },
-    };
     ({ userId: parentId } = await registerAccount(
       system.accounts,
       {
-        ...base,
         username: 'rem-parent',
         email: 'rem-parent@example.com',
         firstName: 'Pat',
         lastName: 'Parent',
         role: 'parent',
         student: null,
+        password: 'secret123',
+        phone: null,
+        authProvider: 'local',
+        googleId: null,
+        emailVerified: true,
+        termsAccepted: { version: '1.0', ip: null },
       },
       commandContext(),
     ));
-    const child = await registerAccount(
-      system.accounts,
-      {
-        ...base,
-        username: 'rem-kid',
-        email: 'rem-kid@example.com',
-        firstName: 'Kim',
-        lastName: 'Kid',
-        role: 'student',
-        student: { grade: 'Grade 10', isUniversityStudent: false },
-        parentId,
-      },
-      commandContext(),
-    );
-    studentId = child.studentId as string;
+    ({ studentId } = await registeredStudent(system, 'rem-kid', { parentId }));
     ({ tutorId } = await approvedTutor(system, 'rem-tutor', { firstName: 'Maya', lastName: 'Okafor' }));
     expect(await waitForProjections(system.sql, ['users', 'students'], await system.store.committedPosition(), 30_000)).toBe(true);
   }, 60_000);
@@ -105,43 +95,11 @@ describe('sending reminders', () => {
   const mailsTo = async (address: string) =>
     ((await system.mailer.mailbox?.list({ to: address })) ?? []).filter((m) => m.subject.startsWith('Reminder:'));
 
-  async function book(sessionId: string, start: string) {
-    await system.store.append(
-      `session-${sessionId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'SessionBooked',
-          metadata: {},
-          data: {
-            sessionId,
-            tutorId,
-            studentId,
-            studentUserId: studentId,
-            courseId: randomUUID(),
-            subjectId: 'math',
-            subjectName: 'Math (Grade 10 & Under)',
-            start,
-            end: new Date(Date.parse(start) + HOUR).toISOString(),
-            durationMinutes: 60,
-            notes: 'Fractions',
-            bookedBy: parentId,
-            bookedByRole: 'parent',
-            tutorTimeZone: 'America/Toronto',
-            studentTimeZone: 'America/New_York',
-            at: new Date().toISOString(),
-          },
-        },
-      ],
-      'no_stream',
-    );
-  }
+  const parties = () => ({ tutorId, studentId, studentUserId: studentId });
 
   it('mails the parent and the tutor once, however often the job runs; a moved or cancelled session drops its reminder', async () => {
-    const sessionId = randomUUID();
-    const start = new Date(Date.now() + 72 * HOUR);
-    start.setUTCMinutes(0, 0, 0);
-    await book(sessionId, start.toISOString());
+    const start = new Date(hourFromNow(72));
+    const sessionId = await appendBookedSession(system.store, parties(), start.toISOString(), { tutorTimeZone: 'America/Toronto' });
     const day: ReminderJob = { sessionId, start: start.toISOString(), kind: 'day' };
 
     expect(await sendSessionReminder(system, day)).toBe('sent');
@@ -150,7 +108,7 @@ describe('sending reminders', () => {
     expect(toParent).toHaveLength(1);
     expect(toParent[0]?.subject).toBe('Reminder: your Topmark session is tomorrow');
     expect(toParent[0]?.text).toContain('the Math (Grade 10 & Under) session starts tomorrow');
-    expect(await mailsTo('rem-kid@example.com')).toHaveLength(0);
+    expect(await mailsTo('student-rem-kid@example.com')).toHaveLength(0);
     expect(await mailsTo('tutor-rem-tutor@example.com').then((m) => m.length)).toBe(1);
 
     // The reactor booked both reminders of that start in the queue, to run at their times.
@@ -161,30 +119,7 @@ describe('sending reminders', () => {
     expect((await queued()).map((j) => j.id).sort()).toEqual([reminderId(day), reminderId({ ...day, kind: 'hour' })].sort());
 
     const moved = new Date(start.getTime() + 24 * HOUR).toISOString();
-    await system.store.append(
-      `session-${sessionId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'SessionRescheduled',
-          metadata: {},
-          data: {
-            sessionId,
-            tutorId,
-            studentId,
-            previousStart: start.toISOString(),
-            previousEnd: new Date(start.getTime() + HOUR).toISOString(),
-            start: moved,
-            end: new Date(Date.parse(moved) + HOUR).toISOString(),
-            rescheduledBy: tutorId,
-            rescheduledByRole: 'tutor',
-            timeZone: 'America/Toronto',
-            at: new Date().toISOString(),
-          },
-        },
-      ],
-      { exact: 0 },
-    );
+    await appendRescheduled(system.store, { ...parties(), sessionId }, start.toISOString(), moved, 0);
     expect(await sendSessionReminder(system, { ...day, kind: 'hour' })).toBe('moved');
     await expect.poll(async () => (await queued()).length, { timeout: 20_000 }).toBe(4);
     expect(await sendSessionReminder(system, { sessionId, start: moved, kind: 'hour' })).toBe('sent');
@@ -193,33 +128,7 @@ describe('sending reminders', () => {
       'Reminder: your Topmark session starts in one hour',
     ]);
 
-    await system.store.append(
-      `session-${sessionId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'SessionCancelled',
-          metadata: {},
-          data: {
-            sessionId,
-            tutorId,
-            studentId,
-            courseId: randomUUID(),
-            start: moved,
-            end: new Date(Date.parse(moved) + HOUR).toISOString(),
-            cancelledBy: parentId,
-            cancelledByRole: 'parent',
-            reason: 'Sick',
-            noticeMinutes: 3000,
-            credit: 'released',
-            tutorTimeZone: 'America/Toronto',
-            studentTimeZone: 'America/New_York',
-            at: new Date().toISOString(),
-          },
-        },
-      ],
-      { exact: 1 },
-    );
+    await appendCancelled(system.store, { ...parties(), sessionId }, moved, 1);
     expect(await sendSessionReminder(system, { sessionId, start: moved, kind: 'day' })).toBe('gone');
     expect(await mailsTo('rem-parent@example.com')).toHaveLength(2);
   }, 60_000);

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendBookedSession, hourFromNow, registeredStudent } from '../../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
-import { registerAccount } from '../../../commands/accounts/registerUser.ts';
-import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
 import { NO_CALENDAR_EVENT } from '../../../domain/sessions/sessionCalendarDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';
 
 /** The sync card's calls and Send Invite, on the sandbox calendar; no workers run, so only these calls sync. */
-const HOUR = 3_600_000;
 let system: TestSystem;
 let app: FastifyInstance;
 let tutor: ApprovedTutor;
@@ -25,72 +23,23 @@ beforeAll(async () => {
   app = await buildApp(system, { logger: false });
   tutor = await approvedTutor(system, 'sync-routes');
   otherTutor = await approvedTutor(system, 'sync-other');
-  const student = await registerAccount(
-    system.accounts,
-    {
-      username: 'sync-student',
-      email: 'sync-student@example.com',
-      firstName: 'Sam',
-      lastName: 'Student',
-      password: 'secret123',
-      role: 'student',
-      phone: null,
-      authProvider: 'local',
-      googleId: null,
-      emailVerified: true,
-      termsAccepted: { version: '1.0', ip: null },
-      student: { grade: 'Grade 10', isUniversityStudent: false },
-    },
-    commandContext(),
-  );
-  studentId = student.studentId as string;
-  studentUserId = student.userId;
-  studentCookie = `tm_session=${(await system.sessions.create(student.userId, 'student')).token}`;
+  const student = await registeredStudent(system, 'sync-routes');
+  ({ studentId, userId: studentUserId, cookie: studentCookie } = student);
 }, 60_000);
 afterAll(async () => {
   await app?.close();
   await system?.dispose();
 });
 
-async function book(hoursAhead: number): Promise<string> {
-  const sessionId = randomUUID();
-  const start = new Date(Date.now() + hoursAhead * HOUR);
-  start.setUTCMinutes(0, 0, 0);
-  await system.store.append(
-    `session-${sessionId}`,
-    [
-      {
-        id: randomUUID(),
-        type: 'SessionBooked',
-        metadata: {},
-        data: {
-          sessionId,
-          tutorId: tutor.tutorId,
-          studentId,
-          studentUserId,
-          courseId: randomUUID(),
-          subjectId: 'math',
-          subjectName: 'Math',
-          start: start.toISOString(),
-          end: new Date(start.getTime() + HOUR).toISOString(),
-          durationMinutes: 60,
-          notes: 'Algebra',
-          bookedBy: studentUserId,
-          bookedByRole: 'student',
-          tutorTimeZone: 'America/Toronto',
-          studentTimeZone: 'America/Toronto',
-          at: new Date().toISOString(),
-        },
-      },
-    ],
-    'no_stream',
-  );
+const caughtUp = async () =>
   expect(await waitForProjections(system.sql, ['sessions'], await system.store.committedPosition(), 30_000)).toBe(true);
+
+async function book(hoursAhead: number): Promise<string> {
+  const sessionId = await appendBookedSession(system.store, { tutorId: tutor.tutorId, studentId, studentUserId }, hourFromNow(hoursAhead));
+  await caughtUp();
   return sessionId;
 }
 
-const caughtUp = async () =>
-  expect(await waitForProjections(system.sql, ['sessions'], await system.store.committedPosition(), 30_000)).toBe(true);
 const call = (method: 'GET' | 'POST', url: string, cookie: string) => app.inject({ method, url, headers: { cookie } });
 
 describe('calendar sync over HTTP', () => {
