@@ -154,12 +154,18 @@ const timeFormat = (zone: string) =>
     minute: '2-digit',
   });
 
-/** Sandbox only: the tutor's other (busy) events, so a demo shows blocking. */
-export function BusyTimeCard({ user }: { user: User }) {
+/**
+ * Sandbox only: the tutor's other (busy) events, so a demo shows blocking. The events Topmark wrote
+ * for the tutor's sessions are not busy time to remove here (the Sessions list owns them).
+ */
+export function BusyTimeCard({ user, tutorId }: { user: User; tutorId: string }) {
   const queryClient = useQueryClient();
   const id = useId();
   const zone = user.timezone;
   const events = useQuery({ queryKey: tutorKeys.busyEvents, queryFn: tutorsApi.busyEvents });
+  const sessions = useQuery({ queryKey: tutorKeys.sessions(tutorId), queryFn: () => tutorsApi.sessions(tutorId) });
+  const sessionEvents = new Set((sessions.data ?? []).flatMap((s) => (s.googleCalendarEventId ? [s.googleCalendarEventId] : [])));
+  const shown = (events.data ?? []).filter((e) => !sessionEvents.has(e.id));
   const tomorrow = Temporal.Now.plainDateISO(zone).add({ days: 1 }).toString();
   const [form, setForm] = useState({ date: tomorrow, start: '12:00', end: '13:00', summary: 'Busy' });
   const [problem, setProblem] = useState<string | null>(null);
@@ -259,11 +265,11 @@ export function BusyTimeCard({ user }: { user: User }) {
           <Loading label="Loading busy time..." />
         ) : events.isError ? (
           <LoadError title="Could not load your busy time" onRetry={() => void events.refetch()} retrying={events.isRefetching} />
-        ) : events.data.length === 0 ? (
+        ) : shown.length === 0 ? (
           <p className="text-sm text-slate-600">No busy time in the next 30 days.</p>
         ) : (
-          <ul className="divide-y divide-border rounded-md border border-border" aria-label="Busy time in the next 30 days">
-            {events.data.map((e) => (
+          <ul className="min-w-0 divide-y divide-border rounded-md border border-border" aria-label="Busy time in the next 30 days">
+            {shown.map((e) => (
               <li key={e.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                 <div className="min-w-0">
                   <p className="truncate font-medium text-slate-900">{e.summary}</p>

@@ -151,7 +151,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
           <WeeklyHoursEditor user={user} />
         </CardContent>
       </Card>
-      {status.data?.provider === 'sandbox' ? <BusyTimeCard user={user} /> : null}
+      {status.data?.provider === 'sandbox' ? <BusyTimeCard user={user} tutorId={profile.id} /> : null}
     </>
   );
 }

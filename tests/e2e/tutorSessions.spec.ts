@@ -1,0 +1,249 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { horizontalOverflow } from './browser.ts';
+import { googleStudent, unique } from './helpers.ts';
+
+/**
+ * The tutor's sessions on the tutor dashboard (spec part 2 §2, §4, §5, §8, §9): a student books a
+ * demo tutor over the HTTP API, as the booking dialog would; the tutor sees the session with its
+ * Meet link once the calendar saga ran, the sync card says all synced, reschedules it and cannot
+ * complete it before its start. A tutor without sessions sees the empty states.
+ */
+
+// The browser's zone becomes the signed-in user's zone (spec part 1 §4): Maya's own, so her times read as hers.
+test.use({ timezoneId: 'America/Toronto' });
+
+const MAYA = { email: 'maya.tutor@demo.topmark.example', firstName: 'Maya', lastName: 'Okafor', zone: 'America/Toronto' };
+
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id}`);
+}
+
+/** An API client signed in as the e2e admin (tests/e2e/serve.ts). */
+async function adminApi(request: APIRequestContext) {
+  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
+  expect(login.ok()).toBe(true);
+  return request;
+}
+
+/** Signs in through /tutor-login and the dev Google consent page. */
+async function tutorSignIn(page: Page, who: { email: string; firstName: string; lastName: string }) {
+  await page.goto('/tutor-login');
+  await page.getByLabel('I accept the terms and conditions').check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page.getByText('You are signing in as a tutor applicant.')).toBeVisible();
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel(/First name/i).fill(who.firstName);
+  await page.getByLabel(/Last name/i).fill(who.lastName);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Waits for `target`, accepting the terms first when the page asks for them. */
+async function throughTerms(page: Page, target: Locator) {
+  const accept = page.getByRole('button', { name: 'Accept and Continue' });
+  await expect(target.or(accept)).toBeVisible({ timeout: 20_000 });
+  if (await accept.isVisible()) {
+    await page.getByRole('checkbox').check();
+    await accept.click();
+  }
+  await expect(target).toBeVisible({ timeout: 20_000 });
+}
+
+/**
+ * A new Grade 11 student in their own browser context with an active Calculus course with Maya,
+ * bought free with a 100% code (no card), and one session booked at Maya's first day with at least
+ * two free hours. Answers the booked start and another free start of that day.
+ */
+async function studentBooksMaya(browser: Browser, request: APIRequestContext) {
+  const admin = await adminApi(request);
+  const code = `FREE${unique().toUpperCase()}`;
+  const created = await admin.post('/api/admin/promo-codes', {
+    data: {
+      code,
+      description: '100% off',
+      discountType: 'percentage',
+      discountValue: '100',
+      maxUses: null,
+      validFrom: null,
+      validUntil: null,
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/api/auth/google?userType=student');
+  const n = unique();
+  await googleStudent(page, `booker${n}@example.com`, 'Bea', `Booker${n}`);
+  await expect(page).toHaveURL(/\/accept-terms/);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Accept and Continue' }).click();
+  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
+  const api = page.request;
+  const me = (await (await api.get('/api/user')).json()) as { id: string; student: { id: string } };
+  const studentId = me.student.id;
+  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
+
+  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
+  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
+  const packages = (await (await api.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
+  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
+  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
+  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
+    promoCode: { id: string };
+    originalPrice: number;
+    discountAmount: number;
+  };
+  const bought = await api.post('/api/create-payment-intent', {
+    data: {
+      amount: 0,
+      packageId: four.id,
+      subjectId: calculus.id,
+      studentId,
+      promoCodeId: quote.promoCode.id,
+      originalAmount: quote.originalPrice,
+      discountAmount: quote.discountAmount,
+      finalAmount: 0,
+    },
+  });
+  expect(bought.status(), await bought.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
+    .toBe(1);
+  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as { id: string; user: { firstName: string } }[];
+  const maya = tutors.find((t) => t.user.firstName === 'Maya');
+  if (!maya) throw new Error('Maya is not listed for Calculus');
+  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
+  expect(chosen.status(), await chosen.text()).toBe(200);
+  const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
+  expect(started.status(), await started.text()).toBe(200);
+  const course = (await started.json()) as { id: string };
+
+  // Maya's first day (in her zone) from tomorrow with two free hours.
+  for (let days = 1; days <= 14; days++) {
+    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: MAYA.zone });
+    const res = await api.get(`/api/tutors/${maya.id}/availability/${day}?timezone=${encodeURIComponent(MAYA.zone)}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const { slots } = (await res.json()) as { slots: { start: string }[] };
+    const [first, second] = slots;
+    if (!first || !second) continue;
+    const booked = await api.post('/api/book-session', {
+      data: { tutorId: maya.id, studentCourseId: course.id, date: first.start, duration: 60, notes: 'Limits and derivatives' },
+    });
+    expect(booked.status(), await booked.text()).toBe(201);
+    const session = (await booked.json()) as { id: string };
+    await context.close();
+    return { tutorId: maya.id, sessionId: session.id, day, start: first.start, other: second.start, studentName: `Bea Booker${n}` };
+  }
+  throw new Error('Maya has no day with two free hours in the next two weeks');
+}
+
+const timeIn = (iso: string, zone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso));
+
+test('a tutor sees a booked session with its Meet link and all synced, reschedules it, and cannot complete it before its start', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const booking = await studentBooksMaya(browser, request);
+
+  await tutorSignIn(page, MAYA);
+  await page.waitForURL((url) => !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/dev'), { timeout: 20_000 });
+  // The calendar saga gives the session its event and Meet link (the sandbox calendar) shortly after booking.
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/sessions/tutor/${booking.tutorId}`);
+        const sessions = (await res.json()) as { id: string; meetingLink: string | null }[];
+        return sessions.find((s) => s.id === booking.sessionId)?.meetingLink ?? null;
+      },
+      { timeout: 20_000 },
+    )
+    .toMatch(/^https:\/\//);
+  await page.goto('/tutor');
+  await throughTerms(page, page.getByRole('heading', { name: /^Upcoming Sessions \(\d+\)$/ }));
+
+  const card = page.getByRole('listitem', { name: `Calculus (Grade 11-12) with ${booking.studentName}` });
+  await expect(page.getByRole('heading', { name: /^Upcoming Sessions \(\d+\)$/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Completed Sessions \(\d+\)$/ })).toBeVisible();
+  await expect(card).toContainText(booking.studentName);
+  await expect(card).toContainText('Scheduled');
+  await expect(card).toContainText('Limits and derivatives');
+  await expect(card.getByTestId('session-time')).toContainText(timeIn(booking.start, MAYA.zone));
+  await expect(card.getByTestId('session-time')).toContainText('(60 minutes)');
+  await expect(card.getByRole('link', { name: /Join Google Meet/ })).toHaveAttribute('href', /^https:\/\//);
+  // With a Meet link there is nothing to invite again; before the start it cannot be completed.
+  await expect(card.getByRole('button', { name: 'Send Invite' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Not Ready' })).toBeDisabled();
+  await expect(card.getByText('In Progress')).toHaveCount(0);
+
+  // The sync card: every upcoming session is in the calendar.
+  await expect(page.getByTestId('calendar-sync')).toContainText('All sessions synced');
+  await expect(page.getByTestId('calendar-sync')).toContainText(/Last synced: (Just now|\d+ minutes? ago)/);
+  // The session's own calendar event is not busy time the tutor could remove.
+  await expect(page.getByRole('list', { name: 'Busy time in the next 30 days' })).toHaveCount(0);
+  await expect(page.getByText('No busy time in the next 30 days.')).toBeVisible();
+  expect(await seriousViolations(page, 'tutor dashboard with a session')).toEqual([]);
+  await page.screenshot({ path: '.tmp/tutor-shots/sessions.png', fullPage: true });
+
+  // Reschedule to the other free hour of the day.
+  await card.getByRole('button', { name: 'Reschedule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reschedule Session' });
+  await expect(dialog.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
+  const dateInput = dialog.getByLabel('New date');
+  const today = new Date().toLocaleDateString('en-CA', { timeZone: MAYA.zone });
+  await expect(dateInput).toHaveAttribute('min', today);
+  await dateInput.fill(booking.day);
+  const slots = dialog.getByRole('group', { name: 'Available start times' });
+  // The session's own hour does not block it.
+  await expect(slots.getByRole('button', { name: timeIn(booking.start, MAYA.zone), exact: true })).toBeVisible();
+  await slots.getByRole('button', { name: timeIn(booking.other, MAYA.zone), exact: true }).click();
+  await expect(slots.getByRole('button', { name: timeIn(booking.other, MAYA.zone), exact: true })).toHaveAttribute('aria-pressed', 'true');
+  expect(await seriousViolations(page, 'reschedule dialog')).toEqual([]);
+  await page.screenshot({ path: '.tmp/tutor-shots/reschedule.png' });
+  await dialog.getByRole('button', { name: 'Confirm Reschedule' }).click();
+  await expect(page.getByText('Session Rescheduled', { exact: true })).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(card.getByTestId('session-time')).toContainText(timeIn(booking.other, MAYA.zone));
+  const moved = (await (await page.request.get(`/api/sessions/tutor/${booking.tutorId}`)).json()) as { id: string; date: string }[];
+  expect(Date.parse(moved.find((s) => s.id === booking.sessionId)?.date ?? '')).toBe(Date.parse(booking.other));
+  await expect(card.getByRole('button', { name: 'Not Ready' })).toBeDisabled();
+
+  // A phone: no sideways scroll.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBe(0);
+  await page.screenshot({ path: '.tmp/tutor-shots/sessions-375.png', fullPage: true });
+});
+
+test('a tutor without sessions sees the empty states and nothing to sync', async ({ page, request }) => {
+  const n = unique();
+  const who = { email: `fresh${n}@example.com`, firstName: 'Fern', lastName: `Fresh${n}` };
+  const admin = await adminApi(request);
+  expect((await admin.post('/api/admin/tutors/invite', { data: { email: who.email } })).ok()).toBe(true);
+  await tutorSignIn(page, who);
+  await throughTerms(page, page.getByRole('heading', { name: 'Application Submitted!' }));
+  let applicationId: string | undefined;
+  await expect
+    .poll(async () => {
+      const list = (await (await admin.get('/api/admin/tutor-applications')).json()) as { id: string; email: string }[];
+      applicationId = list.find((a) => a.email === who.email)?.id;
+      return applicationId;
+    })
+    .toBeTruthy();
+  const approved = await admin.post(`/api/admin/tutors/${applicationId}/approve`);
+  expect(approved.ok(), await approved.text()).toBe(true);
+  await tutorSignIn(page, who);
+  await throughTerms(page, page.getByRole('heading', { name: /Welcome to Topmark, Fern/ }));
+  // Straight to the dashboard, as "Go to dashboard" on onboarding does.
+  await page.evaluate(`sessionStorage.setItem('topmark.tutorDashboardChosen', '1')`);
+  await page.goto('/tutor');
+  await throughTerms(page, page.getByRole('heading', { name: 'Upcoming Sessions (0)' }));
+  await expect(page.getByRole('heading', { name: 'Completed Sessions (0)' })).toBeVisible();
+  await expect(page.getByText('No upcoming sessions')).toBeVisible();
+  await expect(page.getByText('No completed sessions yet')).toBeVisible();
+  await expect(page.getByTestId('calendar-sync')).toContainText('No sessions to sync yet');
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBe(0);
+});
