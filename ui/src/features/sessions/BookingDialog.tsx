@@ -42,8 +42,9 @@ export interface BookingDialogProps {
   tutorId: string;
   /** Shown until the tutor's profile loads (and if it cannot). */
   tutorName?: string;
-  /** Null when the course could not be found (the booking then says so). */
+  /** Null when the course could not be found (the booking then says so, in `missingCourseMessage`). */
   course: BookingCourse | null;
+  missingCourseMessage?: string;
   /** `firstSession` (/time-slot-selection) leaves the success toast to its page and words failures its way. */
   variant?: 'dashboard' | 'firstSession';
   /** The viewer's zone: the chosen New York time is also shown in it when it differs. */
@@ -82,6 +83,7 @@ function BookingSteps({
   course,
   variant = 'dashboard',
   viewerZone,
+  missingCourseMessage = MISSING_COURSE,
   onBooked,
   onBusy,
 }: BookingDialogProps & { onBusy: (busy: boolean) => void }) {
@@ -147,6 +149,7 @@ function BookingSteps({
       course={course}
       variant={variant}
       viewerZone={viewerZone}
+      missingCourseMessage={missingCourseMessage}
       onBack={() => setStep(1)}
       onBusy={onBusy}
       onDone={async (session) => {
@@ -163,6 +166,7 @@ function ScheduleStep({
   course,
   variant,
   viewerZone,
+  missingCourseMessage,
   onBack,
   onBusy,
   onDone,
@@ -172,6 +176,7 @@ function ScheduleStep({
   course: BookingCourse | null;
   variant: 'dashboard' | 'firstSession';
   viewerZone?: string;
+  missingCourseMessage: string;
   onBack: () => void;
   onBusy: (busy: boolean) => void;
   onDone: (session: StudentSession) => Promise<void>;
@@ -240,7 +245,7 @@ function ScheduleStep({
       return;
     }
     if (!course) {
-      toast({ title: 'Booking Failed', description: MISSING_COURSE, variant: 'destructive' });
+      toast({ title: 'Booking Failed', description: missingCourseMessage, variant: 'destructive' });
       return;
     }
     book.mutate({ courseId: course.id, start, subjectName: course.subjectName });

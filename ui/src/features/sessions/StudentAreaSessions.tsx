@@ -1,0 +1,121 @@
+import type { StudentCourse } from '@shared/courses/courseApi.ts';
+import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
+import { CalendarClock, Video } from 'lucide-react';
+import { Badge } from '../../components/ui/badge.tsx';
+import { sessionDateTime } from '../tutors/sessionFormat.ts';
+import { BookSessionButton, canBook } from './BookSessionButton.tsx';
+import { type ActionableSession, StudentSessionActions } from './StudentSessionActions.tsx';
+
+/**
+ * A dashboard session (`@shared/students/studentApi.ts` shape) with what Cancel and Reschedule
+ * need: its tutor comes from its course. Null for a session that cannot be acted on (completed,
+ * cancelled, or its course unknown).
+ */
+export function actionableSession(session: StudentSession, courses: readonly StudentCourse[]): ActionableSession | null {
+  if (session.status === 'completed' || session.status === 'cancelled') return null;
+  const course = session.courseId ? courses.find((c) => c.id === session.courseId) : undefined;
+  if (!course?.tutorId) return null;
+  const tutor = session.tutor ?? course.tutor;
+  return {
+    id: session.id,
+    date: session.date,
+    subjectName: session.subject?.name ?? course.subject.name,
+    tutorName: tutor ? `${tutor.firstName} ${tutor.lastName}`.trim() : 'your tutor',
+    tutorId: course.tutorId,
+  };
+}
+
+/** Only links Google Meet gives (https), never whatever a stored link says. */
+export const safeMeetingLink = (link: string | null) => (link && /^https:\/\//i.test(link) ? link : null);
+
+/** "Book a session" for each course that has a tutor and sessions remaining (the student area). */
+export function BookableCourses({ courses, viewerZone }: { courses: readonly StudentCourse[]; viewerZone?: string }) {
+  const bookable = courses.filter(canBook);
+  if (bookable.length === 0) return null;
+  return (
+    <ul className="grid gap-2" aria-label="Courses you can book" data-testid="bookable-courses">
+      {bookable.map((course) => (
+        <li
+          key={course.id}
+          className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-border bg-slate-50 px-3 py-2"
+        >
+          <div className="min-w-0 text-sm">
+            <p className="font-medium break-words text-slate-900">{course.subject.name}</p>
+            <p className="text-slate-600">
+              {course.tutor ? `${course.tutor.firstName} ${course.tutor.lastName} · ` : ''}
+              {course.sessionsRemaining} {course.sessionsRemaining === 1 ? 'session' : 'sessions'} remaining
+            </p>
+          </div>
+          <BookSessionButton course={course} viewerZone={viewerZone} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * One student's upcoming sessions with Join Google Meet, Reschedule and Cancel (the parent
+ * dashboard, per student); `canAct` false shows them without actions.
+ */
+export function UpcomingSessionsPanel({
+  sessions,
+  courses,
+  zone,
+  canAct,
+  studentName,
+}: {
+  sessions: readonly StudentSession[];
+  courses: readonly StudentCourse[];
+  zone: string;
+  canAct: boolean;
+  studentName: string;
+}) {
+  const { upcoming } = sortSessions(sessions);
+  return (
+    <section aria-label={`${studentName}'s upcoming sessions`} className="grid gap-2" data-testid="upcoming-sessions">
+      <h4 className="text-sm font-semibold text-slate-900">Upcoming sessions</h4>
+      {upcoming.length === 0 ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <CalendarClock className="size-4 text-slate-400" aria-hidden="true" />
+          No upcoming sessions.
+        </p>
+      ) : (
+        <ul className="grid gap-2">
+          {upcoming.map((s) => {
+            const actionable = canAct ? actionableSession(s, courses) : null;
+            const link = safeMeetingLink(s.meetingLink);
+            const subject = s.subject?.name ?? 'Tutoring session';
+            return (
+              <li key={s.id} className="rounded-md border border-border p-3" aria-label={`${subject} session`}>
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words text-slate-900">{subject}</p>
+                    <p className="text-sm text-slate-600">
+                      {sessionDateTime(s.date, zone)} · {s.duration} min
+                      {s.tutor ? ` · ${s.tutor.firstName} ${s.tutor.lastName}` : ''}
+                    </p>
+                  </div>
+                  <Badge variant="secondary" className="capitalize">
+                    {s.status}
+                  </Badge>
+                </div>
+                {link ? (
+                  <a
+                    href={link}
+                    target="_blank"
+                    rel="noreferrer noopener"
+                    className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline"
+                  >
+                    <Video className="size-4" aria-hidden="true" />
+                    Join Google Meet
+                  </a>
+                ) : null}
+                {actionable ? <StudentSessionActions session={actionable} zone={zone} /> : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
