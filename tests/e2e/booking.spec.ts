@@ -1,0 +1,283 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
+import { horizontalOverflow } from './browser.ts';
+import { googleStudent, unique } from './helpers.ts';
+
+/**
+ * The student's booking (spec part 2 §2, §4, §5, §8, §9): a student with a course and a chosen
+ * tutor (a demo tutor the e2e server seeds with weekly hours) books from the dashboard — the
+ * "Missing Information" toast without a slot first — sees the session under Upcoming with one
+ * session fewer remaining and, once the calendar saga ran, its Join Google Meet link; reschedules
+ * it; cancels it more than 12 hours ahead and gets the credit back. Also the first-session step's
+ * "Book First Session Now".
+ */
+
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id}`);
+}
+
+/** A free (100%) promo code made by the e2e admin (tests/e2e/serve.ts). */
+async function freeCode(request: APIRequestContext): Promise<string> {
+  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
+  expect(login.ok()).toBe(true);
+  const code = `FREE${unique().toUpperCase()}`;
+  const created = await request.post('/api/admin/promo-codes', {
+    data: {
+      code,
+      description: '100% off',
+      discountType: 'percentage',
+      discountValue: '100',
+      maxUses: null,
+      validFrom: null,
+      validUntil: null,
+    },
+  });
+  expect(created.status()).toBe(201);
+  return code;
+}
+
+interface Arranged {
+  studentId: string;
+  zone: string;
+  subject: { id: string; name: string };
+  packageInfo: { id: string; name: string; sessionCount: number; totalPrice: number };
+  tutor: { id: string; name: string };
+}
+
+/**
+ * A new Grade 11 student signed in on `page` (dev Google sign-in), who bought a 4-session Calculus
+ * package free with a 100% code and chose Maya Okafor; `activate` also starts the course.
+ */
+async function studentWithMaya(page: Page, request: APIRequestContext, activate: boolean): Promise<Arranged> {
+  const code = await freeCode(request);
+  await page.goto('/api/auth/google?userType=student');
+  const n = unique();
+  await googleStudent(page, `bookingstudent${n}@example.com`, 'Bo', `Student${n}`);
+  await expect(page).toHaveURL(/\/accept-terms/);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Accept and Continue' }).click();
+  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
+  const api = page.request;
+  const me = (await (await api.get('/api/user')).json()) as { id: string; timezone: string | null; student: { id: string } };
+  const studentId = me.student.id;
+  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
+
+  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
+  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
+  const packages = (await (await api.get('/api/packages')).json()) as {
+    id: string;
+    name: string;
+    sessionCount: number;
+    totalPrice: number;
+    gradeTier: { id: string };
+  }[];
+  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
+  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
+  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
+    promoCode: { id: string };
+    originalPrice: number;
+    discountAmount: number;
+  };
+  const bought = await api.post('/api/create-payment-intent', {
+    data: {
+      amount: 0,
+      packageId: four.id,
+      subjectId: calculus.id,
+      studentId,
+      promoCodeId: quote.promoCode.id,
+      originalAmount: quote.originalPrice,
+      discountAmount: quote.discountAmount,
+      finalAmount: 0,
+    },
+  });
+  expect(bought.status(), await bought.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
+    .toBe(1);
+  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as {
+    id: string;
+    user: { firstName: string; lastName: string };
+  }[];
+  const maya = tutors.find((t) => t.user.firstName === 'Maya');
+  if (!maya) throw new Error('Maya is not listed for Calculus');
+  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
+  expect(chosen.status(), await chosen.text()).toBe(200);
+  if (activate) {
+    const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
+    expect(started.status(), await started.text()).toBe(200);
+  }
+  return {
+    studentId,
+    zone: me.timezone ?? 'America/New_York',
+    subject: calculus,
+    packageInfo: { id: four.id, name: four.name, sessionCount: four.sessionCount, totalPrice: four.totalPrice },
+    tutor: { id: maya.id, name: `${maya.user.firstName} ${maya.user.lastName}` },
+  };
+}
+
+/** A New York day from `fromDays` ahead on which the tutor has at least two free hours, with those hours ("HH:mm"). */
+async function dayWithTwoSlots(api: APIRequestContext, tutorId: string, fromDays: number) {
+  for (let days = fromDays; days <= fromDays + 14; days++) {
+    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
+    const res = await api.get(`/api/tutors/${tutorId}/available-slots?date=${day}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const slots = (await res.json()) as { time: string }[];
+    const [first, second] = slots;
+    if (first && second) return { day, first: first.time, second: second.time };
+  }
+  throw new Error('the tutor has no day with two free hours in the next two weeks');
+}
+
+const timeIn = (iso: string, zone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso));
+const dayIn = (iso: string, zone: string) => new Date(iso).toLocaleDateString('en-CA', { timeZone: zone });
+
+test('a student books from the dashboard, sees the Meet link and one session fewer, reschedules, and cancels with the credit back', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const who = await studentWithMaya(page, request, true);
+  const { day, first, second } = await dayWithTwoSlots(page.request, who.tutor.id, 3);
+
+  await page.goto('/student');
+  const remaining = page.getByTestId('sessions-remaining').first();
+  await expect(remaining).toHaveText('4 remaining');
+  await page.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
+
+  // Step 1: the tutor.
+  const dialog = page.getByRole('dialog', { name: 'Confirm Tutor Selection' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('booking-tutor')).toContainText(who.tutor.name);
+  expect(await seriousViolations(page, 'booking step 1')).toEqual([]);
+  await dialog.getByRole('button', { name: 'Select This Tutor' }).click();
+
+  // Step 2: nothing chosen yet; Book Session reads as disabled and says what is missing.
+  const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
+  await expect(schedule.getByText('Please select a date first')).toBeVisible();
+  const bookButton = schedule.getByRole('button', { name: 'Book Session' });
+  await expect(bookButton).toHaveAttribute('aria-disabled', 'true');
+  await bookButton.press('Enter');
+  await expect(page.getByText('Missing Information', { exact: true })).toBeVisible();
+  await expect(page.getByText('Please select a date and time slot')).toBeVisible();
+
+  const dateInput = schedule.getByLabel('Session date');
+  const today = new Date().toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
+  await expect(dateInput).toHaveAttribute('min', today);
+  await dateInput.fill(day);
+  const firstLabel = slotLabel(day, first);
+  expect(firstLabel).toMatch(/^\d{1,2}:\d{2} (AM|PM) E[SD]T$/);
+  const firstSlot = schedule.getByRole('button', { name: firstLabel, exact: true });
+  await expect(firstSlot).toBeVisible();
+  // A slot chosen but the booking not sent yet: still "Missing Information"-free, the button now reads as enabled.
+  await firstSlot.click();
+  await expect(firstSlot).toHaveAttribute('aria-pressed', 'true');
+  await expect(bookButton).not.toHaveAttribute('aria-disabled', 'true');
+  await schedule.getByLabel('Session Notes (Optional)').fill('Limits and derivatives');
+  expect(await seriousViolations(page, 'booking step 2')).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBe(0);
+  await page.screenshot({ path: '.tmp/booking-shots/schedule-375.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await bookButton.click();
+  await expect(page.getByText('Session Booked', { exact: true })).toBeVisible();
+  await expect(schedule).toHaveCount(0);
+
+  // Upcoming, one session fewer.
+  const start = bookingStart(day, first) ?? '';
+  const upcoming = page.getByRole('region', { name: 'Upcoming Sessions' });
+  const row = upcoming.getByRole('listitem').filter({ hasText: who.subject.name });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(timeIn(start, who.zone));
+  await expect(row).toContainText('Limits and derivatives');
+  await expect(remaining).toHaveText('3 remaining');
+
+  // The calendar saga gives the session its Meet link shortly after.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page
+          .getByRole('region', { name: 'Upcoming Sessions' })
+          .getByRole('link', { name: /Join Google Meet/ })
+          .count();
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe(1);
+  await expect(row.getByRole('link', { name: /Join Google Meet/ })).toHaveAttribute('href', /^https:\/\//);
+  expect(await seriousViolations(page, 'dashboard with a session')).toEqual([]);
+  await page.screenshot({ path: '.tmp/booking-shots/dashboard.png', fullPage: true });
+
+  // Reschedule to the day's other free hour (times in the student's zone).
+  const other = bookingStart(day, second) ?? '';
+  await row.getByRole('button', { name: /^Reschedule / }).click();
+  const move = page.getByRole('dialog', { name: 'Reschedule Session' });
+  await expect(move.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
+  await move.getByLabel('New date').fill(dayIn(other, who.zone));
+  const slots = move.getByRole('group', { name: 'Available start times' });
+  // The session's own hour does not block it.
+  await expect(slots.getByRole('button', { name: timeIn(start, who.zone), exact: true })).toBeVisible();
+  await slots.getByRole('button', { name: timeIn(other, who.zone), exact: true }).click();
+  expect(await seriousViolations(page, 'reschedule dialog')).toEqual([]);
+  await move.getByRole('button', { name: 'Confirm Reschedule' }).click();
+  await expect(page.getByText('Session Rescheduled', { exact: true })).toBeVisible();
+  await expect(move).toHaveCount(0);
+  await expect(row).toContainText(timeIn(other, who.zone));
+  await expect(remaining).toHaveText('3 remaining');
+
+  // Cancel more than 12 hours ahead: the dialog says the credit comes back, and it does.
+  await row.getByRole('button', { name: /^Cancel / }).click();
+  const cancel = page.getByRole('alertdialog', { name: 'Cancel this session?' });
+  await expect(cancel.getByTestId('cancel-credit-rule')).toContainText('the session’s credit comes back');
+  expect(await seriousViolations(page, 'cancel dialog')).toEqual([]);
+  await cancel.getByRole('button', { name: 'Cancel Session' }).click();
+  await expect(page.getByText('Session Cancelled', { exact: true })).toBeVisible();
+  await expect(page.getByText('its credit is back in your course')).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await expect(remaining).toHaveText('4 remaining');
+
+  // A phone: no sideways scroll.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBe(0);
+  await page.screenshot({ path: '.tmp/booking-shots/dashboard-375.png', fullPage: true });
+});
+
+test('Book First Session Now books with the chosen tutor, starts the course and welcomes the student', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const who = await studentWithMaya(page, request, false);
+  const { day, first } = await dayWithTwoSlots(page.request, who.tutor.id, 4);
+  const enrollment = {
+    packageId: who.packageInfo.id,
+    studentId: who.studentId,
+    subjectId: who.subject.id,
+    tutorId: who.tutor.id,
+    subjectInfo: { name: who.subject.name },
+    packageInfo: { name: who.packageInfo.name, sessionCount: who.packageInfo.sessionCount, totalPrice: who.packageInfo.totalPrice },
+  };
+  await page.evaluate(`localStorage.setItem('pendingEnrollment', ${JSON.stringify(JSON.stringify(enrollment))})`);
+  await page.goto('/time-slot-selection');
+  await expect(page.getByRole('heading', { name: 'Schedule Your First Session' })).toBeVisible();
+  await page.getByRole('button', { name: 'Book First Session Now' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm Tutor Selection' });
+  await expect(dialog.getByTestId('booking-tutor')).toContainText(who.tutor.name);
+  await dialog.getByRole('button', { name: 'Select This Tutor' }).click();
+  const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
+  await schedule.getByLabel('Session date').fill(day);
+  await schedule.getByRole('button', { name: slotLabel(day, first), exact: true }).click();
+  await schedule.getByRole('button', { name: 'Book Session' }).click();
+  await expect(page.getByText('Welcome to Topmark!', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/student$/);
+  expect(await page.evaluate(`localStorage.getItem('pendingEnrollment')`)).toBeNull();
+  const courses = (await (await page.request.get(`/api/student/${who.studentId}/courses`)).json()) as {
+    status: string;
+    sessionsRemaining: number;
+  }[];
+  expect(courses).toEqual([expect.objectContaining({ status: 'active', sessionsRemaining: 3 })]);
+  // The booked session is upcoming on the dashboard, with the notes defaulted to the subject's.
+  const row = page.getByRole('region', { name: 'Upcoming Sessions' }).getByRole('listitem').filter({ hasText: who.subject.name });
+  await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
+  await expect(row).toContainText(`${who.subject.name} tutoring session`);
+});
