@@ -188,9 +188,13 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   expect(await seriousViolations(page, 'tutor dashboard with a session')).toEqual([]);
   await page.screenshot({ path: '.tmp/tutor-shots/sessions.png', fullPage: true });
 
-  // Reschedule to the other free hour of the day.
-  await card.getByRole('button', { name: 'Reschedule' }).click();
+  // Reschedule: Cancel closes the dialog and gives focus back to the button; then to the other free hour of the day.
   const dialog = page.getByRole('dialog', { name: 'Reschedule Session' });
+  await card.getByRole('button', { name: 'Reschedule' }).click();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Reschedule' })).toBeFocused();
+  await card.getByRole('button', { name: 'Reschedule' }).click();
   await expect(dialog.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
   const dateInput = dialog.getByLabel('New date');
   const today = new Date().toLocaleDateString('en-CA', { timeZone: MAYA.zone });

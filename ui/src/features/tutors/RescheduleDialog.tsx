@@ -50,11 +50,14 @@ export function RescheduleDialog({
   session,
   zone,
   onClose,
+  onCloseAutoFocus,
 }: {
   tutorId: string;
   session: TutorSession;
   zone: string;
   onClose: () => void;
+  /** Where focus goes when the dialog closes (it has no trigger of its own). */
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   const dateId = useId();
   const hintId = useId();
@@ -160,7 +163,7 @@ export function RescheduleDialog({
         if (!next && !move.isPending) onClose();
       }}
     >
-      <DialogContent className="sm:max-w-xl">
+      <DialogContent className="sm:max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Reschedule Session</DialogTitle>
           <DialogDescription>

@@ -2,7 +2,7 @@ import type { TutorSession } from '@shared/sessions/sessionApi.ts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarClock, CalendarDays, CheckCircle2, Clock, Mail, User as UserIcon, Video } from 'lucide-react';
 import type * as React from 'react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -39,6 +39,15 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
   const now = useNow();
   const [completing, setCompleting] = useState<TutorSession | null>(null);
   const [moving, setMoving] = useState<TutorSession | null>(null);
+  // The dialogs have no trigger of their own: focus goes back to the button that opened them.
+  const opener = useRef<HTMLElement | null>(null);
+  const remember = () => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  };
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    if (opener.current?.isConnected) opener.current.focus();
+  };
 
   let content: React.ReactNode;
   if (sessions.isPending) {
@@ -80,8 +89,14 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
                   zone={zone}
                   now={now}
                   tutorId={tutorId}
-                  onComplete={() => setCompleting(s)}
-                  onReschedule={() => setMoving(s)}
+                  onComplete={() => {
+                    remember();
+                    setCompleting(s);
+                  }}
+                  onReschedule={() => {
+                    remember();
+                    setMoving(s);
+                  }}
                 />
               ))}
             </ul>
@@ -115,8 +130,10 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
         <CardDescription>Times are shown in {timezoneLabel(zone)} time.</CardDescription>
       </CardHeader>
       <CardContent>{content}</CardContent>
-      <CompleteSessionDialog tutorId={tutorId} session={completing} onClose={() => setCompleting(null)} />
-      {moving ? <RescheduleDialog tutorId={tutorId} session={moving} zone={zone} onClose={() => setMoving(null)} /> : null}
+      <CompleteSessionDialog tutorId={tutorId} session={completing} onClose={() => setCompleting(null)} onCloseAutoFocus={returnFocus} />
+      {moving ? (
+        <RescheduleDialog tutorId={tutorId} session={moving} zone={zone} onClose={() => setMoving(null)} onCloseAutoFocus={returnFocus} />
+      ) : null}
     </Card>
   );
 }
@@ -291,7 +308,17 @@ function CompletedTable({ sessions, zone }: { sessions: TutorSession[]; zone: st
 }
 
 /** Complete Session (spec part 2 §2, §4, §8): student, subject, optional notes; refused before the start. */
-function CompleteSessionDialog({ tutorId, session, onClose }: { tutorId: string; session: TutorSession | null; onClose: () => void }) {
+function CompleteSessionDialog({
+  tutorId,
+  session,
+  onClose,
+  onCloseAutoFocus,
+}: {
+  tutorId: string;
+  session: TutorSession | null;
+  onClose: () => void;
+  onCloseAutoFocus: (event: Event) => void;
+}) {
   const notesId = useId();
   const [notes, setNotes] = useState('');
   const refresh = useSessionsRefresh(tutorId);
@@ -334,7 +361,7 @@ function CompleteSessionDialog({ tutorId, session, onClose }: { tutorId: string;
         }
       }}
     >
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <form
           className="grid gap-4"
           onSubmit={(e) => {
