@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { toast } from '../../components/ui/use-toast.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { Loading, PendingButton } from './parts.tsx';
-import { lastSyncText, plural, SYNC_POLL_MS, syncState } from './sessionFormat.ts';
+import { lastSyncText, plural, SYNC_POLL_MS, syncState, unsyncedCount } from './sessionFormat.ts';
 import { useNow } from './useNow.ts';
 
 /**
@@ -70,7 +70,7 @@ export function CalendarSyncCard({ tutorId, zone }: { tutorId: string; zone: str
           <div className="flex items-start gap-2 text-sm text-destructive-text">
             <CalendarX2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <p>
-              {plural(s.failedSessions, 'session')} could not be added to your calendar. {s.syncedSessions} of {s.totalSessions} synced.
+              {plural(unsyncedCount(s), 'session')} could not be added to your calendar. {s.syncedSessions} of {s.totalSessions} synced.
             </p>
           </div>
           {last}

@@ -80,5 +80,7 @@ describe('tutor session formatting', () => {
     expect(syncState(s)).toBe('failed');
     expect(syncState({ ...s, failedSessions: 0, syncedSessions: 2 })).toBe('pending');
     expect(syncState({ ...s, failedSessions: 0, pendingSessions: 0, syncedSessions: 3 })).toBe('synced');
+    // A session in no known state is not called synced.
+    expect(syncState({ ...s, failedSessions: 0, pendingSessions: 0, syncedSessions: 2 })).toBe('failed');
   });
 });

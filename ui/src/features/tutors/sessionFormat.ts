@@ -84,10 +84,15 @@ export function lastSyncText(lastSyncTime: string | null, now: number, zone: str
 
 export type SyncState = 'none' | 'failed' | 'pending' | 'synced';
 
+/** Upcoming sessions neither in the calendar nor on their way there (failed, or in any other state). */
+export function unsyncedCount(status: SyncStatus): number {
+  return Math.max(status.failedSessions, status.totalSessions - status.syncedSessions - status.pendingSessions);
+}
+
 /** The sync card's four states (spec part 2 §2), failures first. */
 export function syncState(status: SyncStatus): SyncState {
   if (status.totalSessions === 0) return 'none';
-  if (status.failedSessions > 0) return 'failed';
+  if (unsyncedCount(status) > 0) return 'failed';
   if (status.pendingSessions > 0) return 'pending';
   return 'synced';
 }
