@@ -23,7 +23,7 @@ import { timezoneLabel } from '../../lib/timezones.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { PendingButton, Skeleton } from './parts.tsx';
 import { RescheduleDialog } from './RescheduleDialog.tsx';
-import { hasStarted, sessionDateTime, splitSessions } from './sessionFormat.ts';
+import { hasStarted, SYNC_POLL_MS, sessionDateTime, splitSessions } from './sessionFormat.ts';
 import { useNow } from './useNow.ts';
 import { useSessionsRefresh } from './useSessionsRefresh.ts';
 
@@ -35,7 +35,13 @@ const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.
 
 /** The tutor's sessions (spec part 2 §2 "Tutor sessions"): upcoming cards, then the completed table. */
 export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string }) {
-  const sessions = useQuery({ queryKey: tutorKeys.sessions(tutorId), queryFn: () => tutorsApi.sessions(tutorId) });
+  // Polled with the sync card, so a Meet link written by the calendar sync shows up without a reload.
+  const sessions = useQuery({
+    queryKey: tutorKeys.sessions(tutorId),
+    queryFn: () => tutorsApi.sessions(tutorId),
+    refetchInterval: SYNC_POLL_MS,
+  });
+  const sessionsHeading = useRef<HTMLHeadingElement | null>(null);
   const now = useNow();
   const [completing, setCompleting] = useState<TutorSession | null>(null);
   const [moving, setMoving] = useState<TutorSession | null>(null);
@@ -46,7 +52,9 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
   };
   const returnFocus = (event: Event) => {
     event.preventDefault();
+    // A completed session's button is gone: the Sessions heading takes focus instead.
     if (opener.current?.isConnected) opener.current.focus();
+    else sessionsHeading.current?.focus();
   };
 
   let content: React.ReactNode;
@@ -123,7 +131,7 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
   return (
     <Card>
       <CardHeader>
-        <CardTitle as="h2" className="flex items-center gap-2">
+        <CardTitle as="h2" ref={sessionsHeading} tabIndex={-1} className="flex items-center gap-2 focus:outline-none">
           <CalendarClock className="size-5 text-brand-700" aria-hidden="true" />
           Sessions
         </CardTitle>
