@@ -218,7 +218,8 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   // A phone: no sideways scroll.
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await horizontalOverflow(page)).toBe(0);
-  await page.screenshot({ path: '.tmp/tutor-shots/sessions-375.png', fullPage: true });
+  await card.screenshot({ path: '.tmp/tutor-shots/session-card-375.png' });
+  await page.getByTestId('calendar-sync').screenshot({ path: '.tmp/tutor-shots/sync-card-375.png' });
 });
 
 test('a tutor without sessions sees the empty states and nothing to sync', async ({ page, request }) => {
