@@ -123,14 +123,33 @@ export interface StatsSpans {
 
 /**
  * The tutor dashboard's figures over the given week and billing period (computed in the tutor's
- * zone by `billingPeriodOf`/`weekOf`). No sessions or courses are recorded yet, so every count is
- * zero: the sessions read model adds its table here (sessions starting within the spans, their
- * hours, and hours × the tutor's rate).
+ * zone by `billingPeriodOf`/`weekOf`), from the sessions and courses read models:
+ * - active students: students with a course (enrolled or active) whose tutor this is;
+ * - sessions this week: sessions starting in the week that were not cancelled;
+ * - hours and earnings this billing period: the payable hours — sessions completed, or cancelled
+ *   too late (the credit forfeited, the tutor paid) — starting in the period, at the tutor's
+ *   hourly rate (no rate set: no earnings shown).
  */
-export async function dashboardStats(sql: Sql, tutorId: string, _spans: StatsSpans): Promise<DashboardStats | null> {
-  const [row] = await sql<{ id: string }[]>`SELECT id FROM tutors WHERE id = ${tutorId} AND is_active`;
-  if (!row) return null;
-  return { activeStudents: 0, sessionsThisWeek: 0, hoursThisBillingPeriod: 0, earningsThisBillingPeriod: 0 };
+export async function dashboardStats(sql: Sql, tutorId: string, spans: StatsSpans): Promise<DashboardStats | null> {
+  const [tutor] = await sql<
+    { hourly_rate_cents: number | null }[]
+  >`SELECT hourly_rate_cents FROM tutors WHERE id = ${tutorId} AND is_active`;
+  if (!tutor) return null;
+  const [row] = await sql<{ active_students: string; sessions_this_week: string; payable_minutes: string | null }[]>`
+    SELECT
+      (SELECT count(DISTINCT student_id) FROM student_courses WHERE tutor_id = ${tutorId} AND status <> 'inactive') AS active_students,
+      (SELECT count(*) FROM sessions WHERE tutor_id = ${tutorId} AND status <> 'cancelled'
+         AND start_at >= ${spans.week.start} AND start_at < ${spans.week.end}) AS sessions_this_week,
+      (SELECT sum(duration) FROM sessions WHERE tutor_id = ${tutorId}
+         AND (status = 'completed' OR (status = 'cancelled' AND cancel_credit = 'forfeited'))
+         AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}) AS payable_minutes`;
+  const minutes = Number(row?.payable_minutes ?? 0);
+  return {
+    activeStudents: Number(row?.active_students ?? 0),
+    sessionsThisWeek: Number(row?.sessions_this_week ?? 0),
+    hoursThisBillingPeriod: Math.round((minutes / 60) * 100) / 100,
+    earningsThisBillingPeriod: tutor.hourly_rate_cents === null ? 0 : Math.round((minutes * tutor.hourly_rate_cents) / 60) / 100,
+  };
 }
 
 /** The zone the tutor's dashboard counts weeks and periods in: their account's; null when the tutor is unknown. */
