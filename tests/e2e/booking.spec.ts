@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
-import { googleStudent, unique } from './helpers.ts';
+import { demoAccount } from './demoAccounts.ts';
+import { googleStudent, signIn, unique } from './helpers.ts';
 
 /**
  * The student's booking (spec part 2 §2, §4, §5, §8, §9): a student with a course and a chosen
@@ -40,6 +41,11 @@ async function freeCode(request: APIRequestContext): Promise<string> {
   return code;
 }
 
+/** The browser's zone: the app stores it as the user's zone on sign-in (spec part 1 §4), and shows times in it. */
+async function browserZone(page: Page): Promise<string> {
+  return String(await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'));
+}
+
 interface Arranged {
   studentId: string;
   zone: string;
@@ -53,7 +59,6 @@ interface Arranged {
  * package free with a 100% code and chose Maya Okafor; `activate` also starts the course.
  */
 async function studentWithMaya(page: Page, request: APIRequestContext, activate: boolean): Promise<Arranged> {
-  const code = await freeCode(request);
   await page.goto('/api/auth/google?userType=student');
   const n = unique();
   await googleStudent(page, `bookingstudent${n}@example.com`, 'Bo', `Student${n}`);
@@ -61,11 +66,22 @@ async function studentWithMaya(page: Page, request: APIRequestContext, activate:
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Accept and Continue' }).click();
   await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
-  const api = page.request;
-  const me = (await (await api.get('/api/user')).json()) as { id: string; timezone: string | null; student: { id: string } };
+  const me = (await (await page.request.get('/api/user')).json()) as { id: string; student: { id: string } };
   const studentId = me.student.id;
-  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
+  const account = await page.request.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } });
+  expect(account.ok()).toBe(true);
+  return buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId }, activate);
+}
 
+/** The buyer (`api`: the student or their parent) buys Calculus for a Grade 11 student free with a 100% code and chooses Maya. */
+async function buyCalculusWithMaya(
+  api: APIRequestContext,
+  request: APIRequestContext,
+  buyer: { userId: string; zone: string; studentId: string },
+  activate: boolean,
+): Promise<Arranged> {
+  const code = await freeCode(request);
+  const { studentId } = buyer;
   const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
   const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
   const packages = (await (await api.get('/api/packages')).json()) as {
@@ -77,7 +93,9 @@ async function studentWithMaya(page: Page, request: APIRequestContext, activate:
   }[];
   const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
   if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
-  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
+  const quote = (await (
+    await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: buyer.userId } })
+  ).json()) as {
     promoCode: { id: string };
     originalPrice: number;
     discountAmount: number;
@@ -96,7 +114,15 @@ async function studentWithMaya(page: Page, request: APIRequestContext, activate:
   });
   expect(bought.status(), await bought.text()).toBe(200);
   await expect
-    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
+    .poll(
+      async () =>
+        ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { subjectId: string }[]).filter(
+          (c) => c.subjectId === calculus.id,
+        ).length,
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(1);
   const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as {
     id: string;
@@ -112,7 +138,7 @@ async function studentWithMaya(page: Page, request: APIRequestContext, activate:
   }
   return {
     studentId,
-    zone: me.timezone ?? 'America/New_York',
+    zone: buyer.zone,
     subject: calculus,
     packageInfo: { id: four.id, name: four.name, sessionCount: four.sessionCount, totalPrice: four.totalPrice },
     tutor: { id: maya.id, name: `${maya.user.firstName} ${maya.user.lastName}` },
@@ -289,4 +315,46 @@ test('Book First Session Now books with the chosen tutor, starts the course and 
     .filter({ hasText: '60 min' });
   await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
   await expect(row).toContainText(`${who.subject.name} tutoring session`);
+});
+
+test('a parent books and cancels a session for their student from /parent', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const parent = demoAccount('parent');
+  await signIn(page, parent.username, parent.password);
+  await expect(page).toHaveURL(/\/parent$/);
+  const me = (await (await page.request.get('/api/user')).json()) as { id: string };
+  const { students } = (await (await page.request.get('/api/parent/students')).json()) as { students: { id: string; firstName: string }[] };
+  const sam = students.find((s) => s.firstName === 'Sam');
+  if (!sam) throw new Error('the demo parent has no student Sam');
+  const who = await buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId: sam.id }, true);
+  const { day, first } = await dayWithTwoSlots(page.request, who.tutor.id, 5);
+
+  await page.goto('/parent');
+  const card = page.getByTestId('parent-student').filter({ hasText: 'Sam' });
+  const course = card.getByTestId('parent-course').filter({ hasText: who.subject.name });
+  await expect(course.getByTestId('course-remaining')).toHaveText('4');
+  await course.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
+  await page.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
+  const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
+  await schedule.getByLabel('Session date').fill(day);
+  await schedule.getByRole('button', { name: slotLabel(day, first), exact: true }).click();
+  await schedule.getByRole('button', { name: 'Book Session' }).click();
+  await expect(page.getByText('Session Booked', { exact: true })).toBeVisible();
+  await expect(course.getByTestId('course-remaining')).toHaveText('3');
+  await expect(course.getByTestId('course-upcoming')).toHaveText('1');
+
+  const upcoming = card.getByRole('region', { name: "Sam's upcoming sessions" });
+  const row = upcoming.getByRole('listitem').filter({ hasText: who.subject.name });
+  await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
+  expect(await seriousViolations(page, 'parent dashboard with a session')).toEqual([]);
+  await page.screenshot({ path: '.tmp/booking-shots/parent.png', fullPage: true });
+  await row.getByRole('button', { name: /^Cancel / }).click();
+  const cancel = page.getByRole('alertdialog', { name: 'Cancel this session?' });
+  await expect(cancel.getByTestId('cancel-credit-rule')).toContainText('the session’s credit comes back');
+  await cancel.getByRole('button', { name: 'Cancel Session' }).click();
+  await expect(page.getByText('Session Cancelled', { exact: true })).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await expect(course.getByTestId('course-remaining')).toHaveText('4');
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBe(0);
 });

@@ -23,6 +23,7 @@ import {
   bookingRange,
   bookingStart,
   isCalendarNotConnected,
+  isNoAvailabilitySet,
   longDate,
   slotLabel,
 } from './bookingFormat.ts';
@@ -253,7 +254,7 @@ function ScheduleStep({
 
   const chosenStart = date && time ? bookingStart(date, time) : null;
   const showLocal = Boolean(viewerZone && viewerZone !== BOOKING_ZONE && chosenStart);
-  const calendarDown = slots.isError && variant === 'dashboard' && isCalendarNotConnected(errorMessage(slots.error, ''));
+  const slotsProblem = slots.isError && variant === 'dashboard' ? errorMessage(slots.error, '') : null;
 
   let grid: React.ReactNode;
   if (!date) {
@@ -270,7 +271,13 @@ function ScheduleStep({
         Loading available times...
       </p>
     );
-  } else if (calendarDown) {
+  } else if (isNoAvailabilitySet(slotsProblem)) {
+    grid = (
+      <GridNote icon={<CalendarOff aria-hidden="true" />} title="No Availability Set">
+        {tutorName} has not set their weekly hours yet, so there are no times to book. Please check again later.
+      </GridNote>
+    );
+  } else if (isCalendarNotConnected(slotsProblem)) {
     grid = (
       <GridNote icon={<CalendarOff aria-hidden="true" />} title="Calendar Not Connected">
         {tutorName}’s calendar is not connected yet, so no times can be booked. Please try again later.

@@ -94,3 +94,6 @@ export function bookingFailure(message: string | null, variant: 'dashboard' | 'f
 
 /** Whether a slot fetch failure says the tutor's calendar is not connected (the dashboard variant's state). */
 export const isCalendarNotConnected = (message: string | null) => /Calendar Not Connected/i.test(message ?? '');
+
+/** Whether a slot fetch failure says the tutor has no weekly hours at all (the dashboard variant's "No Availability Set"). */
+export const isNoAvailabilitySet = (message: string | null) => /No Availability Set/i.test(message ?? '');
