@@ -7,6 +7,7 @@ import {
 } from '../../adapters/calendar/calendarPort.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import { SESSION_EVENT_PROPERTY } from '../../domain/sessions/availableSlots.ts';
 import {
   evolveSession,
   initialSessionState,
@@ -95,7 +96,7 @@ async function eventInput(deps: SessionCalendarDeps, session: SessionState, gene
     transparency: 'opaque',
     attendees: family ? [{ email: family.email, displayName: `${family.first_name} ${family.last_name}`.trim() }] : [],
     conference: { requestId: meetRequestIdOf(booked.sessionId, generation) },
-    privateProperties: { topmarkSessionId: booked.sessionId },
+    privateProperties: { [SESSION_EVENT_PROPERTY]: booked.sessionId },
   };
 }
 

@@ -23,6 +23,7 @@ import {
   weeklyHoursToRecurringEvents,
   type ZonedWeeklyHours,
 } from '../../domain/calendar/availability.ts';
+import { SESSION_EVENT_PROPERTY } from '../../domain/sessions/availableSlots.ts';
 import type { TutorEvent, TutorState } from '../../domain/tutors/tutor.ts';
 import { tutorStreamId } from '../../domain/tutors/tutor.ts';
 import { commandContext } from '../kit/commandContext.ts';
@@ -302,6 +303,8 @@ export interface BusyEvent {
 /** Busy time: opaque, not cancelled, and not Topmark Hours (by name or by Topmark's mark). */
 export const isBusyEvent = (e: CalendarEvent) =>
   e.status !== 'cancelled' &&
+  // A session's own event (the calendar saga's) is the session, not other busy time.
+  e.privateProperties[SESSION_EVENT_PROPERTY] === undefined &&
   e.transparency === 'opaque' &&
   !isTopmarkHours(e.summary) &&
   e.privateProperties[TOPMARK_HOURS_PROPERTY.key] !== TOPMARK_HOURS_PROPERTY.value;

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendBookedSession, hourFromNow, registeredStudent } from '../../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { sessionEventIdOf } from '../../../commands/sessions/sessionCalendarSync.ts';
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
 import { NO_CALENDAR_EVENT } from '../../../domain/sessions/sessionCalendarDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';
+import { SESSION_EVENTS_ARE_NOT_BUSY_EVENTS } from '../tutors/tutorCalendarRoutes.ts';
 
 /** The sync card's calls and Send Invite, on the sandbox calendar; no workers run, so only these calls sync. */
 let system: TestSystem;
@@ -57,6 +59,15 @@ describe('calendar sync over HTTP', () => {
     expect(after.lastSyncTime).toEqual(expect.any(String));
     // Nothing left to do: a second sync changes nothing.
     expect((await call('POST', `/api/tutor/${tutor.tutorId}/sync-calendar`, tutor.cookie)).json()).toMatchObject({ updatedSessions: 0 });
+
+    // The session's event is the session, not other busy time: not listed, and not removable as one.
+    const busy = await call('GET', `/api/tutor/calendar/events`, tutor.cookie);
+    expect(busy.statusCode, busy.body).toBe(200);
+    expect(busy.json()).toEqual([]);
+    const eventId = sessionEventIdOf(sessionId, 0);
+    const removal = await app.inject({ method: 'DELETE', url: `/api/tutor/calendar/events/${eventId}`, headers: { cookie: tutor.cookie } });
+    expect(removal.statusCode, removal.body).toBe(409);
+    expect(removal.json().message).toBe(SESSION_EVENTS_ARE_NOT_BUSY_EVENTS);
 
     const invited = await call('POST', `/api/sessions/${sessionId}/send-invite`, tutor.cookie);
     expect(invited.statusCode, invited.body).toBe(200);

@@ -26,6 +26,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
 import { assertTimeZone, TOPMARK_HOURS_PROPERTY, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { SESSION_EVENT_PROPERTY } from '../../../domain/sessions/availableSlots.ts';
 import {
   type AvailabilityEntry,
   addBusyEventBody,
@@ -55,6 +56,7 @@ export const MANAGE_IN_GOOGLE = 'Manage your other events in Google Calendar';
 export const NOT_YOUR_CALENDAR = 'You can only see your own calendar';
 export const BUSY_EVENT_NOT_FOUND = 'Event not found';
 export const HOURS_ARE_NOT_BUSY_EVENTS = 'Topmark Hours are changed through your weekly hours, not as events';
+export const SESSION_EVENTS_ARE_NOT_BUSY_EVENTS = 'This is a booked session: reschedule or cancel it from your sessions';
 export const BUSY_EVENT_TOO_LONG = 'An event can last at most 12 hours';
 export const BUSY_EVENT_ENDS_BEFORE_START = 'The end must be after the start';
 /** How long a write of the weekly hours waits for the calendar saga before answering 503. */
@@ -369,6 +371,8 @@ export const tutorCalendarRoutes =
           // Each tutor's calendar holds only their events: another tutor's id is simply not found.
           const event = await opened.calendar.getEvent(id);
           if (!event || event.status === 'cancelled') throw new DomainError(BUSY_EVENT_NOT_FOUND, 'not_found');
+          if (event.privateProperties[SESSION_EVENT_PROPERTY] !== undefined)
+            throw new DomainError(SESSION_EVENTS_ARE_NOT_BUSY_EVENTS, 'conflict');
           if (!isBusyEvent(event) || event.privateProperties[TOPMARK_HOURS_PROPERTY.key]) {
             throw new DomainError(HOURS_ARE_NOT_BUSY_EVENTS, 'conflict');
           }
