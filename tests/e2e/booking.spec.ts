@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
 import { demoAccount } from './demoAccounts.ts';
-import { googleStudent, signIn, unique } from './helpers.ts';
+import { googleStudent, signIn, signOut, unique } from './helpers.ts';
 
 /**
  * The student's booking (spec part 2 §2, §4, §5, §8, §9): a student with a course and a chosen
@@ -315,6 +315,25 @@ test('Book First Session Now books with the chosen tutor, starts the course and 
     .filter({ hasText: '60 min' });
   await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
   await expect(row).toContainText(`${who.subject.name} tutoring session`);
+  await expect(row.getByRole('button', { name: /^Cancel / })).toBeVisible();
+
+  // A view-only login sees the session but no booking, rescheduling or cancelling; the server refuses them too.
+  const username = `bo.view.${unique()}`;
+  const created = await page.request.post('/api/student/secondary-login', {
+    data: { studentId: who.studentId, secondaryUsername: username, password: 'view-pass-1' },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const sessions = (await (await page.request.get('/api/student/dashboard')).json()) as { sessions: { id: string }[] };
+  const sessionId = sessions.sessions[0]?.id ?? '';
+  await signOut(page);
+  await signIn(page, username, 'view-pass-1');
+  await expect(page).toHaveURL(/\/student$/);
+  await expect(page.getByTestId('view-only-badge')).toHaveText('View Only');
+  await expect(row).toContainText(`${who.subject.name} tutoring session`);
+  await expect(page.getByRole('button', { name: /^Book a session/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Reschedule / })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Cancel / })).toHaveCount(0);
+  expect((await page.request.post(`/api/sessions/${sessionId}/cancel`, { data: { reason: 'no' } })).status()).toBe(403);
 });
 
 test('a parent books and cancels a session for their student from /parent', async ({ page, request }) => {
