@@ -2,7 +2,7 @@ import type { StudentSession } from '@shared/sessions/sessionApi.ts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarClock, CalendarOff, CalendarX, Clock, Star } from 'lucide-react';
 import type * as React from 'react';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -89,6 +89,12 @@ function BookingSteps({
   onBusy,
 }: BookingDialogProps & { onBusy: (busy: boolean) => void }) {
   const [step, setStep] = useState<1 | 2>(1);
+  // Keyboard users keep their place when the step changes (the focused button goes away with its step).
+  const selectRef = useRef<HTMLButtonElement>(null);
+  const cameBack = useRef(false);
+  useEffect(() => {
+    if (step === 1 && cameBack.current) selectRef.current?.focus();
+  }, [step]);
   const tutor = useQuery({ queryKey: ['/api/tutors', tutorId], queryFn: () => sessionsApi.tutor(tutorId) });
   const name = tutor.data ? `${tutor.data.user.firstName} ${tutor.data.user.lastName}`.trim() : (tutorName ?? 'Your tutor');
 
@@ -140,7 +146,9 @@ function BookingSteps({
         <Button variant="outline" onClick={() => onOpenChange(false)}>
           Choose Different Tutor
         </Button>
-        <Button onClick={() => setStep(2)}>Select This Tutor</Button>
+        <Button ref={selectRef} onClick={() => setStep(2)}>
+          Select This Tutor
+        </Button>
       </DialogFooter>
     </>
   ) : (
@@ -151,7 +159,10 @@ function BookingSteps({
       variant={variant}
       viewerZone={viewerZone}
       missingCourseMessage={missingCourseMessage}
-      onBack={() => setStep(1)}
+      onBack={() => {
+        cameBack.current = true;
+        setStep(1);
+      }}
       onBusy={onBusy}
       onDone={async (session) => {
         await onBooked?.(session);
@@ -185,6 +196,8 @@ function ScheduleStep({
   const dateId = useId();
   const hintId = useId();
   const notesId = useId();
+  const dateRef = useRef<HTMLInputElement>(null);
+  useEffect(() => dateRef.current?.focus(), []);
   const range = useMemo(() => bookingRange(), []);
   const [date, setDate] = useState('');
   const [time, setTime] = useState<string | null>(null);
@@ -328,6 +341,7 @@ function ScheduleStep({
       <div className="grid gap-2">
         <Label htmlFor={dateId}>Session date</Label>
         <Input
+          ref={dateRef}
           id={dateId}
           type="date"
           min={range.min}
