@@ -28,6 +28,16 @@ export const paymentIntentAnswerSchema = z.object({
   sessionCount: z.number().int(),
 });
 
+/**
+ * GET /api/payments/config: which card form checkout shows. Stripe's Payment Element needs the
+ * publishable key (public by design); the sandbox has its own form and no key.
+ */
+export const paymentsConfigSchema = z.object({
+  provider: z.enum(['stripe', 'sandbox']),
+  publishableKey: z.string().nullable(),
+});
+export type PaymentsConfig = z.output<typeof paymentsConfigSchema>;
+
 export const confirmPaymentBodySchema = z.object({
   paymentIntentId: z.string().min(1).max(255),
   packageId: id,

@@ -22,6 +22,29 @@ export const APP_CSP = {
   frameAncestors: ["'none'"],
 };
 
+/**
+ * With Stripe configured, checkout mounts Stripe's Payment Element: Stripe.js from js.stripe.com,
+ * its iframes (the card fields, 3-D Secure) and its API. Nothing of Stripe's is allowed otherwise.
+ */
+export const STRIPE_CSP = {
+  scriptSrc: ['https://js.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  connectSrc: ['https://api.stripe.com'],
+  imgSrc: ['https://*.stripe.com'],
+};
+
+/** The policy for this deployment: the app's, with Stripe's origins added when Stripe takes payments. */
+export function cspFor(config: Pick<Config, 'STRIPE_SECRET_KEY'>): Record<string, string[]> {
+  if (!config.STRIPE_SECRET_KEY) return APP_CSP;
+  return {
+    ...APP_CSP,
+    scriptSrc: [...APP_CSP.scriptSrc, ...STRIPE_CSP.scriptSrc],
+    frameSrc: STRIPE_CSP.frameSrc,
+    connectSrc: [...APP_CSP.connectSrc, ...STRIPE_CSP.connectSrc],
+    imgSrc: [...APP_CSP.imgSrc, ...STRIPE_CSP.imgSrc],
+  };
+}
+
 export const CROSS_SITE_REFUSED = 'Requests from other sites are not allowed';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -39,7 +62,10 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
   const production = config.NODE_ENV === 'production';
   await app.register(fastifyHelmet, {
     global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: { ...APP_CSP, ...(production ? { upgradeInsecureRequests: [] } : {}) } },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { ...cspFor(config), ...(production ? { upgradeInsecureRequests: [] } : {}) },
+    },
     strictTransportSecurity: production ? { maxAge: 365 * 86_400, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },

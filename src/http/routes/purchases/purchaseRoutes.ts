@@ -24,6 +24,7 @@ import {
   confirmPaymentBodySchema,
   createPaymentIntentBodySchema,
   paymentIntentAnswerSchema,
+  paymentsConfigSchema,
   purchaseViewSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
 import { findPackage } from '../../../projections/packages/queries.ts';
@@ -163,6 +164,19 @@ export const purchaseRoutes =
       if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
       return { intent, started };
     }
+
+    app.get(
+      '/api/payments/config',
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['purchases'],
+          summary: 'Which card form checkout shows: Stripe (with its publishable key) or the sandbox provider',
+          response: { 200: paymentsConfigSchema },
+        },
+      },
+      () => ({ provider: payments.kind, publishableKey: payments.publishableKey }),
+    );
 
     app.post(
       '/api/create-payment-intent',

@@ -1,6 +1,6 @@
 import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
 import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeft, CircleAlert, CreditCard, Loader2, Lock, Tag, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
@@ -19,6 +19,7 @@ import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
 import { RepurchaseReturn } from './RepurchaseReturn.tsx';
 import { repurchaseReturnOf } from './returnUrl.ts';
+import { StripeCardForm } from './StripeCardForm.tsx';
 import {
   clearPaymentMetadata,
   dollars,
@@ -243,10 +244,11 @@ function PromoEntry({
 
 interface Intent {
   paymentIntentId: string;
+  clientSecret: string;
   amount: number;
 }
 
-/** Starts the payment intent, then the sandbox card form; the payment is confirmed on the server. */
+/** Starts the payment intent, then the card form (Stripe's, or the sandbox's); the payment is confirmed on the server. */
 function PaymentForm({
   enrollment,
   user,
@@ -265,6 +267,11 @@ function PaymentForm({
   const [cardNumber, setCardNumber] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const provider = useQuery({
+    queryKey: purchasesApi.paymentsConfigKey,
+    queryFn: purchasesApi.paymentsConfig,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const base = { packageId: enrollment.packageId, subjectId: enrollment.subjectId, studentId: enrollment.studentId };
 
   const finish = (redirectTo: string, amountPaid: number, purchaseId?: string) => {
@@ -306,7 +313,7 @@ function PaymentForm({
         return;
       }
       savePendingEnrollment({ ...enrollment, purchaseId: answer.purchaseId });
-      setIntent({ paymentIntentId: answer.paymentIntentId, amount: answer.amount });
+      setIntent({ paymentIntentId: answer.paymentIntentId, clientSecret: answer.clientSecret, amount: answer.amount });
     },
     onError: (e) =>
       toast({ title: 'Payment failed', description: errorMessage(e, 'Failed to initialize payment'), variant: 'destructive' }),
@@ -378,6 +385,37 @@ function PaymentForm({
           {start.isPending ? 'Preparing payment...' : total === 0 ? 'Complete free enrollment' : `Pay ${dollars(total)}`}
         </Button>
       </div>
+    );
+  }
+
+  if (provider.data?.provider === 'stripe' && provider.data.publishableKey) {
+    return (
+      <StripeCardForm
+        publishableKey={provider.data.publishableKey}
+        clientSecret={intent.clientSecret}
+        payLabel={`Pay ${dollars(intent.amount)}`}
+        onSettled={async (outcome) => {
+          if (outcome.status === 'failed') {
+            toast({ title: 'Payment failed', description: outcome.message, variant: 'destructive' });
+            return;
+          }
+          try {
+            const confirmed = await purchasesApi.confirmPayment({
+              ...base,
+              paymentIntentId: intent.paymentIntentId,
+              amount: intent.amount,
+            });
+            toast({
+              title: 'Payment Successful!',
+              description: 'Your enrollment is confirmed. Now choose your tutor.',
+              variant: 'success',
+            });
+            finish(confirmed.redirectTo || '/tutor-selection', intent.amount, confirmed.enrollmentData.purchaseId);
+          } catch (e) {
+            toast({ title: 'Payment failed', description: errorMessage(e, CONFIRM_FAILED), variant: 'destructive' });
+          }
+        }}
+      />
     );
   }
 

@@ -4,6 +4,7 @@ import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
 import {
   confirmPaymentAnswerSchema,
   paymentIntentAnswerSchema,
+  paymentsConfigSchema,
   purchaseViewSchema,
   repurchaseAnswerSchema,
   repurchaseCancelAnswerSchema,
@@ -70,6 +71,9 @@ export const purchasesApi = {
     api.send('POST', '/api/promo-codes/validate', body, promoValidationSchema),
   createPaymentIntent: (body: PaymentIntentBody) =>
     api.send('POST', '/api/create-payment-intent', body, paymentIntentAnswerSchema, idempotencyKey()),
+  /** Which card form to show: Stripe's Payment Element (with its publishable key) or the sandbox's. */
+  paymentsConfigKey: ['/api/payments/config'] as const,
+  paymentsConfig: jsonQuery('/api/payments/config', paymentsConfigSchema),
   sandboxConfirm: (paymentIntentId: string, cardNumber: string) =>
     api.send('POST', `/api/sandbox/payments/${enc(paymentIntentId)}/confirm`, { cardNumber }, sandboxCardAnswerSchema),
   /** The sandbox's 3-D Secure step: the buyer approves or fails the check their bank asked for. */
