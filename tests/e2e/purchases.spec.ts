@@ -429,3 +429,23 @@ test('a cancelled hosted checkout says nothing was charged; End Course ends a us
   await expect(again.getByRole('button', { name: 'End Course' })).toHaveCount(0);
   await expect(again.getByRole('button', { name: 'Repurchase' })).toHaveCount(0);
 });
+
+test('a checkout link naming the package, subject and student opens its order summary', async ({ page }) => {
+  const studentId = await newStudent(page);
+  const subjects = (await (await page.request.get('/api/subjects')).json()) as { id: string; name: string }[];
+  const subject = subjects.find((s) => s.name === 'Calculus (Grade 11-12)') as { id: string };
+  const packages = (await (await page.request.get('/api/packages')).json()) as {
+    id: string;
+    sessionCount: number;
+    gradeTier: { id: string };
+  }[];
+  const pkg = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4) as { id: string };
+  await page.goto(`/checkout?package_id=${pkg.id}&subject_id=${subject.id}&student_id=${studentId}`);
+  const summary = page.getByTestId('order-summary');
+  await expect(summary).toContainText('Calculus (Grade 11-12)');
+  await expect(summary).toContainText('4');
+  await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeVisible();
+  // A link to an unknown package says how to start instead.
+  await page.goto(`/checkout?package=unknown&subject=${subject.id}&student=${studentId}`);
+  await expect(page.getByText('No enrollment data found')).toBeVisible();
+});

@@ -1,6 +1,6 @@
 import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
 import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeft, CircleAlert, CreditCard, Loader2, Lock, Tag, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
@@ -18,7 +18,7 @@ import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
 import { RepurchaseReturn } from './RepurchaseReturn.tsx';
-import { repurchaseReturnOf } from './returnUrl.ts';
+import { checkoutEntryOf, repurchaseReturnOf } from './returnUrl.ts';
 import { StripeCardForm } from './StripeCardForm.tsx';
 import {
   clearPaymentMetadata,
@@ -42,8 +42,13 @@ const CONFIRM_FAILED = 'Payment completed but there was an issue creating your e
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
   const { data: user, isPending } = useCurrentUser();
-  const [enrollment] = useState(readPendingEnrollment);
+  const [linked] = useState(() => checkoutEntryOf(window.location.search));
+  const [saved] = useState(readPendingEnrollment);
   const [repurchase] = useState(() => repurchaseReturnOf(window.location.search));
+  const fromLink = useEnrollmentFromLink(linked);
+  // A link names what to buy; otherwise the enrollment saved by the Add Course dialog.
+  const enrollment = linked ? fromLink.data : saved;
+  const preparing = isPending || (linked !== null && fromLink.isPending);
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
@@ -55,7 +60,7 @@ export function CheckoutPage() {
       <div className="mt-6">
         {repurchase ? (
           <RepurchaseReturn sessionId={repurchase.sessionId} cancelled={repurchase.cancelled} purchaseId={repurchase.purchaseId} />
-        ) : isPending ? (
+        ) : preparing ? (
           <Loading label="Preparing checkout..." />
         ) : !enrollment ? (
           <EnrollmentMissing />
@@ -65,6 +70,37 @@ export function CheckoutPage() {
       </div>
     </div>
   );
+}
+
+/**
+ * The enrollment a checkout link names: the package and subject read from the catalogue (the
+ * server prices the order again anyway), saved like the Add Course dialog's so that tutor
+ * selection follows the payment. Null when the link names an unknown package or subject.
+ */
+function useEnrollmentFromLink(linked: { packageId: string; subjectId: string; studentId: string } | null) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: ['checkout-link', linked],
+    enabled: linked !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: async (): Promise<PendingEnrollment | null> => {
+      if (!linked) return null;
+      const [packages, subjects] = await Promise.all([
+        queryClient.fetchQuery({ queryKey: purchasesApi.packagesKey, queryFn: purchasesApi.packages }),
+        queryClient.fetchQuery({ queryKey: purchasesApi.subjectsKey, queryFn: purchasesApi.subjects }),
+      ]);
+      const pkg = packages.find((p) => p.id === linked.packageId);
+      const subject = subjects.find((x) => x.id === linked.subjectId);
+      if (!pkg || !subject) return null;
+      const enrollment: PendingEnrollment = {
+        ...linked,
+        subjectInfo: { name: subject.name },
+        packageInfo: { name: pkg.name, sessionCount: pkg.sessionCount, totalPrice: pkg.totalPrice },
+      };
+      savePendingEnrollment(enrollment);
+      return enrollment;
+    },
+  });
 }
 
 function Checkout({ enrollment, user }: { enrollment: PendingEnrollment; user: User | null }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repurchaseReturnOf, statusOf } from './returnUrl.ts';
+import { checkoutEntryOf, repurchaseReturnOf, statusOf } from './returnUrl.ts';
 
 describe('the repurchase return on /checkout', () => {
   it('reads the session of a paid return and a cancelled return', () => {
@@ -32,5 +32,17 @@ describe('the repurchase return on /checkout', () => {
     expect(statusOf(new Error('401: {"message":"Not signed in"}'))).toBe(401);
     expect(statusOf(new Error('network down'))).toBe(0);
     expect(statusOf('x')).toBe(0);
+  });
+});
+
+describe('checkout opened from a link', () => {
+  it('takes package, subject and student, with or without _id', () => {
+    expect(checkoutEntryOf('?package=p1&subject=s1&student=st1')).toEqual({ packageId: 'p1', subjectId: 's1', studentId: 'st1' });
+    expect(checkoutEntryOf('?package_id=p1&subject_id=s1&student_id=st1')).toEqual({ packageId: 'p1', subjectId: 's1', studentId: 'st1' });
+  });
+  it('needs all three', () => {
+    expect(checkoutEntryOf('?package=p1&student=st1')).toBeNull();
+    expect(checkoutEntryOf('?package=&subject=s1&student=st1')).toBeNull();
+    expect(checkoutEntryOf('')).toBeNull();
   });
 });

@@ -23,3 +23,17 @@ export function repurchaseReturnOf(search: string): { sessionId: string | null; 
 
 /** The HTTP status of an error thrown by the API client (`"<status>: <body>"`), 0 when none. */
 export const statusOf = (error: unknown) => (error instanceof Error ? Number(/^(\d{3}):/.exec(error.message)?.[1] ?? 0) : 0);
+
+/**
+ * Checkout opened from a link (spec part 2 §2): `?package=…&subject=…&student=…` or the same as
+ * `package_id`, `subject_id`, `student_id`. Ours are ids (not the spec's integers); checkout needs
+ * the package, the student and the subject of the course; null when one is missing.
+ */
+export function checkoutEntryOf(search: string): { packageId: string; subjectId: string; studentId: string } | null {
+  const params = new URLSearchParams(search);
+  const value = (name: string) => (params.get(name) ?? params.get(`${name}_id`) ?? '').trim().slice(0, 100) || null;
+  const packageId = value('package');
+  const subjectId = value('subject');
+  const studentId = value('student');
+  return packageId && subjectId && studentId ? { packageId, subjectId, studentId } : null;
+}
