@@ -1,4 +1,6 @@
-import { loadStripe, type Stripe, type StripeElements } from '@stripe/stripe-js';
+import type { Stripe, StripeElements } from '@stripe/stripe-js';
+// `pure`: Stripe.js is fetched only when a Stripe card form mounts, never on other pages (the sandbox's CSP has no Stripe).
+import { loadStripe } from '@stripe/stripe-js/pure';
 import { Loader2, Lock } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
