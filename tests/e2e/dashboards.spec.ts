@@ -34,7 +34,7 @@ test('a parent buys a package for their student, follows the course on /parent a
   await expect(page).toHaveURL(/\/parent$/);
   const sam = page.getByTestId('parent-student').filter({ hasText: 'Sam Student' });
   await expect(sam).toBeVisible();
-  await expect(sam.getByText('Grade 11')).toBeVisible();
+  await expect(sam.getByText('Grade 11', { exact: true })).toBeVisible();
   await expect(sam.getByText('No courses yet.')).toBeVisible();
 
   // Buy a package for Sam: the Add Course flow with Sam's grade, checkout with the sandbox card.
