@@ -18,6 +18,8 @@ import { purchasesApi, type StudentCourse } from '../purchases/api.ts';
 import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
 import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
+import { BookSessionButton } from '../sessions/BookSessionButton.tsx';
+import { UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
@@ -261,6 +263,11 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
                     </dd>
                   </div>
                 </dl>
+                {data.canPurchase ? (
+                  <div className="mt-3 flex flex-wrap gap-2 empty:hidden">
+                    <BookSessionButton course={course} viewerZone={user.timezone} />
+                  </div>
+                ) : null}
                 {/* Package renewal (spec part 1 §1): Repurchase or End Course once every session is used. */}
                 {data.canPurchase && offersRenewal(course) ? <CourseRenewal course={course} user={forStudent} /> : null}
               </li>
@@ -268,6 +275,15 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
           })}
         </ul>
       )}
+      {data.courses.length > 0 ? (
+        <UpcomingSessionsPanel
+          sessions={data.sessions}
+          courses={data.courses}
+          zone={user.timezone}
+          canAct={data.canPurchase}
+          studentName={student.firstName}
+        />
+      ) : null}
       {data.canPurchase ? (
         <div className="flex flex-wrap gap-2">
           {/* The levels and packages on offer follow the grade: set it first, change it any time. */}

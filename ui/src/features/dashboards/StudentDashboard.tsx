@@ -183,7 +183,7 @@ function DashboardBody({ user, data }: { user: User; data: DashboardData }) {
         </Alert>
       )}
       <MyCourses user={user} canPurchase={data.canPurchase} />
-      <StudentSessions user={user} sessions={data.sessions} courses={data.courses} />
+      <StudentSessions user={user} sessions={data.sessions} courses={data.courses} canAct={data.canPurchase && !data.isSubAccount} />
     </>
   );
 }

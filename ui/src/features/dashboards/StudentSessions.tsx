@@ -1,12 +1,15 @@
 import type { StudentCourse } from '@shared/courses/courseApi.ts';
 import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
 import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
+import type * as React from 'react';
 import { useState } from 'react';
 import type { User } from '../../app/auth/types.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
+import { actionableSession, BookableCourses } from '../sessions/StudentAreaSessions.tsx';
+import { StudentSessionActions } from '../sessions/StudentSessionActions.tsx';
 
 /** "Dec 3, 2026, 10:00 AM" in the user's zone (spec part 1 §9: US English, the user's zone). */
 export function sessionTime(date: string, timeZone: string): string {
@@ -30,10 +33,13 @@ export function StudentSessions({
   user,
   sessions,
   courses,
+  canAct = false,
 }: {
   user: User;
   sessions: readonly StudentSession[];
   courses: readonly StudentCourse[];
+  /** Book, reschedule and cancel (the account holder; never a view-only login). */
+  canAct?: boolean;
 }) {
   const [status, setStatus] = useState<CourseFilter>('all');
   const [subject, setSubject] = useState('all');
@@ -49,9 +55,12 @@ export function StudentSessions({
 
   return (
     <div className="mt-8 grid gap-6 lg:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle as="h2">Upcoming Sessions</CardTitle>
+      <Card role="region" aria-labelledby="upcoming-sessions-heading">
+        <CardHeader className="gap-3">
+          <CardTitle as="h2" id="upcoming-sessions-heading">
+            Upcoming Sessions
+          </CardTitle>
+          {canAct ? <BookableCourses courses={courses} viewerZone={user.timezone} /> : null}
         </CardHeader>
         <CardContent>
           {upcoming.length === 0 ? (
@@ -61,9 +70,17 @@ export function StudentSessions({
             </p>
           ) : (
             <ul className="grid gap-3">
-              {upcoming.map((s) => (
-                <SessionRow key={s.id} session={s} timeZone={user.timezone} />
-              ))}
+              {upcoming.map((s) => {
+                const actionable = canAct ? actionableSession(s, courses) : null;
+                return (
+                  <SessionRow
+                    key={s.id}
+                    session={s}
+                    timeZone={user.timezone}
+                    actions={actionable ? <StudentSessionActions session={actionable} zone={user.timezone} /> : null}
+                  />
+                );
+              })}
             </ul>
           )}
         </CardContent>
@@ -122,7 +139,7 @@ export function StudentSessions({
   );
 }
 
-export function SessionRow({ session, timeZone }: { session: StudentSession; timeZone: string }) {
+export function SessionRow({ session, timeZone, actions }: { session: StudentSession; timeZone: string; actions?: React.ReactNode }) {
   return (
     <li className="rounded-md border border-border p-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -146,9 +163,10 @@ export function SessionRow({ session, timeZone }: { session: StudentSession; tim
           className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline"
         >
           <Video className="size-4" aria-hidden="true" />
-          Join meeting
+          Join Google Meet
         </a>
       ) : null}
+      {actions}
     </li>
   );
 }

@@ -3,10 +3,12 @@ import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, CalendarPlus, Clock } from 'lucide-react';
 import { useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { FirstSessionBooking } from '../sessions/FirstSessionBooking.tsx';
 import { Loading, PendingButton } from '../tutors/parts.tsx';
 import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
@@ -15,9 +17,9 @@ import { EnrollmentSummary } from './TutorSelectionPage.tsx';
 
 /**
  * /time-slot-selection (spec part 2 §2, §4): the first-session step after the tutor choice. No
- * saved enrollment goes to /student, one without a tutor to /tutor-selection. Both buttons start
- * the course (PATCH {status: active}); booking itself comes with the sessions feature, so "Book
- * First Session Now" says so and leaves booking to the dashboard.
+ * saved enrollment goes to /student, one without a tutor to /tutor-selection. "Book First Session
+ * Now" opens the booking dialog for the chosen tutor (the sessions feature's FirstSessionBooking
+ * starts the course after the booking); "Skip for Now" starts it (PATCH {status: active}) at once.
  */
 export function FirstSessionPage() {
   useDocumentTitle('Schedule Your First Session');
@@ -44,21 +46,15 @@ function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; 
     queryFn: () => purchasesApi.tutors(enrollment.subjectId),
   });
   const tutor = tutors.data?.find((t) => t.id === tutorId);
+  const [booking, setBooking] = useState(false);
+  const viewerZone = useCurrentUser().data?.timezone;
   const finish = useMutation({
-    mutationFn: (_how: 'skip' | 'book') => purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
-    onSuccess: (_course, how) => {
+    mutationFn: () => purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
+    onSuccess: () => {
       clearPendingEnrollment();
       void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
       void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
-      toast(
-        how === 'skip'
-          ? { title: 'Enrollment Complete!', description: 'You can book sessions from your dashboard.', variant: 'success' }
-          : {
-              title: 'Enrollment Complete!',
-              description: 'Your course is active. Booking a session opens from your dashboard once scheduling is available.',
-              variant: 'success',
-            },
-      );
+      toast({ title: 'Enrollment Complete!', description: 'You can book sessions from your dashboard.', variant: 'success' });
       void navigate({ to: '/student' });
     },
     onError: (e) => toast({ title: 'Error', description: errorMessage(e, 'Failed to complete enrollment'), variant: 'destructive' }),
@@ -87,7 +83,7 @@ function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; 
       <EnrollmentSummary enrollment={enrollment} />
       <div className="flex flex-col gap-3 sm:flex-row">
         <PendingButton
-          pending={finish.isPending && finish.variables === 'book'}
+          pending={false}
           disabled={finish.isPending}
           label={
             <>
@@ -96,17 +92,18 @@ function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; 
             </>
           }
           pendingLabel="Completing..."
-          onClick={() => finish.mutate('book')}
+          onClick={() => setBooking(true)}
         />
         <PendingButton
           variant="outline"
-          pending={finish.isPending && finish.variables === 'skip'}
+          pending={finish.isPending}
           disabled={finish.isPending}
           label="Skip for Now"
           pendingLabel="Completing..."
-          onClick={() => finish.mutate('skip')}
+          onClick={() => finish.mutate()}
         />
       </div>
+      <FirstSessionBooking enrollment={enrollment} tutorId={tutorId} open={booking} onOpenChange={setBooking} viewerZone={viewerZone} />
     </div>
   );
 }
