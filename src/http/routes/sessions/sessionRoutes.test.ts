@@ -24,6 +24,7 @@ import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { listStudentSessions } from '../../../projections/sessions/queries.ts';
 import { listSubjects } from '../../../projections/subjects/queries.ts';
+import { NO_AVAILABILITY_SET } from './sessionRoutes.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -327,6 +328,13 @@ describe('slots and booking over HTTP', () => {
     const refused = await book(pupil, at(day, '10:00'), busyTutor);
     expect(refused.statusCode).toBe(409);
     expect((await book(pupil, at(day, '15:00'), busyTutor)).statusCode).toBe(201);
+  });
+
+  it('a tutor with no weekly hours answers the booking grid with "No Availability Set" (422)', async () => {
+    const idle = await approvedTutor(system, 'idle-tutor');
+    const res = await call('GET', `/api/tutors/${idle.tutorId}/available-slots?date=${nyDay(4)}`, sam.cookie);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toBe(NO_AVAILABILITY_SET);
   });
 
   it('books with calendar: a New York date, start and end, for the purchase’s course', async () => {

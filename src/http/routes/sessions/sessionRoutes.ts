@@ -45,6 +45,8 @@ export const ONLY_THE_TUTOR_COMPLETES = 'Only the session’s tutor can complete
 export const SESSION_LENGTH = 'Sessions last 60 minutes';
 export const DATE_FORMAT = 'Use a date as yyyy-MM-dd';
 export const CALENDAR_NOT_CONNECTED = 'Calendar Not Connected: this tutor’s calendar is not connected, so no times can be booked yet.';
+/** The booking grid of a tutor with no weekly hours at all (the dashboard's "No Availability Set", spec part 2 §2). */
+export const NO_AVAILABILITY_SET = 'No Availability Set: this tutor has not set their weekly hours yet.';
 export const CALENDAR_UNAVAILABLE = 'The tutor’s calendar is not answering. Please try again shortly.';
 
 /** A calendar failure in words the booking dialog can show. */
@@ -250,10 +252,12 @@ export const sessionRoutes =
           summary: 'The tutor’s free one-hour slots starting on a date, as "HH:mm" New York times (spec part 2 §9)',
           params: z.object({ id }),
           querystring: z.object({ date }),
-          response: { 200: z.array(bookingSlotSchema), 404: messageSchema },
+          response: { 200: z.array(bookingSlotSchema), 404: messageSchema, 422: messageSchema },
         },
       },
       async (request) => {
+        const tutor = await existingTutor(request.params.id);
+        if (tutor.weeklyHours.length === 0) throw new DomainError(NO_AVAILABILITY_SET, 'unprocessable');
         const slots = await slotsOn(request.params.id, request.query.date, BOOKING_GRID_ZONE);
         return bookingTimes(slots, request.query.date, BOOKING_GRID_ZONE).map(({ time }) => ({ time }));
       },
