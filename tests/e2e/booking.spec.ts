@@ -79,11 +79,12 @@ async function buyCalculusWithMaya(
   request: APIRequestContext,
   buyer: { userId: string; zone: string; studentId: string },
   activate: boolean,
+  subjectName = 'Calculus (Grade 11-12)',
 ): Promise<Arranged> {
   const code = await freeCode(request);
   const { studentId } = buyer;
   const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
-  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
+  const calculus = subjects.find((s) => s.name === subjectName);
   const packages = (await (await api.get('/api/packages')).json()) as {
     id: string;
     name: string;
@@ -345,7 +346,14 @@ test('a parent books and cancels a session for their student from /parent', asyn
   const { students } = (await (await page.request.get('/api/parent/students')).json()) as { students: { id: string; firstName: string }[] };
   const sam = students.find((s) => s.firstName === 'Sam');
   if (!sam) throw new Error('the demo parent has no student Sam');
-  const who = await buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId: sam.id }, true);
+  // Not Calculus: the dashboards test buys that for the demo parent's Sam on the same server.
+  const who = await buyCalculusWithMaya(
+    page.request,
+    request,
+    { userId: me.id, zone: await browserZone(page), studentId: sam.id },
+    true,
+    'Advanced Functions',
+  );
   const { day, first } = await dayWithTwoSlots(page.request, who.tutor.id, 5);
 
   await page.goto('/parent');
