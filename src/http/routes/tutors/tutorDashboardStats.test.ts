@@ -143,7 +143,9 @@ describe('tutor dashboard figures', () => {
     const figures = await stats();
     expect(figures.activeStudents).toBe(2);
     // Every session not cancelled that starts in this week (the period's may fall in it too).
-    const startsThisWeek = [inWeek, inPeriod, beforePeriod].filter((t) => Date.parse(t) >= week.start.getTime() && Date.parse(t) < week.end.getTime());
+    const startsThisWeek = [inWeek, inPeriod, beforePeriod].filter(
+      (t) => Date.parse(t) >= week.start.getTime() && Date.parse(t) < week.end.getTime(),
+    );
     expect(figures.sessionsThisWeek).toBe(startsThisWeek.length);
     expect(figures.sessionsThisWeek).toBeGreaterThanOrEqual(1);
     // Completed + the late cancellation (payable); not the released one nor the one before the period.
