@@ -8,23 +8,11 @@ import {
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { SESSION_EVENT_PROPERTY } from '../../domain/sessions/availableSlots.ts';
-import {
-  evolveSession,
-  initialSessionState,
-  type SessionEvent,
-  type SessionState,
-  sessionStreamId,
-} from '../../domain/sessions/session.ts';
-import {
-  evolveSessionCalendar,
-  initialSessionCalendarState,
-  type SessionCalendarEvent,
-  type SessionCalendarState,
-  sessionCalendarStreamId,
-} from '../../domain/sessions/sessionCalendar.ts';
+import type { SessionState } from '../../domain/sessions/session.ts';
+import type { SessionCalendarState } from '../../domain/sessions/sessionCalendar.ts';
 import { commandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { toDomainEvent } from '../kit/handleCommand.ts';
 import { type SessionCalendarHandlers, sessionCalendarHandlers } from './sessionCalendarHandlers.ts';
+import { sessionHandlers } from './sessionHandlers.ts';
 import { sessionPeople } from './sessionPeople.ts';
 
 /**
@@ -42,17 +30,10 @@ export interface SessionCalendarDeps {
   openCalendar: (tutorId: string) => Promise<TutorCalendar>;
 }
 
-async function sessionOf(store: EventStore, sessionId: string): Promise<SessionState> {
-  return (await store.readStream(sessionStreamId(sessionId)))
-    .map((e) => toDomainEvent<SessionEvent>(e))
-    .reduce(evolveSession, initialSessionState);
-}
-
-async function calendarSideOf(store: EventStore, sessionId: string): Promise<SessionCalendarState> {
-  return (await store.readStream(sessionCalendarStreamId(sessionId)))
-    .map((e) => toDomainEvent<SessionCalendarEvent>(e))
-    .reduce(evolveSessionCalendar, initialSessionCalendarState);
-}
+/** The session and its calendar side as their streams hold them now (the handlers' load reads afresh). */
+const sessionOf = (store: EventStore, sessionId: string): Promise<SessionState> => sessionHandlers(store).sessions.load(sessionId);
+const calendarSideOf = (store: EventStore, sessionId: string): Promise<SessionCalendarState> =>
+  sessionCalendarHandlers(store).calendars.load(sessionId);
 
 /** The id of the calendar event holding a session: a retry finds the same event, a recreated one gets a new id. */
 export const sessionEventIdOf = (sessionId: string, generation: number) =>

@@ -3,9 +3,8 @@ import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventS
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
+import { sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
 import { sessionPeople } from '../../commands/sessions/sessionPeople.ts';
-import { evolveSession, initialSessionState, type SessionEvent, sessionStreamId } from '../../domain/sessions/session.ts';
 import type { Reactor } from '../kit/reactor.ts';
 
 export const SESSION_REMINDER_QUEUE = 'session-reminders';
@@ -68,8 +67,7 @@ const shortZone = (start: string, timeZone: string) =>
 
 /** Sends one reminder if the session is still booked at that start; a retry sends nothing twice (mail ids). */
 export async function sendSessionReminder(deps: SessionReminderDeps, job: ReminderJob): Promise<'sent' | 'moved' | 'gone'> {
-  const recorded = await deps.store.readStream(sessionStreamId(job.sessionId));
-  const state = recorded.map((e) => toDomainEvent<SessionEvent>(e)).reduce(evolveSession, initialSessionState);
+  const state = await sessionHandlers(deps.store).sessions.load(job.sessionId);
   if (!state.booked || state.status !== 'scheduled') return 'gone';
   if (state.start !== job.start) return 'moved';
   const booked = state.booked;
