@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarClock, XCircle } from 'lucide-react';
-import type * as React from 'react';
 import { useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import {
@@ -28,20 +27,11 @@ import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { cn } from '../../lib/utils.ts';
-import { PendingButton, Skeleton } from '../tutors/parts.tsx';
-import {
-  dateInRange,
-  localDateTime,
-  RESCHEDULE_DAYS_AHEAD,
-  rescheduleRange,
-  SLOT_PLACEHOLDERS,
-  sessionDateTime,
-  slotTime,
-} from '../tutors/sessionFormat.ts';
+import { PendingButton } from '../tutors/parts.tsx';
+import { RescheduleSlotGrid } from '../tutors/RescheduleSlotGrid.tsx';
+import { dateInRange, localDateTime, RESCHEDULE_DAYS_AHEAD, rescheduleRange, sessionDateTime } from '../tutors/sessionFormat.ts';
 import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
 import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, creditComesBack } from './bookingFormat.ts';
-
-export const NO_RESCHEDULE_SLOTS = 'No time slots available for this date (all slots have conflicts)';
 
 /** What the actions need of a session (the dashboard's student-session shape, with the course's tutor). */
 export interface ActionableSession {
@@ -212,55 +202,7 @@ export function StudentRescheduleDialog({ session, zone, onClose }: { session: A
     },
   });
 
-  let grid: React.ReactNode = null;
-  if (date && !validDate) {
-    grid = <p className="text-sm text-destructive-text">Choose a date from today to {RESCHEDULE_DAYS_AHEAD} days ahead.</p>;
-  } else if (validDate && slots.isPending) {
-    grid = (
-      <div role="status" aria-label="Loading available times" className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        {Array.from({ length: SLOT_PLACEHOLDERS }, (_, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders with no identity of their own
-          <Skeleton key={i} className="h-10 w-full" />
-        ))}
-      </div>
-    );
-  } else if (validDate && slots.isError) {
-    grid = (
-      <div role="alert" className="grid gap-2 text-sm text-destructive-text">
-        <p>Failed to fetch availability</p>
-        <div>
-          <Button variant="outline" size="sm" onClick={() => void slots.refetch()}>
-            Try again
-          </Button>
-        </div>
-      </div>
-    );
-  } else if (validDate && slots.data) {
-    grid =
-      slots.data.slots.length === 0 ? (
-        <p className="rounded-md border border-dashed border-border px-3 py-4 text-center text-sm text-slate-600">{NO_RESCHEDULE_SLOTS}</p>
-      ) : (
-        <fieldset className="grid gap-2">
-          <legend className="mb-2 text-sm font-medium text-slate-900">Available start times</legend>
-          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {slots.data.slots.map(({ start }) => {
-              const chosen = slot === start;
-              return (
-                <Button
-                  key={start}
-                  variant={chosen ? 'default' : 'outline'}
-                  aria-pressed={chosen}
-                  className={cn('w-full', chosen && 'ring-2 ring-brand-300')}
-                  onClick={() => setSlot(start)}
-                >
-                  {slotTime(start, zone)}
-                </Button>
-              );
-            })}
-          </div>
-        </fieldset>
-      );
-  }
+  const grid = <RescheduleSlotGrid date={date} validDate={validDate} slots={slots} chosen={slot} onChoose={setSlot} zone={zone} />;
 
   return (
     <Dialog

@@ -1,6 +1,5 @@
 import type { TutorSession } from '@shared/sessions/sessionApi.ts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type * as React from 'react';
 import { useId, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import {
@@ -16,21 +15,11 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
-import { cn } from '../../lib/utils.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { PendingButton, Skeleton } from './parts.tsx';
-import {
-  dateInRange,
-  localDateTime,
-  RESCHEDULE_DAYS_AHEAD,
-  rescheduleRange,
-  SLOT_PLACEHOLDERS,
-  sessionDateTime,
-  slotTime,
-} from './sessionFormat.ts';
+import { PendingButton } from './parts.tsx';
+import { RescheduleSlotGrid } from './RescheduleSlotGrid.tsx';
+import { dateInRange, localDateTime, RESCHEDULE_DAYS_AHEAD, rescheduleRange, sessionDateTime } from './sessionFormat.ts';
 import { useSessionsRefresh } from './useSessionsRefresh.ts';
-
-export const NO_SLOTS = 'No time slots available for this date (all slots have conflicts)';
 
 /** "HTTP 409: {body}" of a failed call (spec part 2 §8: "Reschedule failed: HTTP {status}: {body}"). */
 function httpFailure(error: unknown): string {
@@ -98,63 +87,19 @@ export function RescheduleDialog({
     move.mutate(slot);
   };
 
-  let grid: React.ReactNode = null;
-  if (date && !validDate) {
-    grid = <p className="text-sm text-destructive-text">Choose a date from today to {RESCHEDULE_DAYS_AHEAD} days ahead.</p>;
-  } else if (validDate && slots.isPending) {
-    grid = (
-      <div
-        role="status"
-        aria-label="Loading available times"
-        className="grid grid-cols-2 gap-2 sm:grid-cols-3"
-        data-testid="slot-placeholders"
-      >
-        {Array.from({ length: SLOT_PLACEHOLDERS }, (_, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders with no identity of their own
-          <Skeleton key={i} className="h-10 w-full" />
-        ))}
-      </div>
-    );
-  } else if (validDate && slots.isError) {
-    grid = (
-      <div role="alert" className="grid gap-2 text-sm text-destructive-text">
-        <p>Failed to fetch availability</p>
-        <div>
-          <Button variant="outline" size="sm" onClick={() => void slots.refetch()}>
-            Try again
-          </Button>
-        </div>
-      </div>
-    );
-  } else if (validDate && slots.data) {
-    grid =
-      slots.data.slots.length === 0 ? (
-        <p className="rounded-md border border-dashed border-border px-3 py-4 text-center text-sm text-slate-600">{NO_SLOTS}</p>
-      ) : (
-        <fieldset className="grid gap-2">
-          <legend className="mb-2 text-sm font-medium text-slate-900">Available start times</legend>
-          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {slots.data.slots.map(({ start }) => {
-              const chosen = slot === start;
-              return (
-                <Button
-                  key={start}
-                  variant={chosen ? 'default' : 'outline'}
-                  aria-pressed={chosen}
-                  className={cn('w-full', chosen && 'ring-2 ring-brand-300')}
-                  onClick={() => {
-                    setSlot(start);
-                    setProblem(null);
-                  }}
-                >
-                  {slotTime(start, zone)}
-                </Button>
-              );
-            })}
-          </div>
-        </fieldset>
-      );
-  }
+  const grid = (
+    <RescheduleSlotGrid
+      date={date}
+      validDate={validDate}
+      slots={slots}
+      chosen={slot}
+      onChoose={(start) => {
+        setSlot(start);
+        setProblem(null);
+      }}
+      zone={zone}
+    />
+  );
 
   return (
     <Dialog
