@@ -7,19 +7,10 @@ import {
   alertTypes,
 } from '@shared/operations/alertApi.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  createColumnHelper,
-  type PaginationState,
-  rowPaginationFeature,
-  rowSortingFeature,
-  type SortingState,
-  tableFeatures,
-  useTable,
-} from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, BellOff, Check, Loader2 } from 'lucide-react';
-import { type ReactNode, useId, useState } from 'react';
+import type { PaginationState, SortingState } from '@tanstack/react-table';
+import { BellOff, Check, Loader2 } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
-import { LoadError } from '../../components/LoadError.tsx';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -28,19 +19,20 @@ import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { alertsApi } from './alertsApi.ts';
+import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { exactTime, timeAgo } from './format.ts';
 
-const features = tableFeatures({ rowSortingFeature, rowPaginationFeature });
 const PAGE_SIZE = 20;
 type Status = (typeof alertStatuses)[number];
 const STATUS_LABELS: Record<Status, string> = { open: 'Unresolved', resolved: 'Resolved', all: 'All' };
 const SEVERITY_BADGE: Record<AlertView['severity'], BadgeVariant> = { high: 'destructive', medium: 'secondary', low: 'outline' };
 /** Columns the server sorts by (alertApi's sort keys); the others are not sortable. */
 const SORTABLE = new Set(['createdAt', 'severity', 'type']);
+const ASCENDING_FIRST = new Set(['type']);
 
 const typeLabel = (type: string) => alertTypeLabels[type as AlertType] ?? type;
 
-const helper = createColumnHelper<typeof features, AlertView>();
+const helper = consoleColumnHelper<AlertView>();
 const columns = helper.columns([
   helper.accessor('createdAt', {
     header: 'Raised',
@@ -87,21 +79,7 @@ export function AlertsTab() {
   };
   const alerts = useQuery({ queryKey: alertsApi.listKey(query), queryFn: alertsApi.list(query), placeholderData: keepPreviousData });
 
-  const table = useTable({
-    features,
-    columns,
-    data: alerts.data?.rows ?? [],
-    getRowId: (row) => row.id,
-    manualSorting: true,
-    manualPagination: true,
-    rowCount: alerts.data?.total ?? 0,
-    enableSortingRemoval: false,
-    state: { sorting, pagination },
-    onSortingChange: setSorting,
-    onPaginationChange: setPagination,
-  });
   const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
-  const pageCount = table.getPageCount();
 
   return (
     <section aria-labelledby="alerts-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
@@ -153,122 +131,26 @@ export function AlertsTab() {
         </div>
       </div>
 
-      {alerts.isPending ? (
-        <div className="space-y-3 p-5" role="status" aria-busy="true" aria-label="Loading alerts">
-          {SKELETON_ROWS.map((key) => (
-            <div key={key} className="h-12 animate-pulse rounded-md bg-slate-100" />
-          ))}
-        </div>
-      ) : alerts.isError ? (
-        <div className="p-5">
-          <LoadError
-            title="The alerts could not be loaded"
-            message={errorMessage(alerts.error, 'The server did not answer as expected.')}
-            onRetry={() => void alerts.refetch()}
-            retrying={alerts.isFetching}
-          />
-        </div>
-      ) : alerts.data.total === 0 ? (
-        <div className="flex flex-col items-center px-6 py-12 text-center">
-          <BellOff className="size-9 text-slate-400" aria-hidden="true" />
-          <p className="mt-3 font-medium text-slate-900">{status === 'open' ? 'No unresolved alerts' : 'No alerts match these filters'}</p>
-          <p className="mt-1 text-sm text-slate-600">
-            Failed payments, lost calendar access and stopped background work appear here when they happen.
-          </p>
-        </div>
-      ) : (
-        <>
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                {table.getHeaderGroups().map((group) => (
-                  <tr key={group.id}>
-                    {group.headers.map((header) => (
-                      <th
-                        key={header.id}
-                        scope="col"
-                        className="px-3 py-3 whitespace-nowrap first:pl-5 last:pr-5"
-                        aria-sort={ariaSort(header.column.getIsSorted())}
-                      >
-                        {SORTABLE.has(header.column.id) ? (
-                          <SortButton
-                            sorted={header.column.getIsSorted()}
-                            onSort={(desc) => {
-                              setSorting([{ id: header.column.id, desc }]);
-                              firstPage();
-                            }}
-                            defaultDesc={header.column.id !== 'type'}
-                          >
-                            <table.FlexRender header={header} />
-                          </SortButton>
-                        ) : (
-                          <table.FlexRender header={header} />
-                        )}
-                      </th>
-                    ))}
-                  </tr>
-                ))}
-              </thead>
-              <tbody className="divide-y divide-border">
-                {table.getRowModel().rows.map((row) => (
-                  <tr key={row.id} data-testid="alert-row" className="align-top">
-                    {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className="px-3 py-3 text-slate-700 first:pl-5 last:pr-5">
-                        <table.FlexRender cell={cell} />
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {pageCount > 1 ? (
-            <nav aria-label="Alerts pages" className="flex items-center justify-between gap-3 border-t border-border px-5 py-3 text-sm">
-              <span className="text-slate-600">
-                Page {pagination.pageIndex + 1} of {pageCount}
-              </span>
-              <div className="flex gap-2">
-                <Button size="sm" variant="outline" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
-                  Previous
-                </Button>
-                <Button size="sm" variant="outline" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
-                  Next
-                </Button>
-              </div>
-            </nav>
-          ) : null}
-        </>
-      )}
+      <ConsoleTable
+        label="Alerts"
+        query={alerts}
+        columns={columns}
+        getRowId={(row) => row.id}
+        sortable={SORTABLE}
+        ascendingFirst={ASCENDING_FIRST}
+        sorting={sorting}
+        onSortingChange={setSorting}
+        pagination={pagination}
+        onPaginationChange={setPagination}
+        rowTestId="alert-row"
+        empty={{
+          icon: BellOff,
+          title: status === 'open' ? 'No unresolved alerts' : 'No alerts match these filters',
+          description: 'Failed payments, lost calendar access and stopped background work appear here when they happen.',
+        }}
+        loadErrorTitle="The alerts could not be loaded"
+      />
     </section>
-  );
-}
-
-const SKELETON_ROWS = ['a', 'b', 'c', 'd'];
-
-const ariaSort = (sorted: false | 'asc' | 'desc') => (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined);
-
-/** A sortable column's header: a click flips the order, or starts with the column's natural one. */
-function SortButton({
-  sorted,
-  onSort,
-  defaultDesc,
-  children,
-}: {
-  sorted: false | 'asc' | 'desc';
-  onSort: (desc: boolean) => void;
-  defaultDesc: boolean;
-  children: ReactNode;
-}) {
-  const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ArrowUpDown;
-  return (
-    <button
-      type="button"
-      onClick={() => onSort(sorted ? sorted === 'asc' : defaultDesc)}
-      className="inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-    >
-      {children}
-      <Icon className={sorted ? 'size-3.5' : 'size-3.5 text-slate-400'} aria-hidden="true" />
-    </button>
   );
 }
 

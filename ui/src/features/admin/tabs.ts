@@ -1,3 +1,4 @@
+import { parseEntityRef } from '@shared/operations/entityKinds.ts';
 import type { LucideIcon } from 'lucide-react';
 import {
   BadgeDollarSign,
@@ -69,11 +70,19 @@ export function isAdminTabId(value: unknown): value is AdminTabId {
   return typeof value === 'string' && (ADMIN_TAB_IDS as readonly string[]).includes(value);
 }
 
-/** `?tab=` of /admin: one of the ten tab ids, or absent (the role's first tab). */
+/**
+ * `?tab=` of /admin: one of the ten tab ids, or absent (the role's first tab). `?history=kind:id`
+ * opens that entity's history over the tab (every console table's rows link there).
+ */
 export interface AdminSearch {
   tab?: AdminTabId;
+  history?: string;
 }
 
 export function validateAdminSearch(search: Record<string, unknown>): AdminSearch {
-  return isAdminTabId(search.tab) ? { tab: search.tab } : {};
+  const history = parseEntityRef(search.history);
+  return {
+    ...(isAdminTabId(search.tab) ? { tab: search.tab } : {}),
+    ...(history ? { history: `${history.kind}:${history.id}` } : {}),
+  };
 }
