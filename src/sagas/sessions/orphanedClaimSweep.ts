@@ -1,9 +1,9 @@
 import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
-import { courseHandlers } from '../../commands/courses/courseHandlers.ts';
+import { courseLedger } from '../../commands/courses/courseLedger.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { ORPHAN_CLAIM_MS, type OrphanSweepOutcome, sweepClaim } from '../../commands/sessions/orphanedClaims.ts';
-import { sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
+import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
 import type { Reactor } from '../kit/reactor.ts';
 
 export const ORPHANED_CLAIM_QUEUE = 'session-orphaned-claims';
@@ -40,20 +40,13 @@ export const orphanedClaimReactor: Reactor = {
 
 /** Runs one check; a claim not yet old enough (the job ran early) is retried by the queue. */
 export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = new Date()): Promise<OrphanSweepOutcome> {
-  const courses = courseHandlers(store);
   const ctx = commandContext({
     commandId: deterministicUuid(`orphaned-claim-sweep/${job.sessionId}/${job.at}`),
     actorRole: 'system',
     correlationId: job.correlationId,
     now,
   });
-  const outcome = await sweepClaim(
-    sessionHandlers(store),
-    (courseId, sessionId, stepCtx) =>
-      courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, stepCtx, { maxAttempts: 20 }),
-    job,
-    ctx,
-  );
+  const outcome = await sweepClaim(sessionHandlers(store), courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }).release, job, ctx);
   if (outcome === 'too-young') throw new Error(`claim of session ${job.sessionId} checked before it could be left behind`);
   return outcome;
 }
