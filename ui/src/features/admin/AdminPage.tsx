@@ -72,36 +72,36 @@ function AdminConsole({ user, requested }: { user: User; requested?: ConsoleTabI
 
       <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
         <aside className="min-w-0 border-b border-border bg-white lg:flex lg:w-64 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
-          <nav aria-label="Admin sections" className="min-w-0 overflow-x-auto lg:flex-1 lg:overflow-visible">
+          <nav aria-label="Admin sections" className="min-w-0 overflow-x-auto lg:overflow-visible">
             <ul className="flex gap-1 px-2 py-2 lg:flex-col lg:px-3 lg:py-4">
               {tabs.map((tab) => (
                 <li key={tab.id} className="shrink-0">
                   <TabLink tab={tab} active={tab.id === current.id} count={badges[tab.id]} />
                 </li>
               ))}
-              {systemTabs.length > 0 ? (
-                <li
-                  className="flex shrink-0 items-center gap-1 lg:mt-4 lg:block lg:border-t lg:border-border lg:pt-3"
-                  data-testid="system-tabs"
-                >
-                  <h2
-                    id="system-tabs-heading"
-                    className="px-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase lg:mb-1"
-                  >
-                    System
-                  </h2>
-                  <ul aria-labelledby="system-tabs-heading" className="flex gap-1 lg:flex-col">
-                    {systemTabs.map((tab) => (
-                      <li key={tab.id} className="shrink-0">
-                        <TabLink tab={tab} active={tab.id === current.id} count={undefined} small />
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ) : null}
             </ul>
           </nav>
-          <div className="hidden border-t border-border p-3 lg:block">
+          {systemTabs.length > 0 ? (
+            <nav
+              aria-labelledby="system-tabs-heading"
+              className="flex min-w-0 items-center gap-1 overflow-x-auto border-t border-border px-2 py-2 lg:block lg:overflow-visible lg:px-3 lg:py-3"
+            >
+              <h2
+                id="system-tabs-heading"
+                className="shrink-0 px-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase lg:mb-1"
+              >
+                System
+              </h2>
+              <ul className="flex gap-1 lg:flex-col">
+                {systemTabs.map((tab) => (
+                  <li key={tab.id} className="shrink-0">
+                    <TabLink tab={tab} active={tab.id === current.id} count={undefined} small />
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          <div className="hidden border-t border-border p-3 lg:mt-auto lg:block">
             <LogoutButton className="w-full" />
           </div>
         </aside>

@@ -60,6 +60,14 @@ function RebuildProgress({ name, rebuild }: { name: string; rebuild: RebuildProg
       <p className="mt-1 text-xs text-slate-600">
         {PHASE_LABEL[rebuild.phase]} · {numbers.format(rebuild.done)}/{numbers.format(rebuild.total)}
         {rebuild.eventsPerSecond ? ` · ${numbers.format(Math.round(rebuild.eventsPerSecond))} ev/s` : ''}
+        {rebuild.finishedAt ? (
+          <>
+            {' · '}
+            <time dateTime={rebuild.finishedAt} title={exactTime(rebuild.finishedAt)}>
+              {timeAgo(rebuild.finishedAt)}
+            </time>
+          </>
+        ) : null}
       </p>
     </div>
   );
@@ -119,7 +127,8 @@ const projectionColumns = projectionHelper.columns([
       return (
         <div>
           <Badge variant={STATUS_BADGE[p.status] ?? 'outline'}>{p.status}</Badge>
-          {p.rebuild && (isRebuilding(p) || p.rebuild.status === 'failed') ? <RebuildProgress name={p.name} rebuild={p.rebuild} /> : null}
+          {/* The last rebuild stays shown: a small one can end between two polls. */}
+          {p.rebuild ? <RebuildProgress name={p.name} rebuild={p.rebuild} /> : null}
           {p.rebuild?.status === 'failed' && p.rebuild.error ? (
             <p className="mt-1 max-w-56 text-xs break-words text-destructive">{p.rebuild.error}</p>
           ) : null}
