@@ -38,7 +38,8 @@ async function staff(role: 'admin' | 'finance') {
 }
 
 const get = (url: string, cookie = admin) => app.inject({ method: 'GET', url, headers: { cookie } });
-const post = (url: string, payload: Record<string, unknown> = {}, cookie = admin) => app.inject({ method: 'POST', url, headers: { cookie }, payload });
+const post = (url: string, payload: Record<string, unknown> = {}, cookie = admin) =>
+  app.inject({ method: 'POST', url, headers: { cookie }, payload });
 
 async function projection(name: string) {
   const res = await get('/api/admin/projections');
