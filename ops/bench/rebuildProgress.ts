@@ -28,6 +28,8 @@ export interface RebuildProgressGap {
   /** The longest time between two writes of the progress rows (the heartbeat included). */
   heartbeatMaxGapMs: number;
   updates: number;
+  /** What changed across the longest gap: the projections whose figures moved, before → after. */
+  worstGap: string;
 }
 
 interface Row {
@@ -60,12 +62,14 @@ export async function measureRebuildProgressGap(
   let maxGapMs = 0;
   let heartbeatMaxGapMs = 0;
   let updates = 0;
+  let worstGap = '';
   for (;;) {
     const rows = await system.sql<Row[]>`
       SELECT name, status, phase, done::text, heartbeat_at FROM projection_rebuilds WHERE rebuild_id = ${rebuildId} ORDER BY name`;
     const now = performance.now();
     const figures = rows.map((r) => `${r.name}:${r.status}:${r.phase}:${r.done}`).join('|');
     if (figures !== lastFigures) {
+      if (now - lastChange > maxGapMs) worstGap = describeChange(lastFigures, figures);
       maxGapMs = Math.max(maxGapMs, now - lastChange);
       lastChange = now;
       lastFigures = figures;
@@ -87,11 +91,20 @@ export async function measureRebuildProgressGap(
         maxGapMs: Math.round(maxGapMs),
         heartbeatMaxGapMs: Math.round(heartbeatMaxGapMs),
         updates,
+        worstGap,
       };
     }
     if (now > deadline) throw new Error('The rebuild did not end in time');
     await new Promise((r) => setTimeout(r, sampleMs));
   }
+}
+
+function describeChange(before: string, after: string): string {
+  const old = new Set(before.split('|'));
+  return after
+    .split('|')
+    .filter((f) => !old.has(f))
+    .join(', ');
 }
 
 /** Fills the log with `count` events the projections read (job failures: the alerts and the audit log). */
@@ -142,7 +155,7 @@ async function main(): Promise<void> {
     else {
       say(
         `${result.events} events, ${result.projections} projections rebuilt in ${result.totalMs} ms: ` +
-          `longest gap between progress updates ${result.maxGapMs} ms (${result.updates} updates; heartbeat gap ${result.heartbeatMaxGapMs} ms)`,
+          `longest gap between progress updates ${result.maxGapMs} ms (${result.updates} updates; heartbeat gap ${result.heartbeatMaxGapMs} ms; longest gap ended with ${result.worstGap})`,
       );
     }
   } finally {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** GET /api/admin/projections: one row per projection (read models) and reactor (sagas, never rebuilt). */
-export const rebuildPhases = ['requested', 'replaying', 'swapping', 'completed', 'failed'] as const;
+export const rebuildPhases = ['requested', 'replaying', 'indexing', 'swapping', 'completed', 'failed'] as const;
 
 export const rebuildProgressSchema = z.object({
   rebuildId: z.string().nullable(),

@@ -42,11 +42,11 @@ export interface ProjectionStatus {
   rebuild: (RebuildProgress & { rebuildId: string | null }) | null;
 }
 
-export type RebuildPhase = 'requested' | 'replaying' | 'swapping' | 'completed' | 'failed';
+export type RebuildPhase = 'requested' | 'replaying' | 'indexing' | 'swapping' | 'completed' | 'failed';
 
 export interface RebuildProgress {
   status: string;
-  /** replaying the log into fresh tables, then swapping them in (indexes, catch-up, move). */
+  /** replaying the log into fresh tables, indexing them, then swapping them in (catch-up, move). */
   phase: RebuildPhase;
   done: number;
   total: number;
@@ -780,12 +780,16 @@ export class ProjectionRunner {
                     WHERE name = ${p.name}`;
         });
         reader.leave(consumer);
-        onProgress(p.name, { ...progress(done), phase: 'swapping' });
-        await sql`UPDATE projection_rebuilds SET phase = 'swapping', done = ${done}, heartbeat_at = now() WHERE name = ${p.name}`;
+        const phase = async (name: 'indexing' | 'swapping') => {
+          onProgress(p.name, { ...progress(done), phase: name });
+          await sql`UPDATE projection_rebuilds SET phase = ${name}, done = ${done}, heartbeat_at = now() WHERE name = ${p.name}`;
+        };
+        await phase('indexing');
         await sql.begin(async (tx) => {
           await inSchema(tx);
           await p.indexes?.(tx);
         });
+        await phase('swapping');
         // Hold the live follower off, apply what arrived meanwhile, move the tables in.
         const finalDone = await fastThenCareful((careful) => this.swap(p, schema, parking, position, applied, done, progress, careful));
         swapped = true;

@@ -37,6 +37,7 @@ export function lagText(ms: number): string {
 const PHASE_LABEL: Record<RebuildProgressView['phase'], string> = {
   requested: 'Waiting to start',
   replaying: 'Replaying the log',
+  indexing: 'Building indexes',
   swapping: 'Swapping in the new tables',
   completed: 'Rebuilt',
   failed: 'Rebuild failed',
