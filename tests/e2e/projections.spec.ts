@@ -75,6 +75,8 @@ test('an admin rebuilds the projections while a student books; the progress show
   await page.getByRole('navigation', { name: 'System' }).getByRole('link', { name: 'Jobs' }).click();
   await expect(page.getByRole('heading', { name: 'Queues' })).toBeVisible();
   await expect(page.getByTestId('queue-row').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Schedules' })).toBeVisible();
+  await page.screenshot({ path: '.tmp/admin-shots/jobs.png', fullPage: true });
   await page.getByRole('navigation', { name: 'System' }).getByRole('link', { name: 'Mailbox' }).click();
   await expect(page.getByRole('heading', { name: /Sent mail/ })).toBeVisible();
 });
