@@ -12,6 +12,7 @@ import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
+import { PayoutsTab } from './PayoutsTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
@@ -149,6 +150,8 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <PromoCodesTab />;
     case 'alerts':
       return <AlertsTab />;
+    case 'payouts':
+      return <PayoutsTab />;
     default:
       return <LaterTab tab={tab} />;
   }
