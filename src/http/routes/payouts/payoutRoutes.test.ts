@@ -36,7 +36,7 @@ async function staff(role: 'admin' | 'finance') {
   return `tm_session=${(await system.sessions.create(userId, role)).token}`;
 }
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: Record<string, unknown>) =>
   app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
 
 /** A session held (completed by its tutor) at `start`, appended as the session routes would record it. */
@@ -58,7 +58,7 @@ async function heldSession(who: ApprovedTutor, start: string) {
   expect(await waitForProjections(system.sql, ['payouts'], position, 30_000)).toBe(true);
 }
 
-const setRate = (who: string, body: unknown, cookie = admin) => call('PUT', `/api/admin/tutors/${who}/rate`, cookie, body);
+const setRate = (who: string, body: Record<string, unknown>, cookie = admin) => call('PUT', `/api/admin/tutors/${who}/rate`, cookie, body);
 
 beforeAll(async () => {
   admin = await staff('admin');

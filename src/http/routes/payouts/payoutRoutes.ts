@@ -48,7 +48,7 @@ export const payoutRoutes =
           tags: ['payouts'],
           summary: 'The payout of the billing period holding `period` (yyyy-MM-dd; default: the last period that ended)',
           querystring: payoutPeriodQuerySchema,
-          response: { 200: payoutPeriodViewSchema, 400: messageSchema },
+          response: { 200: payoutPeriodViewSchema },
         },
       },
       (request) => {
@@ -85,7 +85,7 @@ export const payoutRoutes =
           tags: ['payouts'],
           summary: "Freeze an ended period's figures (409 when it is approved already)",
           params: payoutPeriodParamsSchema,
-          response: { 200: payoutPeriodViewSchema, 400: messageSchema, 409: messageSchema, 422: messageSchema },
+          response: { 200: payoutPeriodViewSchema, 409: messageSchema, 422: messageSchema },
         },
       },
       async (request, reply) =>
@@ -105,7 +105,7 @@ export const payoutRoutes =
           summary: 'Record that an approved period was paid, how and with which reference (409 unless approved and unpaid)',
           params: payoutPeriodParamsSchema,
           body: markPaidBodySchema,
-          response: { 200: payoutPeriodViewSchema, 400: messageSchema, 409: messageSchema },
+          response: { 200: payoutPeriodViewSchema, 409: messageSchema },
         },
       },
       async (request, reply) =>

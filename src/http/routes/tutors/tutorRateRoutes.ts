@@ -28,7 +28,7 @@ export const tutorRateRoutes =
             "Set a tutor's hourly rate from `effectiveFrom` (default now) with a reason; sessions are paid at the rate in force at their start",
           params: z.object({ tutorId: z.string().max(100) }),
           body: changeRateBodySchema,
-          response: { 200: tutorRateViewSchema, 400: messageSchema, 404: messageSchema },
+          response: { 200: tutorRateViewSchema, 404: messageSchema },
         },
       },
       async (request, reply) =>
