@@ -60,3 +60,36 @@ test('a finance user approves a payout period and downloads its CSV', async ({ p
   await expect(page.getByTestId('payout-total')).toBeVisible();
   expect(await horizontalOverflow(page)).toBe(0);
 });
+
+/**
+ * After approval, an admin corrects the tutor's rate back in time: the approved period keeps its
+ * figures, and the difference is an adjustment line of the next open period.
+ */
+test('an admin changes a rate retroactively: the approved period stays, the next one adjusts', async ({ page }) => {
+  await signIn(page, 'e2e.admin', 'admin-pass-1');
+  await expect(page).toHaveURL(/\/admin/);
+  await page.goto('/admin?tab=payouts');
+  await page.getByLabel('Any day in the period').fill(E2E_PAYOUT_DAY);
+  await expect(page.getByTestId('payout-status')).toHaveText('Approved');
+
+  await page
+    .getByTestId('payout-line')
+    .getByRole('button', { name: /Change .* rate/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Change hourly rate' });
+  await dialog.getByLabel('Hourly rate (CAD)').fill('50');
+  await dialog.getByLabel('Effective from (empty: now)').fill('2025-01-01T00:00');
+  await dialog.getByRole('button', { name: 'Change rate' }).click();
+  await expect(dialog.getByText('A reason is required')).toBeVisible();
+  await dialog.getByLabel('Reason').fill('Rate agreed in November');
+  await dialog.getByRole('button', { name: 'Change rate' }).click();
+  await expect(page.getByText('Rate changed', { exact: true })).toBeVisible();
+
+  await expect(page.getByTestId('payout-total')).toHaveText('$90.00');
+  await page.getByRole('button', { name: 'Next period' }).click();
+  await expect(page.getByTestId('payout-period')).toContainText('Jan 16, 2025 – Jan 31, 2025');
+  const adjustment = page.getByTestId('payout-line').filter({ hasText: 'Adjustment' });
+  await expect(adjustment).toContainText('$10.00');
+  await expect(adjustment).toContainText('2025-01-01');
+  await expect(page.getByTestId('payout-total')).toHaveText('$10.00');
+});
