@@ -5,6 +5,7 @@ import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
 import { alertEvents } from './operations/alert.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { packageFeatureEvents } from './packages/index.ts';
+import { payoutFeatureEvents } from './payouts/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
 import { purchaseFeatureEvents } from './purchases/index.ts';
 import { sessionFeatureEvents } from './sessions/index.ts';
@@ -24,6 +25,7 @@ export const eventCatalog = {
   ...courseFeatureEvents,
   ...purchaseFeatureEvents,
   ...sessionFeatureEvents,
+  ...payoutFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

@@ -23,6 +23,7 @@ import { jobRoutes } from './routes/operations/jobRoutes.ts';
 import { consoleMailboxRoutes } from './routes/operations/mailboxRoutes.ts';
 import { projectionRoutes } from './routes/operations/projectionRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
+import { payoutRoutes } from './routes/payouts/payoutRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
@@ -34,6 +35,7 @@ import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRout
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
 import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
 import { tutorProfileRoutes } from './routes/tutors/tutorProfileRoutes.ts';
+import { tutorRateRoutes } from './routes/tutors/tutorRateRoutes.ts';
 import { tutorRoutes } from './routes/tutors/tutorRoutes.ts';
 
 declare module 'fastify' {
@@ -129,6 +131,8 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(courseRoutes(system));
   await app.register(sessionRoutes(system));
   await app.register(sessionCalendarRoutes(system));
+  await app.register(payoutRoutes(system));
+  await app.register(tutorRateRoutes(system));
   // The student area reads sessions through its StudentSessions port: the sessions read model's query.
   await app.register(studentRoutes({ sql: system.sql, studentSessions: (studentId) => listStudentSessions(system.sql, studentId) }));
 

@@ -79,4 +79,17 @@ describe('every API route enforces its declared roles on the server', () => {
     }
     expect(checked.length).toBeGreaterThanOrEqual(25);
   });
+
+  it('lets finance run payouts (and nothing of the walk above says otherwise) but not change a tutor rate', () => {
+    const rolesOf = (method: string, url: string) => app.declaredRoutes.find((r) => r.method === method && r.url === url)?.roles;
+    for (const [method, url] of [
+      ['GET', '/api/admin/payouts'],
+      ['GET', '/api/admin/payouts/:periodStart.csv'],
+      ['POST', '/api/admin/payouts/:periodStart/approve'],
+      ['POST', '/api/admin/payouts/:periodStart/mark-paid'],
+    ] as const) {
+      expect(rolesOf(method, url), `${method} ${url}`).toEqual(['admin', 'finance']);
+    }
+    expect(rolesOf('PUT', '/api/admin/tutors/:tutorId/rate')).toEqual(['admin']);
+  });
 });

@@ -3,6 +3,7 @@ import { contactProjections } from './contact/index.ts';
 import { courseProjections } from './courses/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import { packageProjections } from './packages/index.ts';
+import { payoutProjections } from './payouts/index.ts';
 import { promoCodeProjections } from './promoCodes/index.ts';
 import { purchaseProjections } from './purchases/index.ts';
 import type { Projector } from './runner/projector.ts';
@@ -22,4 +23,5 @@ export const projectors: readonly Projector[] = [
   ...courseProjections,
   ...purchaseProjections,
   ...sessionProjections,
+  ...payoutProjections,
 ];

@@ -19,6 +19,7 @@ import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
 import { DEMO_ACCOUNTS_FILE } from './demoAccounts.ts';
 import { installMovableClock } from './movableClock.ts';
+import { seedPayoutPeriod } from './payoutsSeed.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 installMovableClock(port + 1);
@@ -44,6 +45,16 @@ const admin = await createStaffAccount(system.accounts, {
   role: 'admin',
 });
 await waitForProjections(system.sql, ['users'], admin.position, 10_000);
+// The finance user the payouts journey uses.
+const finance = await createStaffAccount(system.accounts, {
+  username: 'e2e.finance',
+  email: 'e2e.finance@example.com',
+  firstName: 'Fin',
+  lastName: 'Ance',
+  password: 'finance-pass-1',
+  role: 'finance',
+});
+await waitForProjections(system.sql, ['users'], finance.position, 10_000);
 // The demo accounts a fresh install gets (a parent with one student, Sam): their generated
 // passwords go to a file the tests read (tests/e2e/helpers.ts, demoAccount).
 const demo = await seedDemoAccounts(system.accounts);
@@ -55,6 +66,8 @@ await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.a
   calendarConnected: system.calendar.kind === 'sandbox',
   googleIdOf: devSubjectOf,
 });
+await system.projections.catchUp(['tutors']);
+await seedPayoutPeriod(system);
 await system.projections.catchUp(['users', 'students']);
 mkdirSync('.tmp', { recursive: true });
 writeFileSync(DEMO_ACCOUNTS_FILE, JSON.stringify(demo));

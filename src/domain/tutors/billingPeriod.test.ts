@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { billingPeriodOf, weekOf } from './billingPeriod.ts';
+import {
+  billingPeriodOf,
+  billingPeriodOfDay,
+  isBillingPeriodStart,
+  nextBillingPeriod,
+  previousBillingPeriod,
+  weekOf,
+} from './billingPeriod.ts';
 
 const NY = 'America/New_York';
 
@@ -56,5 +63,26 @@ describe('weeks: Monday to Sunday', () => {
     const w = weekOf(new Date('2026-11-01T12:00:00Z'), NY); // Sunday, the day clocks go back
     expect(w.firstDay).toBe('2026-10-26');
     expect((w.end.getTime() - w.start.getTime()) / 3_600_000).toBe(7 * 24 + 1);
+  });
+});
+
+describe('payout periods in Toronto', () => {
+  const TO = 'America/Toronto';
+  it('the 15th at 23:30 is in the first half, the 16th at 00:30 in the second', () => {
+    expect(billingPeriodOf(new Date('2026-11-15T23:30:00-05:00'), TO)).toMatchObject({ firstDay: '2026-11-01', lastDay: '2026-11-15' });
+    expect(billingPeriodOf(new Date('2026-11-16T00:30:00-05:00'), TO)).toMatchObject({ firstDay: '2026-11-16', lastDay: '2026-11-30' });
+  });
+
+  it('names periods by a day inside them, steps back and forth across month and year ends, and February', () => {
+    expect(billingPeriodOfDay('2027-02-20', TO)).toMatchObject({ firstDay: '2027-02-16', lastDay: '2027-02-28' });
+    expect(billingPeriodOfDay('2028-02-29', TO)).toMatchObject({ firstDay: '2028-02-16', lastDay: '2028-02-29' });
+    expect(billingPeriodOfDay('2027-02-29', TO)).toBeNull();
+    expect(billingPeriodOfDay('2027-2-1', TO)).toBeNull();
+    const dec = billingPeriodOfDay('2026-12-31', TO);
+    if (!dec) throw new Error('no period');
+    expect(nextBillingPeriod(dec, TO)).toMatchObject({ firstDay: '2027-01-01', lastDay: '2027-01-15' });
+    expect(previousBillingPeriod(dec, TO)).toMatchObject({ firstDay: '2026-12-01', lastDay: '2026-12-15' });
+    expect(isBillingPeriodStart('2026-12-16')).toBe(true);
+    expect(isBillingPeriodStart('2026-12-15')).toBe(false);
   });
 });

@@ -32,7 +32,45 @@ const localDate = (instant: Date, timeZone: string) =>
 
 /** The billing period `instant` falls in: the 1st to the 15th, or the 16th to the month's last day. */
 export function billingPeriodOf(instant: Date, timeZone: string): Span {
-  const day = localDate(instant, timeZone);
+  return periodOfDay(localDate(instant, timeZone), timeZone);
+}
+
+/** Tutors are paid by periods of Topmark's office in Toronto, whatever zone the tutor lives in. */
+export const PAYOUT_TIME_ZONE = 'America/Toronto';
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A `yyyy-MM-dd` that names a real calendar day, or null. */
+export function parseDay(day: string): Temporal.PlainDate | null {
+  if (!DAY_PATTERN.test(day)) return null;
+  try {
+    return Temporal.PlainDate.from(day, { overflow: 'reject' });
+  } catch {
+    return null;
+  }
+}
+
+/** The billing period holding the local day `day` (`yyyy-MM-dd`); null when it is not a date. */
+export function billingPeriodOfDay(day: string, timeZone: string): Span | null {
+  const date = parseDay(day);
+  return date && periodOfDay(date, timeZone);
+}
+
+/** Whether `day` is the first day of a billing period (the 1st or the 16th). */
+export const isBillingPeriodStart = (day: string) => {
+  const date = parseDay(day);
+  return date !== null && (date.day === 1 || date.day === 16);
+};
+
+/** The period after `period` (its day after the last). */
+export const nextBillingPeriod = (period: Span, timeZone: string): Span =>
+  periodOfDay(Temporal.PlainDate.from(period.lastDay).add({ days: 1 }), timeZone);
+
+/** The period before `period` (its day before the first). */
+export const previousBillingPeriod = (period: Span, timeZone: string): Span =>
+  periodOfDay(Temporal.PlainDate.from(period.firstDay).subtract({ days: 1 }), timeZone);
+
+function periodOfDay(day: Temporal.PlainDate, timeZone: string): Span {
   const firstOfMonth = day.with({ day: 1 });
   return day.day <= 15
     ? span(firstOfMonth, firstOfMonth.with({ day: 16 }), timeZone)

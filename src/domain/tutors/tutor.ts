@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { WeeklyHours } from '../calendar/availability.ts';
 import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 import { type GradeLevel, gradeLevelSchema } from '../subjects/gradeLevels.ts';
+import type { RateChange } from './hourlyRate.ts';
 
 /** The tutor's profile, created when an admin approves the application; onboarding fills it in later. */
 export const tutorProfileCreated = z.object({
@@ -63,6 +64,21 @@ export const tutorCalendarAccessLost = z.object({
 });
 export const tutorCalendarAccessRestored = z.object({ tutorId: z.string(), userId: z.string(), at: z.string() });
 
+/**
+ * An admin set the tutor's hourly rate from `effectiveFrom` on (past, present or future): a session
+ * is paid at the rate in force at its start (`rateInForce`), so a retroactive change reprices the
+ * sessions after it and payouts show the difference as an adjustment.
+ */
+export const tutorRateChanged = z.object({
+  tutorId: z.string(),
+  userId: z.string(),
+  hourlyRateCents: z.number().int().positive(),
+  effectiveFrom: z.string(),
+  reason: z.string(),
+  changedBy: z.string().nullable(),
+  at: z.string(),
+});
+
 export const tutorEvents = {
   TutorProfileCreated: eventType(tutorProfileCreated, { describe: () => 'Tutor profile created' }),
   TutorProfileEdited: eventType(tutorProfileEdited, {
@@ -83,6 +99,9 @@ export const tutorEvents = {
   TutorOnboardingCompleted: eventType(tutorOnboardingCompleted, { describe: () => 'Tutor onboarding completed' }),
   TutorCalendarAccessLost: eventType(tutorCalendarAccessLost, { describe: (d) => `Tutor calendar access lost (${d.reason})` }),
   TutorCalendarAccessRestored: eventType(tutorCalendarAccessRestored, { describe: () => 'Tutor calendar access restored' }),
+  TutorRateChanged: eventType(tutorRateChanged, {
+    describe: (d) => `Tutor hourly rate set to ${(d.hourlyRateCents / 100).toFixed(2)} from ${d.effectiveFrom}`,
+  }),
 };
 
 export type TutorEvent = EventsOf<typeof tutorEvents>;
@@ -98,6 +117,8 @@ export interface TutorState {
   weeklyHours: WeeklyHours[];
   timeZone: string | null;
   calendarAccessLost: boolean;
+  /** Every rate set, in the order recorded (see `rateInForce`). */
+  rates: RateChange[];
 }
 export const initialTutorState: TutorState = {
   exists: false,
@@ -111,6 +132,7 @@ export const initialTutorState: TutorState = {
   weeklyHours: [],
   timeZone: null,
   calendarAccessLost: false,
+  rates: [],
 };
 export const evolveTutor = (state: TutorState, event: TutorEvent): TutorState => {
   switch (event.type) {
@@ -140,6 +162,11 @@ export const evolveTutor = (state: TutorState, event: TutorEvent): TutorState =>
       return { ...state, calendarAccessLost: true };
     case 'TutorCalendarAccessRestored':
       return { ...state, calendarAccessLost: false };
+    case 'TutorRateChanged':
+      return {
+        ...state,
+        rates: [...state.rates, { hourlyRateCents: event.data.hourlyRateCents, effectiveFrom: event.data.effectiveFrom }],
+      };
     default:
       return state;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
 import type { SubjectRef } from '../subjects/qualifications.ts';
+import { rateInForce } from './hourlyRate.ts';
 import type { TutorEvent } from './tutor.ts';
 import {
   AT_LEAST_ONE_SUBJECT,
@@ -10,6 +11,10 @@ import {
   missingForOnboarding,
   NOT_YOUR_PROFILE,
   ONBOARDING_INCOMPLETE,
+  RATE_ADMIN_ONLY,
+  RATE_INVALID,
+  RATE_REASON_REQUIRED,
+  RATE_REASON_TOO_LONG,
   TUTOR_NOT_FOUND,
   type TutorCommand,
   tutorDecider,
@@ -295,5 +300,78 @@ describe('tutor decider: calendar access', () => {
     spec.given([created, lost]).when(restore).thenEvents([restored]);
     spec.given([created, lost, restored]).when(restore).thenNothing();
     spec.given([]).when(restore).thenNothing();
+  });
+});
+
+describe('tutor hourly rate', () => {
+  const change = (
+    data: Partial<{ hourlyRateCents: number; reason: string; effectiveFrom: Date }> = {},
+    metadata: Meta = admin,
+  ): TutorCommand => ({
+    type: 'ChangeTutorRate',
+    data: { tutorId, hourlyRateCents: 4550, reason: '  Annual review  ', effectiveFrom: new Date('2026-11-10T00:00:00.000Z'), ...data },
+    metadata,
+  });
+
+  it('an admin sets the rate from an instant, with the trimmed reason', () => {
+    spec
+      .given([created])
+      .when(change())
+      .thenEvents([
+        {
+          type: 'TutorRateChanged',
+          data: {
+            tutorId,
+            userId: tutorId,
+            hourlyRateCents: 4550,
+            effectiveFrom: '2026-11-10T00:00:00.000Z',
+            reason: 'Annual review',
+            changedBy: 'admin-1',
+            at,
+          },
+        },
+      ]);
+  });
+
+  it('refuses the tutor, finance, an unknown tutor, a non-positive or absurd rate and a missing or overlong reason', () => {
+    spec.given([created]).when(change({}, own)).thenThrows(RATE_ADMIN_ONLY, 'forbidden');
+    spec
+      .given([created])
+      .when(change({}, { ...admin, actorRole: 'finance' }))
+      .thenThrows(RATE_ADMIN_ONLY, 'forbidden');
+    spec.given([]).when(change()).thenThrows(TUTOR_NOT_FOUND, 'not_found');
+    spec
+      .given([created])
+      .when(change({ hourlyRateCents: 0 }))
+      .thenThrows(RATE_INVALID, 'invalid');
+    spec
+      .given([created])
+      .when(change({ hourlyRateCents: 45.5 }))
+      .thenThrows(RATE_INVALID, 'invalid');
+    spec
+      .given([created])
+      .when(change({ hourlyRateCents: 100_001 }))
+      .thenThrows(RATE_INVALID, 'invalid');
+    spec
+      .given([created])
+      .when(change({ reason: '   ' }))
+      .thenThrows(RATE_REASON_REQUIRED, 'invalid');
+    spec
+      .given([created])
+      .when(change({ reason: 'x'.repeat(501) }))
+      .thenThrows(RATE_REASON_TOO_LONG, 'invalid');
+  });
+
+  it('the rate in force at an instant is the latest effective at or before it; a same-instant correction wins', () => {
+    const rates = [
+      { hourlyRateCents: 4000, effectiveFrom: '2026-11-01T05:00:00.000Z' },
+      { hourlyRateCents: 5000, effectiveFrom: '2026-11-10T05:00:00.000Z' },
+      { hourlyRateCents: 5500, effectiveFrom: '2026-11-10T05:00:00.000Z' },
+      { hourlyRateCents: 3000, effectiveFrom: '2026-10-01T05:00:00.000Z' }, // recorded later, effective earlier
+    ];
+    expect(rateInForce(rates, new Date('2026-09-30T00:00:00.000Z'))).toBeNull();
+    expect(rateInForce(rates, new Date('2026-10-15T00:00:00.000Z'))).toBe(3000);
+    expect(rateInForce(rates, new Date('2026-11-10T04:59:59.999Z'))).toBe(4000);
+    expect(rateInForce(rates, new Date('2026-11-10T05:00:00.000Z'))).toBe(5500);
   });
 });

@@ -1,6 +1,7 @@
 import { assertTimeZone, validateWeeklyHours, type WeeklyHours } from '../calendar/availability.ts';
 import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import { type Qualification, qualificationPolicy, type SubjectRef } from '../subjects/qualifications.ts';
+import { MAX_HOURLY_RATE_CENTS } from './hourlyRate.ts';
 import { evolveTutor, initialTutorState, type TutorEvent, type TutorState } from './tutor.ts';
 
 export const TUTOR_NOT_FOUND = 'Tutor not found';
@@ -12,6 +13,11 @@ export const EXPERIENCE_INVALID = 'Experience must be a whole number of years be
 export const AT_LEAST_ONE_SUBJECT = 'Please select at least one subject';
 export const UNKNOWN_SUBJECT = 'One of the subjects is unknown or no longer offered';
 export const ONBOARDING_INCOMPLETE = 'Onboarding is not complete';
+export const RATE_ADMIN_ONLY = "Only an admin can change a tutor's hourly rate";
+export const RATE_INVALID = `Hourly rate must be a positive amount in dollars with at most 2 decimals, at most ${MAX_HOURLY_RATE_CENTS / 100}`;
+export const RATE_REASON_MAX_LENGTH = 500;
+export const RATE_REASON_REQUIRED = 'A reason is required';
+export const RATE_REASON_TOO_LONG = `Reason must be at most ${RATE_REASON_MAX_LENGTH} characters`;
 
 type Profile = { tutorId: string };
 export type TutorCommand =
@@ -24,7 +30,9 @@ export type TutorCommand =
   /** `calendarConnected`: whether Topmark can reach the tutor's calendar now (a fact). */
   | Command<'CompleteOnboarding', Profile & { calendarConnected: boolean }>
   | Command<'RecordCalendarAccessLost', Profile & { reason: string }>
-  | Command<'RecordCalendarAccessRestored', Profile>;
+  | Command<'RecordCalendarAccessRestored', Profile>
+  /** Admins only; `effectiveFrom` an instant (the route defaults it to now). */
+  | Command<'ChangeTutorRate', Profile & { hourlyRateCents: number; effectiveFrom: Date; reason: string }>;
 
 /** The tutor edits their own profile; an admin may act on anyone's. Returns the profile's user id. */
 function ownProfile(state: TutorState, metadata: CommandMetadata): string {
@@ -118,6 +126,31 @@ export const decideTutor = decideWith<TutorCommand, TutorEvent, TutorState>({
   RecordCalendarAccessRestored: ({ data, metadata }, state) => {
     if (!state.exists || !state.userId || !state.calendarAccessLost) return [];
     return [{ type: 'TutorCalendarAccessRestored', data: { ...data, userId: state.userId, at: metadata.now.toISOString() } }];
+  },
+
+  ChangeTutorRate: ({ data, metadata }, state) => {
+    if (metadata.actorRole !== 'admin') throw new DomainError(RATE_ADMIN_ONLY, 'forbidden');
+    if (!state.exists || !state.userId) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
+    const cents = data.hourlyRateCents;
+    if (!Number.isInteger(cents) || cents <= 0 || cents > MAX_HOURLY_RATE_CENTS) throw new DomainError(RATE_INVALID, 'invalid');
+    const reason = data.reason.trim();
+    if (!reason) throw new DomainError(RATE_REASON_REQUIRED, 'invalid');
+    if (reason.length > RATE_REASON_MAX_LENGTH) throw new DomainError(RATE_REASON_TOO_LONG, 'invalid');
+    if (Number.isNaN(data.effectiveFrom.getTime())) throw new DomainError('effectiveFrom must be an ISO date-time', 'invalid');
+    return [
+      {
+        type: 'TutorRateChanged',
+        data: {
+          tutorId: data.tutorId,
+          userId: state.userId,
+          hourlyRateCents: cents,
+          effectiveFrom: data.effectiveFrom.toISOString(),
+          reason,
+          changedBy: metadata.actorId ?? null,
+          at: metadata.now.toISOString(),
+        },
+      },
+    ];
   },
 });
 

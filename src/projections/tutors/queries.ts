@@ -11,6 +11,12 @@ import type { DashboardStats, TutorListEntry, TutorProfile, TutorSubject } from 
 /** Levels in rank order, as `gradeLevelRank` has them: `array_position` over it compares levels in SQL. */
 const LEVELS = ['grade_10_under', 'grade_11_12', 'university'];
 
+/** The rate of tutor `t` in force at `instant` (an SQL expression), from its changes; null before the first. */
+const rateAt = (sql: Sql, instant: string) => sql`
+  SELECT r.hourly_rate_cents FROM tutor_rates r
+  WHERE r.tutor_id = t.id AND r.effective_from <= ${sql.unsafe(instant)}
+  ORDER BY r.effective_from DESC, r.position DESC LIMIT 1`;
+
 interface ProfileRead {
   id: string;
   user_id: string;
@@ -24,8 +30,9 @@ interface ProfileRead {
 /** A live tutor's profile (an account deleted since is not found); null when there is none. */
 export async function findTutorProfile(sql: Sql, tutorId: string): Promise<TutorProfile | null> {
   const [row] = await sql<ProfileRead[]>`
-    SELECT id, user_id, onboarding_completed, bio, experience, profile_image_path, hourly_rate_cents
-    FROM tutors WHERE id = ${tutorId} AND is_active`;
+    SELECT id, user_id, onboarding_completed, bio, experience, profile_image_path,
+      COALESCE((${rateAt(sql, 'now()')}), hourly_rate_cents) AS hourly_rate_cents
+    FROM tutors t WHERE id = ${tutorId} AND is_active`;
   if (!row) return null;
   return {
     id: row.id,
@@ -127,28 +134,33 @@ export interface StatsSpans {
  * - active students: students with a course (enrolled or active) whose tutor this is;
  * - sessions this week: sessions starting in the week that were not cancelled;
  * - hours and earnings this billing period: the payable hours — sessions completed, or cancelled
- *   too late (the credit forfeited, the tutor paid) — starting in the period, at the tutor's
- *   hourly rate (no rate set: no earnings shown).
+ *   too late (the credit forfeited, the tutor paid) — starting in the period, each paid one hour
+ *   at the rate in force at its start, as payouts pay it (no rate in force: nothing earned).
  */
 export async function dashboardStats(sql: Sql, tutorId: string, spans: StatsSpans): Promise<DashboardStats | null> {
-  const [tutor] = await sql<
-    { hourly_rate_cents: number | null }[]
-  >`SELECT hourly_rate_cents FROM tutors WHERE id = ${tutorId} AND is_active`;
+  const [tutor] = await sql<{ id: string }[]>`SELECT id FROM tutors WHERE id = ${tutorId} AND is_active`;
   if (!tutor) return null;
-  const [row] = await sql<{ active_students: string; sessions_this_week: string; payable_minutes: string | null }[]>`
+  const [row] = await sql<
+    { active_students: string; sessions_this_week: string; payable_minutes: string | null; earned_cents: string | null }[]
+  >`
     SELECT
       (SELECT count(DISTINCT student_id) FROM student_courses WHERE tutor_id = ${tutorId} AND status <> 'inactive') AS active_students,
       (SELECT count(*) FROM sessions WHERE tutor_id = ${tutorId} AND status <> 'cancelled'
          AND start_at >= ${spans.week.start} AND start_at < ${spans.week.end}) AS sessions_this_week,
       (SELECT sum(duration) FROM sessions WHERE tutor_id = ${tutorId}
          AND (status = 'completed' OR (status = 'cancelled' AND cancel_credit = 'forfeited'))
-         AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}) AS payable_minutes`;
+         AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}) AS payable_minutes,
+      (SELECT sum(COALESCE((${rateAt(sql, 's.start_at')}), t.hourly_rate_cents, 0))
+         FROM sessions s JOIN tutors t ON t.id = s.tutor_id
+         WHERE s.tutor_id = ${tutorId}
+         AND (s.status = 'completed' OR (s.status = 'cancelled' AND s.cancel_credit = 'forfeited'))
+         AND s.start_at >= ${spans.billingPeriod.start} AND s.start_at < ${spans.billingPeriod.end}) AS earned_cents`;
   const minutes = Number(row?.payable_minutes ?? 0);
   return {
     activeStudents: Number(row?.active_students ?? 0),
     sessionsThisWeek: Number(row?.sessions_this_week ?? 0),
     hoursThisBillingPeriod: Math.round((minutes / 60) * 100) / 100,
-    earningsThisBillingPeriod: tutor.hourly_rate_cents === null ? 0 : Math.round((minutes * tutor.hourly_rate_cents) / 60) / 100,
+    earningsThisBillingPeriod: Number(row?.earned_cents ?? 0) / 100,
   };
 }
 

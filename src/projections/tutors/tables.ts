@@ -27,6 +27,25 @@ export const tutors = table(
 export type TutorRow = RowOf<typeof tutors>;
 
 /**
+ * Every hourly rate an admin set (`TutorRateChanged`), from when: the rate in force at an instant
+ * is the latest `effective_from` at or before it, then the latest recorded (`position`), as
+ * `rateInForce` and the payouts read model have it. `tutors.hourly_rate_cents` is the profile's
+ * rate at creation, in force until the first change.
+ */
+export const tutorRates = table(
+  'tutor_rates',
+  {
+    id: text().primaryKey(),
+    tutor_id: text(),
+    effective_from: timestamptz(),
+    hourly_rate_cents: int(),
+    position: text(),
+  },
+  { indexes: [{ name: 'tutor_rates_tutor_from', on: ['tutor_id', 'effective_from DESC'] }] },
+);
+export type TutorRateRow = RowOf<typeof tutorRates>;
+
+/**
  * What each tutor teaches (spec part 1 §3 `tutor_subjects`) and up to which level: the saved set,
  * the qualification policy's implied subjects included. One row per (tutor, subject); `id` joins
  * the two (the kit's tables have a single-column key).

@@ -2,7 +2,16 @@ import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { defineProjection, type ProjectedEvent } from '../kit/defineProjection.ts';
 import { foldRows } from '../kit/foldRows.ts';
 import { deleteRows, insertRows, updateRows } from '../kit/writes.ts';
-import { type TutorInvitationRow, type TutorRow, type TutorSubjectRow, tutorInvitations, tutorSubjects, tutors } from './tables.ts';
+import {
+  type TutorInvitationRow,
+  type TutorRateRow,
+  type TutorRow,
+  type TutorSubjectRow,
+  tutorInvitations,
+  tutorRates,
+  tutorSubjects,
+  tutors,
+} from './tables.ts';
 
 const handles = [
   'TutorProfileCreated',
@@ -10,6 +19,7 @@ const handles = [
   'TutorPictureChanged',
   'TutorQualificationsSet',
   'TutorOnboardingCompleted',
+  'TutorRateChanged',
   'TutorInvited',
   'TutorApplicationSubmitted',
   'TutorApplicationDenied',
@@ -76,11 +86,12 @@ const profileKey = (e: ProfileEvent) => (e.type === 'AccountDeleted' ? e.data.us
 export const tutorsProjector = defineProjection({
   name: 'tutors',
   handles,
-  tables: [tutors, tutorSubjects, tutorInvitations],
+  tables: [tutors, tutorSubjects, tutorInvitations, tutorRates],
   async apply(tx, events) {
     const invitations: TutorInvitationRow[] = [];
     const accepted: Pick<TutorInvitationRow, 'id' | 'status' | 'accepted_at'>[] = [];
     const erased: Pick<TutorInvitationRow, 'id' | 'email'>[] = [];
+    const rates: TutorRateRow[] = [];
     /** Each tutor's latest saved set in the batch (null: none any more). */
     const subjects = new Map<string, TutorSubjectRow[]>();
     for (const e of events) {
@@ -99,6 +110,15 @@ export const tutorsProjector = defineProjection({
           break;
         case 'AccountDeleted':
           subjects.set(e.data.userId, []);
+          break;
+        case 'TutorRateChanged':
+          rates.push({
+            id: e.id,
+            tutor_id: e.data.tutorId,
+            effective_from: e.data.effectiveFrom,
+            hourly_rate_cents: e.data.hourlyRateCents,
+            position: e.position,
+          });
           break;
         case 'TutorInvited':
           invitations.push({
@@ -130,5 +150,6 @@ export const tutorsProjector = defineProjection({
     await insertRows(tx, tutorInvitations, invitations, 'nothing');
     await updateRows(tx, tutorInvitations, ['status', 'accepted_at'], accepted);
     await updateRows(tx, tutorInvitations, ['email'], erased);
+    await insertRows(tx, tutorRates, rates, 'nothing');
   },
 });

@@ -14,6 +14,7 @@ import { JobsTab } from './JobsTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { MailboxTab } from './MailboxTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
+import { PayoutsTab } from './PayoutsTab.tsx';
 import { ProjectionsTab } from './ProjectionsTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { systemApi } from './systemApi.ts';
@@ -208,6 +209,8 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
       return <PromoCodesTab />;
     case 'alerts':
       return <AlertsTab />;
+    case 'payouts':
+      return <PayoutsTab />;
     default:
       return <LaterTab tab={tab} />;
   }

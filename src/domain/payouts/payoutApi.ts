@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { payoutLineKinds, payoutMethods } from './payoutPeriod.ts';
+
+/** The payout answers of `/api/admin/payouts…` (issue 12 §3): money in dollars to the cent. */
+
+export const payoutLineViewSchema = z.object({
+  kind: z.enum(payoutLineKinds),
+  tutorId: z.string(),
+  tutorName: z.string(),
+  sessions: z.number().int(),
+  hours: z.number(),
+  /** Dollars an hour; null on adjustments and when no rate was in force. */
+  rate: z.number().nullable(),
+  amount: z.number(),
+  /** The approved period an adjustment corrects (its first day). */
+  adjusts: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type PayoutLineView = z.output<typeof payoutLineViewSchema>;
+
+export const payoutPeriodViewSchema = z.object({
+  period: z.object({ start: z.string(), end: z.string() }),
+  status: z.enum(['open', 'approved', 'paid']),
+  lines: z.array(payoutLineViewSchema),
+  total: z.number(),
+  /** Whether the period is over (only then can it be approved). */
+  ended: z.boolean(),
+  approvedAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  method: z.enum(payoutMethods).nullable(),
+  reference: z.string().nullable(),
+  /** The first days of the periods before and after, for the picker. */
+  previousPeriodStart: z.string(),
+  nextPeriodStart: z.string(),
+});
+export type PayoutPeriodView = z.output<typeof payoutPeriodViewSchema>;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as yyyy-MM-dd');
+
+export const payoutPeriodQuerySchema = z.object({ period: day.optional() });
+export const payoutPeriodParamsSchema = z.object({ periodStart: day });
+
+export const markPaidBodySchema = z.object({
+  method: z.enum(payoutMethods),
+  reference: z.string().max(200),
+});
+
+/** Dollars with at most 2 decimals (no float drift: `hourlyRate * 100` must be whole cents). */
+export const changeRateBodySchema = z.object({
+  hourlyRate: z
+    .number()
+    .positive()
+    .max(1000)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'Hourly rate must have at most 2 decimals'),
+  effectiveFrom: z.iso.datetime({ offset: true }).optional(),
+  reason: z.string().max(500),
+});
+
+export const tutorRateViewSchema = z.object({ tutorId: z.string(), hourlyRate: z.number(), effectiveFrom: z.string() });

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  approvePayoutPeriod,
+  markPayoutPeriodPaid,
+  payoutHandlers,
+  payoutPeriodStarting,
+} from '../../../commands/payouts/payoutPeriods.ts';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import {
+  markPaidBodySchema,
+  payoutPeriodParamsSchema,
+  payoutPeriodQuerySchema,
+  payoutPeriodViewSchema,
+} from '../../../domain/payouts/payoutApi.ts';
+import { billingPeriodOf, billingPeriodOfDay, PAYOUT_TIME_ZONE, previousBillingPeriod } from '../../../domain/tutors/billingPeriod.ts';
+import { payoutPeriodView } from '../../../projections/payouts/queries.ts';
+import type { System } from '../../../system.ts';
+import { idempotent } from '../../kit/commandRequest.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { payoutCsv, payoutCsvFilename } from './payoutCsv.ts';
+
+/** Payouts are run by finance staff and admins (issue 12 §3); every other role is refused. */
+const staffOnly = { roles: ['admin', 'finance'] } as const;
+const payoutProjections = ['payouts'];
+const messageSchema = z.object({ message: z.string() });
+export const PERIOD_INVALID = 'period must be a date (yyyy-MM-dd)';
+
+/** The period holding `day`; without one, the latest period that has ended (the one to approve next). */
+function periodAsked(day: string | undefined, now: Date) {
+  if (day === undefined) return previousBillingPeriod(billingPeriodOf(now, PAYOUT_TIME_ZONE), PAYOUT_TIME_ZONE);
+  const period = billingPeriodOfDay(day, PAYOUT_TIME_ZONE);
+  if (!period) throw new DomainError(PERIOD_INVALID, 'invalid');
+  return period;
+}
+
+/** Payouts per billing period: the view, approval, payment and the CSV export. */
+export const payoutRoutes =
+  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    const handlers = payoutHandlers(store);
+
+    app.get(
+      '/api/admin/payouts',
+      {
+        config: staffOnly,
+        schema: {
+          tags: ['payouts'],
+          summary: 'The payout of the billing period holding `period` (yyyy-MM-dd; default: the last period that ended)',
+          querystring: payoutPeriodQuerySchema,
+          response: { 200: payoutPeriodViewSchema },
+        },
+      },
+      (request) => {
+        const now = new Date();
+        return payoutPeriodView(sql, periodAsked(request.query.period, now), now);
+      },
+    );
+
+    app.get(
+      '/api/admin/payouts/:periodStart.csv',
+      {
+        config: staffOnly,
+        schema: {
+          tags: ['payouts'],
+          summary: "The period's payout lines as CSV (amounts with 2 decimals, a total row)",
+          params: payoutPeriodParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const view = await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), new Date());
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${payoutCsvFilename(view)}"`)
+          .header('cache-control', 'no-store')
+          .send(payoutCsv(view));
+      },
+    );
+
+    app.post(
+      '/api/admin/payouts/:periodStart/approve',
+      {
+        config: staffOnly,
+        schema: {
+          tags: ['payouts'],
+          summary: "Freeze an ended period's figures (409 when it is approved already)",
+          params: payoutPeriodParamsSchema,
+          response: { 200: payoutPeriodViewSchema, 409: messageSchema, 422: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const { position } = await approvePayoutPeriod(handlers, sql, request.params.periodStart, ctx);
+          await readYourWrites(sql, payoutProjections, position);
+          return { status: 200, body: await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), ctx.now) };
+        }),
+    );
+
+    app.post(
+      '/api/admin/payouts/:periodStart/mark-paid',
+      {
+        config: staffOnly,
+        schema: {
+          tags: ['payouts'],
+          summary: 'Record that an approved period was paid, how and with which reference (409 unless approved and unpaid)',
+          params: payoutPeriodParamsSchema,
+          body: markPaidBodySchema,
+          response: { 200: payoutPeriodViewSchema, 409: messageSchema },
+        },
+      },
+      async (request, reply) =>
+        idempotent(sql, request, reply, async (ctx) => {
+          const { periodStart } = request.params;
+          const { position } = await markPayoutPeriodPaid(handlers, { periodStart, ...request.body }, ctx);
+          await readYourWrites(sql, payoutProjections, position);
+          return { status: 200, body: await payoutPeriodView(sql, payoutPeriodStarting(periodStart), ctx.now) };
+        }),
+    );
+  };

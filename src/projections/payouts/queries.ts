@@ -1,0 +1,133 @@
+import type { Sql } from '../../adapters/db/db.ts';
+import type { PayoutLineView, PayoutPeriodView } from '../../domain/payouts/payoutApi.ts';
+import { adjustmentLines, periodsAdjustedBy, type SessionTally, sessionLines, totalCents } from '../../domain/payouts/payoutLines.ts';
+import type { PayoutLine, PayoutMethod, PayoutStatus } from '../../domain/payouts/payoutPeriod.ts';
+import { nextBillingPeriod, PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from '../../domain/tutors/billingPeriod.ts';
+
+/**
+ * The payouts read model's queries. An open period is computed on request (a preview): its
+ * payable sessions at the rate in force at each start, plus the adjustments of the approved
+ * periods right before it; an approved period answers the lines its approval froze.
+ */
+
+/** Payable sessions of `[start, end)` per tutor and rate in force at each session's start (latest effective, then latest recorded). */
+export async function sessionTallies(sql: Sql, span: { start: Date; end: Date }): Promise<SessionTally[]> {
+  const rows = await sql<{ tutor_id: string; rate_cents: number | null; sessions: number }[]>`
+    SELECT s.tutor_id, r.hourly_rate_cents AS rate_cents, count(*)::int AS sessions
+    FROM payout_sessions s
+    LEFT JOIN LATERAL (
+      SELECT hourly_rate_cents FROM payout_rates r
+      WHERE r.tutor_id = s.tutor_id AND r.effective_from <= s.start_at
+      ORDER BY r.effective_from DESC, r.position DESC LIMIT 1) r ON true
+    WHERE s.payable AND s.start_at >= ${span.start} AND s.start_at < ${span.end}
+    GROUP BY s.tutor_id, r.hourly_rate_cents`;
+  return rows.map((r) => ({ tutorId: r.tutor_id, rateCents: r.rate_cents, sessions: r.sessions }));
+}
+
+interface LineRead {
+  period_start: string;
+  kind: PayoutLine['kind'];
+  tutor_id: string;
+  sessions: number;
+  rate_cents: number | null;
+  amount_cents: number;
+  adjusts: string | null;
+}
+
+const lineOf = (r: LineRead): PayoutLine => ({
+  kind: r.kind,
+  tutorId: r.tutor_id,
+  sessions: r.sessions,
+  rateCents: r.rate_cents,
+  amountCents: r.amount_cents,
+  adjusts: r.adjusts,
+});
+
+async function approvedPeriodIds(sql: Sql): Promise<Set<string>> {
+  const rows = await sql<{ id: string }[]>`SELECT id FROM payout_periods`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * What an open period would pay now: its sessions, then for each approved period right before
+ * it, each tutor's difference between what that period's sessions come to now and what was
+ * approved for them (its own lines and the adjustments approved since). Approval freezes these.
+ */
+export async function previewLines(sql: Sql, period: Span): Promise<PayoutLine[]> {
+  const approved = await approvedPeriodIds(sql);
+  const lines = sessionLines(await sessionTallies(sql, period));
+  const adjusted = periodsAdjustedBy(period, (day) => approved.has(day));
+  if (adjusted.length === 0) return lines;
+  const days = adjusted.map((p) => p.firstDay);
+  const settled = await sql<LineRead[]>`
+    SELECT period_start, kind, tutor_id, sessions, rate_cents, amount_cents, adjusts FROM payout_lines
+    WHERE (kind = 'sessions' AND period_start = ANY(${days})) OR adjusts = ANY(${days})`;
+  // Oldest first: the adjustments read in the order the periods ran.
+  for (const p of [...adjusted].reverse()) {
+    const own = settled.filter((l) => (l.kind === 'sessions' ? l.period_start : l.adjusts) === p.firstDay).map(lineOf);
+    lines.push(...adjustmentLines(p.firstDay, await sessionTallies(sql, p), own));
+  }
+  return lines;
+}
+
+interface PeriodRead {
+  status: PayoutStatus;
+  approved_at: Date;
+  paid_at: Date | null;
+  payment_method: PayoutMethod | null;
+  payment_reference: string | null;
+}
+
+const dollars = (cents: number) => Math.round(cents) / 100;
+
+function noteOf(line: PayoutLine): string | null {
+  if (line.kind === 'adjustment') return `Adjustment to the approved period starting ${line.adjusts}`;
+  return line.rateCents === null ? 'No hourly rate in force' : null;
+}
+
+/** Tutors' names from the accounts read model; a deleted account reads "Former tutor". */
+async function tutorNames(sql: Sql, tutorIds: string[]): Promise<Map<string, string>> {
+  if (tutorIds.length === 0) return new Map();
+  const rows = await sql<{ id: string; first_name: string; last_name: string }[]>`
+    SELECT id, first_name, last_name FROM users WHERE id = ANY(${tutorIds})`;
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
+}
+
+/** The period view of `GET /api/admin/payouts`: status, lines (sessions first by name, then adjustments), total. */
+export async function payoutPeriodView(sql: Sql, period: Span, now: Date): Promise<PayoutPeriodView> {
+  const [row] = await sql<PeriodRead[]>`
+    SELECT status, approved_at, paid_at, payment_method, payment_reference FROM payout_periods WHERE id = ${period.firstDay}`;
+  const lines = row
+    ? (
+        await sql<LineRead[]>`
+          SELECT period_start, kind, tutor_id, sessions, rate_cents, amount_cents, adjusts
+          FROM payout_lines WHERE period_start = ${period.firstDay} ORDER BY line_no`
+      ).map(lineOf)
+    : await previewLines(sql, period);
+  const names = await tutorNames(sql, [...new Set(lines.map((l) => l.tutorId))]);
+  const views: PayoutLineView[] = lines.map((l) => ({
+    kind: l.kind,
+    tutorId: l.tutorId,
+    tutorName: names.get(l.tutorId) ?? 'Former tutor',
+    sessions: l.sessions,
+    hours: l.sessions,
+    rate: l.rateCents === null ? null : dollars(l.rateCents),
+    amount: dollars(l.amountCents),
+    adjusts: l.adjusts,
+    note: noteOf(l),
+  }));
+  views.sort((a, b) => (a.kind === b.kind ? a.tutorName.localeCompare(b.tutorName) : a.kind === 'sessions' ? -1 : 1));
+  return {
+    period: { start: period.firstDay, end: period.lastDay },
+    status: row?.status ?? 'open',
+    lines: views,
+    total: dollars(totalCents(lines)),
+    ended: now.getTime() >= period.end.getTime(),
+    approvedAt: row?.approved_at.toISOString() ?? null,
+    paidAt: row?.paid_at?.toISOString() ?? null,
+    method: row?.payment_method ?? null,
+    reference: row?.payment_reference ?? null,
+    previousPeriodStart: previousBillingPeriod(period, PAYOUT_TIME_ZONE).firstDay,
+    nextPeriodStart: nextBillingPeriod(period, PAYOUT_TIME_ZONE).firstDay,
+  };
+}
