@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { alertRoutes } from './routes/operations/alertRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
+import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
 import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(alertRoutes(system));
   await app.register(purchaseRoutes(system));
   await app.register(repurchaseRoutes(system));
+  await app.register(adminPurchaseRoutes(system));
   await app.register(courseRoutes(system));
   await app.register(sessionRoutes(system));
   await app.register(sessionCalendarRoutes(system));
