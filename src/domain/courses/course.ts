@@ -34,7 +34,7 @@ export const courseCreditsAdded = z.object({
 });
 /**
  * A refund took back the purchase's credits that no session holds (credits are spent oldest purchase
- * first, so these are the purchase's unused ones).
+ * first, see `unusedCreditsOf`).
  */
 export const courseCreditsRemoved = z.object({
   courseId: z.string(),
@@ -105,10 +105,10 @@ export const sessionsRemainingOf = (state: Pick<CourseState, 'totalSessions' | '
   state.totalSessions - state.reserved.length - state.used.length;
 
 /**
- * The credits of a purchase that no session has taken. Sessions take credits oldest purchase first
- * (a repurchase is only possible once every earlier credit is taken, and a released credit goes back
- * to the oldest purchase), so a purchase's unused credits are what is left of it once every credit
- * taken has been charged to the purchases before it and then to it.
+ * The credits of a purchase that no session has taken. Credits taken (reserved or used) are charged to
+ * the oldest purchase first (a repurchase is only possible once every earlier credit is taken), so a
+ * purchase's unused credits are what is left of it once the credits taken have been charged to the
+ * purchases before it and then to it; a released credit frees the newest purchase's.
  */
 export function unusedCreditsOf(state: Pick<CourseState, 'credited' | 'reserved' | 'used'>, purchaseId: string): number {
   const taken = state.reserved.length + state.used.length;
