@@ -13,6 +13,7 @@ import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
+import { PurchasesTab } from './PurchasesTab.tsx';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
 
@@ -149,6 +150,8 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <PromoCodesTab />;
     case 'alerts':
       return <AlertsTab />;
+    case 'purchases':
+      return <PurchasesTab />;
     default:
       return <LaterTab tab={tab} />;
   }
