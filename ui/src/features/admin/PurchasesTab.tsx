@@ -112,7 +112,8 @@ function columnsFor(canRefund: boolean) {
       ? [
           helper.display({
             id: 'actions',
-            header: () => <span className="sr-only">Actions</span>,
+            // Visible: an sr-only header is positioned outside the table's scroller and widens the page on a phone.
+            header: 'Actions',
             cell: ({ row }) => (row.original.status === 'completed' ? <RefundButton purchase={row.original} /> : null),
           }),
         ]
@@ -337,7 +338,7 @@ function RefundDialog({ purchase, onClose }: { purchase: AdminPurchaseRow; onClo
             value={reason}
             maxLength={REFUND_REASON_MAX}
             rows={3}
-            required
+            aria-required="true"
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${reasonId}-error` : undefined}
             onChange={(event) => setReason(event.target.value)}
