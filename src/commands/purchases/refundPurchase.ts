@@ -1,6 +1,7 @@
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { PaymentPort } from '../../adapters/payments/paymentPort.ts';
-import { unusedCreditsOf } from '../../domain/courses/course.ts';
+import { type CourseEvent, type CourseState, unusedCreditsOf } from '../../domain/courses/course.ts';
+import type { CourseCommand } from '../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import {
   FREE_PURCHASE,
@@ -10,14 +11,21 @@ import {
   refundShareCents,
 } from '../../domain/purchases/purchase.ts';
 import { PURCHASE_NOT_FOUND } from '../../domain/purchases/purchaseDecider.ts';
-import { type CourseHandlers, courseIdForPurchase } from '../courses/courseHandlers.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
+import type { CommandHandler } from '../kit/handleCommand.ts';
 import { stepOf } from '../kit/processStep.ts';
 import type { PurchaseHandlers } from './purchaseHandlers.ts';
 
+/** The course ledger as a port: the route builds it from the courses feature's handlers. */
+export interface CourseLedgerPort {
+  ledger: CommandHandler<CourseCommand, CourseEvent, CourseState>;
+  /** The course a first purchase created. */
+  courseIdForPurchase: (purchaseId: string) => string;
+}
+
 export interface RefundDeps {
   purchases: PurchaseHandlers;
-  courses: CourseHandlers;
+  courses: CourseLedgerPort;
   payments: Pick<PaymentPort, 'refund'>;
 }
 
@@ -48,7 +56,8 @@ export class ProviderRefundError extends Error {
 }
 
 /** The course holding a purchase's credits: a repurchase names it, a first purchase created it. */
-export const courseOfPurchase = (started: PurchaseStartedData) => started.courseId ?? courseIdForPurchase(started.purchaseId);
+const courseOfPurchase = (courses: CourseLedgerPort, started: PurchaseStartedData) =>
+  started.courseId ?? courses.courseIdForPurchase(started.purchaseId);
 
 const paidAtProvider = (state: PurchaseState, started: PurchaseStartedData) =>
   started.finalCents > 0 && state.paidWith !== null && state.paidWith !== FREE_PURCHASE;
@@ -57,7 +66,7 @@ const paidAtProvider = (state: PurchaseState, started: PurchaseStartedData) =>
 export async function quoteRefund(deps: Omit<RefundDeps, 'payments'>, purchaseId: string): Promise<RefundQuote> {
   const state = await deps.purchases.purchases.load(purchaseId);
   if (!state.started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
-  const course = await deps.courses.courses.load(courseOfPurchase(state.started));
+  const course = await deps.courses.ledger.load(courseOfPurchase(deps.courses, state.started));
   const credits = state.status === 'completed' ? unusedCreditsOf(course, purchaseId) : 0;
   return { credits, amountCents: paidAtProvider(state, state.started) ? refundShareCents(state.started, credits) : 0 };
 }
@@ -97,18 +106,18 @@ export async function refundPurchase(
   const started = state.started;
   if (!started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
 
-  const courseId = courseOfPurchase(started);
+  const courseId = courseOfPurchase(deps.courses, started);
   const giveBackClaim = (code: string, message: string) =>
     purchases.handle(purchaseId, { type: 'FailRefund', data: { purchaseId, attempt, code, message } }, step(`fail-${attempt}`));
 
   let creditsRemoved: number;
   try {
-    await deps.courses.courses.handle(
+    await deps.courses.ledger.handle(
       courseId,
       { type: 'RemovePurchaseCredits', data: { courseId, purchaseId } },
       step(`remove-credits-${attempt}`),
     );
-    const course = await deps.courses.courses.load(courseId);
+    const course = await deps.courses.ledger.load(courseId);
     creditsRemoved = course.credited.find((c) => c.purchaseId === purchaseId)?.removed ?? 0;
   } catch (error) {
     // Nothing to remove (all used or booked, or the course not credited yet): nothing was taken.
@@ -129,7 +138,7 @@ export async function refundPurchase(
     } catch (error) {
       const code = (error as { reason?: string }).reason ?? 'provider_error';
       const message = error instanceof Error ? error.message : 'The payment provider failed';
-      await deps.courses.courses.handle(
+      await deps.courses.ledger.handle(
         courseId,
         { type: 'RestorePurchaseCredits', data: { courseId, purchaseId } },
         step(`restore-credits-${attempt}`),

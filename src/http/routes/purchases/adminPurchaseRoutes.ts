@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { courseHandlers, courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
 import { purchaseHandlers } from '../../../commands/purchases/purchaseHandlers.ts';
 import { ProviderRefundError, quoteRefund, refundPurchase } from '../../../commands/purchases/refundPurchase.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
@@ -32,7 +32,11 @@ export const providerRefundFailed = (message: string) =>
 export const adminPurchaseRoutes =
   ({ sql, store, payments }: Pick<System, 'sql' | 'store' | 'payments'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = { purchases: purchaseHandlers(store), courses: courseHandlers(store), payments };
+    const deps = {
+      purchases: purchaseHandlers(store),
+      courses: { ledger: courseHandlers(store).courses, courseIdForPurchase },
+      payments,
+    };
 
     app.get(
       '/api/admin/purchases',
