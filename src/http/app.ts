@@ -25,6 +25,7 @@ import { projectionRoutes } from './routes/operations/projectionRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { payoutRoutes } from './routes/payouts/payoutRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
+import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
 import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
@@ -128,6 +129,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(consoleMailboxRoutes(system));
   await app.register(purchaseRoutes(system));
   await app.register(repurchaseRoutes(system));
+  await app.register(adminPurchaseRoutes(system));
   await app.register(courseRoutes(system));
   await app.register(sessionRoutes(system));
   await app.register(sessionCalendarRoutes(system));

@@ -53,6 +53,13 @@ describe('every API route enforces its declared roles on the server', () => {
     for (const r of app.declaredRoutes) expect(r.roles, `${r.method} ${r.url}`).toBeTruthy();
   });
 
+  it('the console: finance reads purchases, only admins quote and make refunds', () => {
+    const rolesOf = (method: string, url: string) => app.declaredRoutes.find((r) => r.method === method && r.url === url)?.roles;
+    expect(rolesOf('GET', '/api/admin/purchases')).toEqual(['admin', 'finance']);
+    expect(rolesOf('GET', '/api/admin/purchases/:id/refund')).toEqual(['admin']);
+    expect(rolesOf('POST', '/api/admin/purchases/:id/refund')).toEqual(['admin']);
+  });
+
   it('refuses anonymous callers with 401 and other roles with 403, and lets the declared roles through', async () => {
     const checked: string[] = [];
     for (const route of app.declaredRoutes) {

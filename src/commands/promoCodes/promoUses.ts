@@ -31,3 +31,10 @@ export const redeemPromoCode = (
   handlers.promoCodes.handle(redemption.promoCodeId, { type: 'RedeemPromoCode', data: redemption }, ctx, {
     maxAttempts: HOT_STREAM_ATTEMPTS,
   });
+
+/** The purchase the use was for was refunded: its redemption (or held claim) stops counting. */
+export const refundPromoUse = (
+  handlers: PromoCodeHandlers,
+  refund: { promoCodeId: string; claimId: string; purchaseId: string },
+  ctx: CommandContext,
+) => handlers.promoCodes.handle(refund.promoCodeId, { type: 'RefundPromoUse', data: refund }, ctx, { maxAttempts: HOT_STREAM_ATTEMPTS });

@@ -32,6 +32,18 @@ export const courseCreditsAdded = z.object({
   credits: z.number().int(),
   at: z.string(),
 });
+/**
+ * A refund took back the purchase's credits that no session holds (credits are spent oldest purchase
+ * first, see `unusedCreditsOf`).
+ */
+export const courseCreditsRemoved = z.object({
+  courseId: z.string(),
+  purchaseId: z.string(),
+  credits: z.number().int(),
+  at: z.string(),
+});
+/** The refund that removed them failed at the payment provider: the credits are the student's again. */
+export const courseCreditsRestored = courseCreditsRemoved;
 /** One credit held by a booked session, until it is released, consumed or forfeited. */
 const sessionCredit = z.object({ courseId: z.string(), sessionId: z.string(), at: z.string() });
 
@@ -41,6 +53,8 @@ export const courseEvents = {
   CourseActivated: eventType(courseActivated, { describe: () => 'Course activated' }),
   CourseEnded: eventType(courseEnded, { describe: () => 'Course ended' }),
   CourseCreditsAdded: eventType(courseCreditsAdded, { describe: (d) => `${d.credits} session(s) added to the course` }),
+  CourseCreditsRemoved: eventType(courseCreditsRemoved, { describe: (d) => `${d.credits} unused session(s) removed (purchase refunded)` }),
+  CourseCreditsRestored: eventType(courseCreditsRestored, { describe: (d) => `${d.credits} session(s) given back (refund failed)` }),
   CourseCreditReserved: eventType(sessionCredit, { describe: () => 'Session credit reserved by a booking' }),
   CourseCreditReleased: eventType(sessionCredit, { describe: () => 'Session credit released (cancelled in time)' }),
   CourseCreditConsumed: eventType(sessionCredit, { describe: () => 'Session credit used (session completed)' }),
@@ -63,6 +77,14 @@ export interface CourseState {
   used: string[];
   /** Purchases already credited (a repeated credit changes nothing). */
   purchases: string[];
+  /** Each purchase's credits in the order they came, and how many a refund removed. */
+  credited: CreditedPurchase[];
+}
+
+export interface CreditedPurchase {
+  purchaseId: string;
+  credits: number;
+  removed: number;
 }
 
 export const initialCourseState: CourseState = {
@@ -75,11 +97,32 @@ export const initialCourseState: CourseState = {
   reserved: [],
   used: [],
   purchases: [],
+  credited: [],
 };
 
 /** Credits neither reserved nor used (spec `sessionsRemaining`); never below zero by construction of the decider. */
 export const sessionsRemainingOf = (state: Pick<CourseState, 'totalSessions' | 'reserved' | 'used'>) =>
   state.totalSessions - state.reserved.length - state.used.length;
+
+/**
+ * The credits of a purchase that no session has taken. Credits taken (reserved or used) are charged to
+ * the oldest purchase first (a repurchase is only possible once every earlier credit is taken), so a
+ * purchase's unused credits are what is left of it once the credits taken have been charged to the
+ * purchases before it and then to it; a released credit frees the newest purchase's.
+ */
+export function unusedCreditsOf(state: Pick<CourseState, 'credited' | 'reserved' | 'used'>, purchaseId: string): number {
+  const taken = state.reserved.length + state.used.length;
+  let before = 0;
+  for (const c of state.credited) {
+    const live = c.credits - c.removed;
+    if (c.purchaseId === purchaseId) return Math.max(0, Math.min(live, before + live - taken));
+    before += live;
+  }
+  return 0;
+}
+
+const withRemoved = (credited: readonly CreditedPurchase[], purchaseId: string, removed: number) =>
+  credited.map((c) => (c.purchaseId === purchaseId ? { ...c, removed } : c));
 
 const without = (list: readonly string[], id: string) => list.filter((x) => x !== id);
 
@@ -94,6 +137,7 @@ export function evolveCourse(state: CourseState, event: CourseEvent): CourseStat
         status: 'enrolled',
         totalSessions: event.data.credits,
         purchases: [event.data.purchaseId],
+        credited: [{ purchaseId: event.data.purchaseId, credits: event.data.credits, removed: 0 }],
       };
     case 'CourseTutorChosen':
       return { ...state, tutorId: event.data.tutorId };
@@ -102,7 +146,24 @@ export function evolveCourse(state: CourseState, event: CourseEvent): CourseStat
     case 'CourseEnded':
       return { ...state, status: 'inactive' };
     case 'CourseCreditsAdded':
-      return { ...state, totalSessions: state.totalSessions + event.data.credits, purchases: [...state.purchases, event.data.purchaseId] };
+      return {
+        ...state,
+        totalSessions: state.totalSessions + event.data.credits,
+        purchases: [...state.purchases, event.data.purchaseId],
+        credited: [...state.credited, { purchaseId: event.data.purchaseId, credits: event.data.credits, removed: 0 }],
+      };
+    case 'CourseCreditsRemoved':
+      return {
+        ...state,
+        totalSessions: state.totalSessions - event.data.credits,
+        credited: withRemoved(state.credited, event.data.purchaseId, event.data.credits),
+      };
+    case 'CourseCreditsRestored':
+      return {
+        ...state,
+        totalSessions: state.totalSessions + event.data.credits,
+        credited: withRemoved(state.credited, event.data.purchaseId, 0),
+      };
     case 'CourseCreditReserved':
       return { ...state, reserved: [...state.reserved, event.data.sessionId] };
     case 'CourseCreditReleased':

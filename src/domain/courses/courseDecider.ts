@@ -1,5 +1,5 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
-import { type CourseEvent, type CourseState, evolveCourse, initialCourseState, sessionsRemainingOf } from './course.ts';
+import { type CourseEvent, type CourseState, evolveCourse, initialCourseState, sessionsRemainingOf, unusedCreditsOf } from './course.ts';
 
 /** Spec part 2 §8. */
 export const COURSE_NOT_FOUND = 'Could not find your course enrollment. Please contact support.';
@@ -10,6 +10,8 @@ export const TUTOR_NOT_CHOSEN = 'Choose a tutor for this course first';
 export const TUTOR_NOT_QUALIFIED = 'This tutor is not available for this subject';
 export const END_ONLY_WHEN_USED = 'A course can be ended only when it has no sessions remaining';
 export const NO_CREDIT_HELD = 'This session holds no credit of the course';
+export const PURCHASE_NOT_CREDITED = "This purchase's sessions are not on the course yet. Please try again in a moment.";
+export const NOTHING_UNUSED = 'Every session of this purchase is used or booked: there is nothing left to refund';
 
 type Ref = { courseId: string };
 type SessionRef = Ref & { sessionId: string };
@@ -20,6 +22,10 @@ export type CourseCommand =
   | Command<'ActivateCourse', Ref>
   | Command<'EndCourse', Ref>
   | Command<'AddCourseCredits', Ref & { packageId: string; purchaseId: string; credits: number }>
+  /** A refund: the purchase's unused credits leave the ledger (how many is decided here, on the stream). */
+  | Command<'RemovePurchaseCredits', Ref & { purchaseId: string }>
+  /** The refund failed: the removed credits come back. */
+  | Command<'RestorePurchaseCredits', Ref & { purchaseId: string }>
   | Command<'ReserveCredit', SessionRef>
   | Command<'ReleaseCredit', SessionRef>
   | Command<'ConsumeCredit', SessionRef>
@@ -91,6 +97,29 @@ export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>(
     return state.status === 'inactive'
       ? [credited, { type: 'CourseActivated', data: { courseId: data.courseId, at: now.toISOString() } }]
       : [credited];
+  },
+
+  RemovePurchaseCredits: ({ data, metadata: { now } }, state) => {
+    const credited = existing(state).credited.find((c) => c.purchaseId === data.purchaseId);
+    if (!credited) throw new DomainError(PURCHASE_NOT_CREDITED, 'conflict');
+    // Removed already (a retried or concurrent refund): the first removal stands.
+    if (credited.removed > 0) return [];
+    const credits = unusedCreditsOf(state, data.purchaseId);
+    if (credits < 1) throw new DomainError(NOTHING_UNUSED, 'conflict');
+    return [
+      { type: 'CourseCreditsRemoved', data: { courseId: data.courseId, purchaseId: data.purchaseId, credits, at: now.toISOString() } },
+    ];
+  },
+
+  RestorePurchaseCredits: ({ data, metadata: { now } }, state) => {
+    const credited = existing(state).credited.find((c) => c.purchaseId === data.purchaseId);
+    if (!credited || credited.removed === 0) return [];
+    return [
+      {
+        type: 'CourseCreditsRestored',
+        data: { courseId: data.courseId, purchaseId: data.purchaseId, credits: credited.removed, at: now.toISOString() },
+      },
+    ];
   },
 
   ReserveCredit: ({ data, metadata: { now } }, state) => {

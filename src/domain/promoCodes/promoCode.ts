@@ -51,12 +51,26 @@ export const promoCodeRedeemed = z.object({
   at: z.string(),
 });
 
+/**
+ * The purchase the use was for was refunded: its redemption (or a claim not yet redeemed) no longer
+ * counts against the limit, and a late redemption of it changes nothing.
+ */
+export const promoUseRefunded = z.object({
+  promoCodeId: z.string(),
+  claimId: z.string(),
+  purchaseId: z.string(),
+  /** Whether a redemption was cancelled (the code's use count drops), rather than a held claim. */
+  wasRedeemed: z.boolean(),
+  at: z.string(),
+});
+
 export const promoCodeEvents = {
   PromoCodeCreated: eventType(promoCodeCreated, { describe: (d) => `Promo code ${d.code} created` }),
   PromoCodeEdited: eventType(promoCodeEdited, { describe: (d) => `Promo code ${d.code} edited` }),
   PromoUseClaimed: eventType(promoUseClaimed, { describe: () => 'Promo code use claimed for a payment' }),
   PromoUseReleased: eventType(promoUseReleased, { describe: (d) => `Promo code use released (${d.reason})` }),
   PromoCodeRedeemed: eventType(promoCodeRedeemed, { describe: () => 'Promo code redeemed' }),
+  PromoUseRefunded: eventType(promoUseRefunded, { describe: () => 'Promo code use released (purchase refunded)' }),
 };
 
 export type PromoCodeEvent = EventsOf<typeof promoCodeEvents>;
@@ -72,8 +86,10 @@ export interface PromoCodeState {
   claims: Record<string, PromoClaim>;
   /** Claim ids that became redemptions (a repeated redeem changes nothing). */
   redeemed: string[];
+  /** Claim ids whose purchase was refunded: never claimed nor redeemed again. */
+  refunded: string[];
 }
-export const initialPromoCodeState: PromoCodeState = { terms: null, claims: {}, redeemed: [] };
+export const initialPromoCodeState: PromoCodeState = { terms: null, claims: {}, redeemed: [], refunded: [] };
 
 export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): PromoCodeState {
   switch (event.type) {
@@ -107,6 +123,15 @@ export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): P
     case 'PromoCodeRedeemed': {
       const { [event.data.claimId]: _redeemed, ...claims } = state.claims;
       return { ...state, claims, redeemed: [...state.redeemed, event.data.claimId] };
+    }
+    case 'PromoUseRefunded': {
+      const { [event.data.claimId]: _refunded, ...claims } = state.claims;
+      return {
+        ...state,
+        claims,
+        redeemed: state.redeemed.filter((id) => id !== event.data.claimId),
+        refunded: [...state.refunded, event.data.claimId],
+      };
     }
     default:
       return state;

@@ -22,7 +22,9 @@ export type PromoCodeCommand =
   | Command<
       'RedeemPromoCode',
       { promoCodeId: string; claimId: string; redemptionId: string; userId: string; purchaseId: string; priceCents: number }
-    >;
+    >
+  /** The purchase (`claimId`) was refunded: its use stops counting. */
+  | Command<'RefundPromoUse', { promoCodeId: string; claimId: string; purchaseId: string }>;
 
 /** Uses that count against the limit at `now`: redemptions and claims not yet expired. */
 export function usesAt(state: PromoCodeState, now: Date): number {
@@ -83,7 +85,7 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
   },
 
   ClaimPromoUse: ({ data, metadata: { now } }, state) => {
-    if (state.claims[data.claimId] || state.redeemed.includes(data.claimId)) return [];
+    if (state.claims[data.claimId] || state.redeemed.includes(data.claimId) || state.refunded.includes(data.claimId)) return [];
     const terms = usable(state, now);
     const { discountCents } = quoteWithPromo(terms, data.priceCents);
     const expiresAt = new Date(now.getTime() + CLAIM_MINUTES * 60_000).toISOString();
@@ -106,7 +108,8 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
     state.claims[data.claimId] ? [{ type: 'PromoUseReleased', data: { ...data, at: now.toISOString() } }] : [],
 
   RedeemPromoCode: ({ data, metadata: { now } }, state) => {
-    if (state.redeemed.includes(data.claimId)) return [];
+    // Refunded before its fulfilment redeemed it: the use is gone for good.
+    if (state.redeemed.includes(data.claimId) || state.refunded.includes(data.claimId)) return [];
     const claim = state.claims[data.claimId];
     const live = claim && Date.parse(claim.expiresAt) > now.getTime();
     // A payment that outlived its claim still redeems if the limit allows (an expired claim no
@@ -125,6 +128,16 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
           discountCents,
           at: now.toISOString(),
         },
+      },
+    ];
+  },
+
+  RefundPromoUse: ({ data, metadata: { now } }, state) => {
+    if (state.refunded.includes(data.claimId)) return [];
+    return [
+      {
+        type: 'PromoUseRefunded',
+        data: { ...data, wasRedeemed: state.redeemed.includes(data.claimId), at: now.toISOString() },
       },
     ];
   },

@@ -39,36 +39,110 @@ export const purchaseFailed = z.object({ purchaseId: z.string(), reason: z.strin
 /** Nobody paid within the time allowed. */
 export const purchaseAbandoned = z.object({ purchaseId: z.string(), at: z.string() });
 
+/** Refund reasons an admin gives (issue 12 §2): required, at most this long. */
+export const REFUND_REASON_MAX = 500;
+
+/**
+ * An admin asked for a refund: the purchase is claimed for it (one refund at a time). `attempt`
+ * numbers the tries: the provider's idempotency key derives from it, so a retried or resumed try
+ * never refunds twice, and a new try after a failed one is a new refund.
+ */
+export const purchaseRefundRequested = z.object({
+  purchaseId: z.string(),
+  attempt: z.number().int(),
+  reason: z.string(),
+  requestedBy: z.string().nullable(),
+  at: z.string(),
+});
+/** The provider refused or failed: the credits were given back and the purchase can be refunded again. */
+export const purchaseRefundFailed = z.object({
+  purchaseId: z.string(),
+  attempt: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+  at: z.string(),
+});
+/** The money went back (nothing for a free purchase) and the unused credits left the course. */
+export const purchaseRefunded = z.object({
+  purchaseId: z.string(),
+  attempt: z.number().int(),
+  /** What the provider refunded: the unused sessions' share of what was paid. */
+  amountCents: z.number().int(),
+  creditsRemoved: z.number().int(),
+  reason: z.string(),
+  /** The provider's refund; null when nothing was paid. */
+  refundId: z.string().nullable(),
+  refundedBy: z.string().nullable(),
+  at: z.string(),
+});
+
 export const purchaseEvents = {
   PurchaseStarted: eventType(purchaseStarted, { describe: (d) => `Purchase started (${d.finalCents} cents)` }),
   PurchaseCompleted: eventType(purchaseCompleted, { describe: () => 'Purchase completed' }),
   PurchaseFailed: eventType(purchaseFailed, { describe: (d) => `Purchase failed (${d.reason})` }),
   PurchaseAbandoned: eventType(purchaseAbandoned, { describe: () => 'Purchase abandoned' }),
+  PurchaseRefundRequested: eventType(purchaseRefundRequested, { describe: (d) => `Refund requested (attempt ${d.attempt})` }),
+  PurchaseRefundFailed: eventType(purchaseRefundFailed, { describe: (d) => `Refund failed (${d.code})` }),
+  PurchaseRefunded: eventType(purchaseRefunded, {
+    describe: (d) => `Purchase refunded (${d.amountCents} cents, ${d.creditsRemoved} session(s) removed)`,
+  }),
 };
 
 export type PurchaseEvent = EventsOf<typeof purchaseEvents>;
 export type PurchaseStartedData = z.output<typeof purchaseStarted>;
 export type PurchaseKind = PurchaseStartedData['kind'];
 
-export type PurchaseStatus = 'none' | 'pending' | 'completed' | 'failed' | 'abandoned';
+export type PurchaseStatus = 'none' | 'pending' | 'completed' | 'failed' | 'abandoned' | 'refunded';
+
+/** A refund under way: claimed by one request until it is recorded or fails. */
+export interface RefundUnderWay {
+  attempt: number;
+  reason: string;
+  requestedBy: string | null;
+  requestedAt: string;
+}
 
 export interface PurchaseState {
   status: PurchaseStatus;
   started: PurchaseStartedData | null;
+  /** What paid it: the provider's intent, or `free` (set on completion). */
+  paidWith: string | null;
+  refundAttempts: number;
+  refundUnderWay: RefundUnderWay | null;
+  refunded: z.output<typeof purchaseRefunded> | null;
 }
 
-export const initialPurchaseState: PurchaseState = { status: 'none', started: null };
+export const initialPurchaseState: PurchaseState = {
+  status: 'none',
+  started: null,
+  paidWith: null,
+  refundAttempts: 0,
+  refundUnderWay: null,
+  refunded: null,
+};
 
 export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): PurchaseState {
   switch (event.type) {
     case 'PurchaseStarted':
-      return { status: 'pending', started: event.data };
+      return { ...state, status: 'pending', started: event.data };
     case 'PurchaseCompleted':
-      return { ...state, status: 'completed' };
+      return { ...state, status: 'completed', paidWith: event.data.paymentIntentId };
     case 'PurchaseFailed':
       return { ...state, status: 'failed' };
     case 'PurchaseAbandoned':
       return { ...state, status: 'abandoned' };
+    case 'PurchaseRefundRequested': {
+      const { attempt, reason, requestedBy, at } = event.data;
+      return {
+        ...state,
+        refundAttempts: Math.max(state.refundAttempts, attempt),
+        refundUnderWay: { attempt, reason, requestedBy, requestedAt: at },
+      };
+    }
+    case 'PurchaseRefundFailed':
+      return { ...state, refundUnderWay: null };
+    case 'PurchaseRefunded':
+      return { ...state, status: 'refunded', refundUnderWay: null, refunded: event.data };
     default:
       return state;
   }
@@ -81,6 +155,21 @@ export const PAYMENT_WINDOW_MINUTES = 30;
 
 /** The free path's stand-in for a payment intent id. */
 export const FREE_PURCHASE = 'free';
+
+/**
+ * The unused sessions' share of what was paid, in cents, rounded down (a refund never gives back
+ * more than was paid for the sessions returned; all of them returned is exactly what was paid).
+ */
+export function refundShareCents(paid: Pick<PurchaseStartedData, 'finalCents' | 'sessionCount'>, credits: number): number {
+  if (paid.sessionCount < 1 || credits < 1) return 0;
+  return Math.floor((paid.finalCents * Math.min(credits, paid.sessionCount)) / paid.sessionCount);
+}
+
+/** The provider's idempotency key for one refund attempt of a purchase. */
+export const refundIdempotencyKey = (purchaseId: string, attempt: number) => `purchase-refund-${purchaseId}-${attempt}`;
+
+/** A refund claimed this long ago and never finished (its process died) may be taken over by another request. */
+export const REFUND_TAKEOVER_MINUTES = 5;
 
 /** Package sizes a course may be topped up with (spec part 2 §9). */
 export const REPURCHASE_SESSION_COUNTS: readonly number[] = [4, 8, 12];

@@ -62,7 +62,7 @@ export const purchaseViewSchema = z.object({
   studentId: z.string(),
   subjectId: z.string(),
   packageId: z.string(),
-  status: z.enum(['pending', 'completed', 'failed', 'abandoned']),
+  status: z.enum(['pending', 'completed', 'failed', 'abandoned', 'refunded']),
   sessionCount: z.number().int(),
   sessionsRemaining: z.number().int(),
   totalPrice: z.number(),

@@ -6,6 +6,8 @@ import {
   type PurchaseEvent,
   type PurchaseStartedData,
   type PurchaseState,
+  REFUND_REASON_MAX,
+  REFUND_TAKEOVER_MINUTES,
   REPURCHASE_SESSION_COUNTS,
 } from './purchase.ts';
 
@@ -18,6 +20,13 @@ export const REPURCHASE_NOT_YET = 'More sessions can be bought once this course 
 export const REPURCHASE_PACKAGE_SIZE = 'Repurchase packages have 4, 8 or 12 sessions';
 export const REPURCHASE_WRONG_TIER = "This package is not for this course's grade tier";
 export const REPURCHASE_TERMS = 'A repurchase names the course it credits';
+export const REFUND_ADMINS_ONLY = 'Only admins can refund purchases';
+export const REFUND_REASON_REQUIRED = 'Please give a reason for the refund';
+export const REFUND_REASON_TOO_LONG = `The reason can be at most ${REFUND_REASON_MAX} characters`;
+export const ALREADY_REFUNDED = 'This purchase has already been refunded';
+export const REFUND_NOT_COMPLETED = 'Only a completed purchase can be refunded';
+export const REFUND_UNDER_WAY = 'A refund of this purchase is already under way';
+export const NO_REFUND_UNDER_WAY = 'No refund of this purchase is under way';
 
 /** What the command layer reads for a repurchase: the course's ledger (its stream) and tier, the package's tier. */
 export interface RepurchaseFacts {
@@ -37,7 +46,10 @@ export type PurchaseCommand =
   /** `checkoutSessionId`: the hosted checkout session that was paid (a repurchase's only way to complete, besides free). */
   | Command<'CompletePurchase', { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null }>
   | Command<'FailPurchase', { purchaseId: string; reason: string; message: string }>
-  | Command<'AbandonPurchase', { purchaseId: string }>;
+  | Command<'AbandonPurchase', { purchaseId: string }>
+  | Command<'RequestRefund', { purchaseId: string; reason: string }>
+  | Command<'RecordRefund', { purchaseId: string; attempt: number; amountCents: number; creditsRemoved: number; refundId: string | null }>
+  | Command<'FailRefund', { purchaseId: string; attempt: number; code: string; message: string }>;
 
 function requireStarted(state: PurchaseState): PurchaseStartedData {
   if (!state.started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
@@ -76,6 +88,42 @@ export function checkRepurchase(terms: Omit<PurchaseStartedData, 'at'>, { course
   if (course.sessionsRemaining > 0) throw new DomainError(REPURCHASE_NOT_YET, 'conflict');
 }
 
+/** The reason as recorded: trimmed, required, bounded. */
+function refundReason(reason: string): string {
+  const trimmed = reason.trim();
+  if (!trimmed) throw new DomainError(REFUND_REASON_REQUIRED, 'invalid');
+  if (trimmed.length > REFUND_REASON_MAX) throw new DomainError(REFUND_REASON_TOO_LONG, 'invalid');
+  return trimmed;
+}
+
+/**
+ * A refund is claimed on the purchase's own stream, so concurrent requests make one refund: the
+ * first claims it, the others are refused while it is under way. A claim whose process died is
+ * taken over after a while with the same attempt (the same provider idempotency key: a refund the
+ * dead process made is answered again, not made twice).
+ */
+function requestRefund(
+  { data, metadata: { now, actorId, actorRole } }: Extract<PurchaseCommand, { type: 'RequestRefund' }>,
+  state: PurchaseState,
+): PurchaseEvent[] {
+  if (actorRole !== 'admin') throw new DomainError(REFUND_ADMINS_ONLY, 'forbidden');
+  requireStarted(state);
+  const reason = refundReason(data.reason);
+  if (state.status === 'refunded') throw new DomainError(ALREADY_REFUNDED, 'conflict');
+  if (state.status !== 'completed') throw new DomainError(REFUND_NOT_COMPLETED, 'conflict');
+  const underWay = state.refundUnderWay;
+  if (underWay && now.getTime() - Date.parse(underWay.requestedAt) < REFUND_TAKEOVER_MINUTES * 60_000) {
+    throw new DomainError(REFUND_UNDER_WAY, 'conflict');
+  }
+  const attempt = underWay ? underWay.attempt : state.refundAttempts + 1;
+  return [
+    {
+      type: 'PurchaseRefundRequested',
+      data: { purchaseId: data.purchaseId, attempt, reason, requestedBy: actorId ?? null, at: now.toISOString() },
+    },
+  ];
+}
+
 /**
  * One purchase: started at checkout with the server's price, completed exactly once (whichever of
  * the webhook and confirm-payment reports it first; a late success after a failure still completes,
@@ -96,7 +144,8 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
 
   CompletePurchase: ({ data, metadata: { now } }, state) => {
     const started = requireStarted(state);
-    if (state.status === 'completed') return [];
+    // Completed already (or refunded since): a late report of the payment changes nothing.
+    if (state.status === 'completed' || state.status === 'refunded') return [];
     if (started.checkoutSessionId !== null) {
       // Paid on a hosted checkout page: only that session's completion counts.
       if (data.checkoutSessionId !== started.checkoutSessionId) throw new DomainError(PAYMENT_MISMATCH, 'conflict');
@@ -121,6 +170,28 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
     requireStarted(state);
     if (state.status !== 'pending') return [];
     return [{ type: 'PurchaseAbandoned', data: { purchaseId: data.purchaseId, at: now.toISOString() } }];
+  },
+
+  RequestRefund: requestRefund,
+
+  RecordRefund: ({ data, metadata: { now } }, state) => {
+    requireStarted(state);
+    if (state.refunded?.attempt === data.attempt) return [];
+    if (state.status === 'refunded') throw new DomainError(ALREADY_REFUNDED, 'conflict');
+    const underWay = state.refundUnderWay;
+    if (!underWay || underWay.attempt !== data.attempt) throw new DomainError(NO_REFUND_UNDER_WAY, 'conflict');
+    return [
+      {
+        type: 'PurchaseRefunded',
+        data: { ...data, reason: underWay.reason, refundedBy: underWay.requestedBy, at: now.toISOString() },
+      },
+    ];
+  },
+
+  FailRefund: ({ data, metadata: { now } }, state) => {
+    requireStarted(state);
+    if (state.refundUnderWay?.attempt !== data.attempt) return [];
+    return [{ type: 'PurchaseRefundFailed', data: { ...data, at: now.toISOString() } }];
   },
 });
 

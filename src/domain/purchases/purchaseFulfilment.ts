@@ -5,7 +5,7 @@ import type { PurchaseEvent } from './purchase.ts';
  * What follows a purchase's outcome. Completed: the course is created with the package's credits,
  * the student's claimed slot is confirmed and the promo use becomes a redemption; a completed
  * repurchase adds the package's credits to its course instead (no slot involved). Failed or
- * abandoned: the promo use and the slot are given back. Each step is a command on another stream
+ * abandoned: the promo use and the slot are given back. Refunded: the promo use stops counting. Each step is a command on another stream
  * with an id derived from (workflow, event, step), so a replayed event takes no step twice; every
  * step is itself idempotent (a second redemption, course or release changes nothing).
  */
@@ -16,19 +16,22 @@ export type PurchaseFulfilmentStep =
   | { step: 'add-credits'; purchaseId: string }
   | { step: 'confirm-enrollment'; purchaseId: string }
   | { step: 'release-promo'; purchaseId: string; reason: 'payment_failed' | 'abandoned' }
-  | { step: 'release-enrollment'; purchaseId: string };
+  | { step: 'release-enrollment'; purchaseId: string }
+  /** Refunded: the promo use no longer counts (a redemption is cancelled, a claim still held released). */
+  | { step: 'refund-promo'; purchaseId: string };
 
-type Input = Extract<PurchaseEvent, { type: 'PurchaseCompleted' | 'PurchaseFailed' | 'PurchaseAbandoned' }>;
+type Input = Extract<PurchaseEvent, { type: 'PurchaseCompleted' | 'PurchaseFailed' | 'PurchaseAbandoned' | 'PurchaseRefunded' }>;
 
 export const purchaseFulfilmentWorkflow: Workflow<Input, null, PurchaseFulfilmentStep> = {
   name: 'purchase_fulfilment',
-  handles: ['PurchaseCompleted', 'PurchaseFailed', 'PurchaseAbandoned'],
+  handles: ['PurchaseCompleted', 'PurchaseFailed', 'PurchaseAbandoned', 'PurchaseRefunded'],
   instanceOf: (event) => event.data.purchaseId,
   initialState: null,
   // The purchase stream holds the terms; the steps read them there (a late success after a failure still finds them).
   evolve: () => null,
   react(_state, event) {
     const { purchaseId } = event.data;
+    if (event.type === 'PurchaseRefunded') return [{ step: 'refund-promo', purchaseId }];
     if (event.type === 'PurchaseCompleted' && event.data.kind === 'repurchase') {
       // Credits first, as with a first purchase's course: paid for, so credited whatever the promo's fate.
       return [

@@ -8,6 +8,8 @@ const handles = [
   'CourseActivated',
   'CourseEnded',
   'CourseCreditsAdded',
+  'CourseCreditsRemoved',
+  'CourseCreditsRestored',
   'CourseCreditReserved',
   'CourseCreditReleased',
   'CourseCreditConsumed',
@@ -58,6 +60,10 @@ function applyCourseEvent(row: StudentCourseRow | null, event: CourseEvent): Stu
     case 'CourseCreditsAdded':
       // The latest package bought is the course's package.
       return { ...ledger(row, { total: event.data.credits }), package_id: event.data.packageId };
+    case 'CourseCreditsRemoved':
+      return ledger(row, { total: -event.data.credits });
+    case 'CourseCreditsRestored':
+      return ledger(row, { total: event.data.credits });
     case 'CourseCreditReserved':
       return ledger(row, { reserved: 1 });
     case 'CourseCreditReleased':

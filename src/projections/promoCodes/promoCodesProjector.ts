@@ -6,7 +6,7 @@ import { type PromoRedemptionRow, promoCodes, promoRedemptions } from './tables.
 /** The promo codes with their terms and redemption counts. */
 export const promoCodesProjector = defineProjection({
   name: 'promo_codes',
-  handles: ['PromoCodeCreated', 'PromoCodeEdited', 'PromoCodeRedeemed'],
+  handles: ['PromoCodeCreated', 'PromoCodeEdited', 'PromoCodeRedeemed', 'PromoUseRefunded'],
   tables: [promoCodes],
   apply: (tx, events) =>
     foldRows(tx, promoCodes, events, {
@@ -32,25 +32,45 @@ export const promoCodesProjector = defineProjection({
           }
           case 'PromoCodeRedeemed':
             return row && { ...row, current_uses: row.current_uses + 1 };
+          case 'PromoUseRefunded':
+            return row && (e.data.wasRedeemed ? { ...row, current_uses: Math.max(0, row.current_uses - 1) } : row);
         }
       },
     }),
 });
 
-/** Every redemption, once. */
+/** Every redemption, once; a refunded purchase's redemption is gone. */
 export const promoRedemptionsProjector = defineProjection({
   name: 'promo_redemptions',
-  handles: ['PromoCodeRedeemed'],
+  handles: ['PromoCodeRedeemed', 'PromoUseRefunded'],
   tables: [promoRedemptions],
   async apply(tx, events) {
-    const rows: PromoRedemptionRow[] = events.map(({ data }) => ({
-      id: data.redemptionId,
-      promo_code_id: data.promoCodeId,
-      user_id: data.userId,
-      purchase_id: data.purchaseId,
-      discount_cents: data.discountCents,
-      redeemed_at: data.at,
-    }));
+    const refunds = events.filter((e) => e.type === 'PromoUseRefunded');
+    if (refunds.length > 0) {
+      // Rare: written in log order, so a redemption and its refund in one batch end with no row.
+      for (const e of events) {
+        if (e.type === 'PromoCodeRedeemed') await insertRows(tx, promoRedemptions, [redemptionRow(e.data)], 'nothing');
+        else await tx`DELETE FROM promo_redemptions WHERE purchase_id = ${e.data.purchaseId} AND promo_code_id = ${e.data.promoCodeId}`;
+      }
+      return;
+    }
+    const rows = events.flatMap((e) => (e.type === 'PromoCodeRedeemed' ? [redemptionRow(e.data)] : []));
     await insertRows(tx, promoRedemptions, rows, 'nothing');
   },
+});
+
+const redemptionRow = (data: {
+  redemptionId: string;
+  promoCodeId: string;
+  userId: string;
+  purchaseId: string;
+  discountCents: number;
+  at: string;
+}): PromoRedemptionRow => ({
+  id: data.redemptionId,
+  promo_code_id: data.promoCodeId,
+  user_id: data.userId,
+  purchase_id: data.purchaseId,
+  discount_cents: data.discountCents,
+  redeemed_at: data.at,
 });

@@ -59,4 +59,47 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('purchases, batches of $b
     expect(await stalePendingPurchases(db.sql, new Date('2026-11-24T00:00:00Z'))).toEqual([{ purchaseId: 'p3', paymentIntentId: 'pi_p3' }]);
     expect(await stalePendingPurchases(db.sql, new Date(at))).toEqual([]);
   });
+
+  it('a refund: the purchase reads refunded with its amount and reason; the course loses the removed credits (and gets restored ones back)', async () => {
+    const courseId = 'course-r1';
+    await spec.given(
+      event('purchase-r1', 'PurchaseStarted', started('r1', { studentId: 's9' })),
+      event('purchase-r1', 'PurchaseCompleted', { purchaseId: 'r1', paymentIntentId: 'pi_r1', kind: 'purchase', at }),
+      event(`course-${courseId}`, 'CourseEnrolled', {
+        courseId,
+        studentId: 's9',
+        subjectId: 'math',
+        packageId: 'pkg',
+        purchaseId: 'r1',
+        credits: 8,
+        at,
+      }),
+      event(`course-${courseId}`, 'CourseCreditsRemoved', { courseId, purchaseId: 'r1', credits: 8, at }),
+      event(`course-${courseId}`, 'CourseCreditsRestored', { courseId, purchaseId: 'r1', credits: 8, at }),
+      event(`course-${courseId}`, 'CourseCreditsRemoved', { courseId, purchaseId: 'r1', credits: 8, at }),
+      event('purchase-r1', 'PurchaseRefunded', {
+        purchaseId: 'r1',
+        attempt: 2,
+        amountCents: 51_300,
+        creditsRemoved: 8,
+        reason: 'Moved',
+        refundId: 're_1',
+        refundedBy: 'admin-1',
+        at,
+      }),
+    );
+    const [purchase] = await db.sql`
+      SELECT status, final_cents, refunded_cents, refunded_credits, refund_reason FROM purchases WHERE id = 'r1'`;
+    expect(purchase).toEqual({
+      status: 'refunded',
+      final_cents: 51_300,
+      refunded_cents: 51_300,
+      refunded_credits: 8,
+      refund_reason: 'Moved',
+    });
+    expect((await purchasesOfStudent(db.sql, 's9'))[0]).toMatchObject({ status: 'refunded', sessionsRemaining: 0 });
+    const [course] = await db.sql<{ total_sessions: number; sessions_remaining: number }[]>`
+      SELECT total_sessions, sessions_remaining FROM student_courses WHERE id = ${courseId}`;
+    expect(course).toEqual({ total_sessions: 0, sessions_remaining: 0 });
+  });
 });

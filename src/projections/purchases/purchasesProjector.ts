@@ -5,7 +5,7 @@ import { purchases } from './tables.ts';
 /** Every purchase with its outcome. */
 export const purchasesProjector = defineProjection({
   name: 'purchases',
-  handles: ['PurchaseStarted', 'PurchaseCompleted', 'PurchaseFailed', 'PurchaseAbandoned'],
+  handles: ['PurchaseStarted', 'PurchaseCompleted', 'PurchaseFailed', 'PurchaseAbandoned', 'PurchaseRefunded'],
   tables: [purchases],
   apply: (tx, events) =>
     foldRows(tx, purchases, events, {
@@ -29,6 +29,11 @@ export const purchasesProjector = defineProjection({
                 payment_intent_id: d.paymentIntentId,
                 status: 'pending' as const,
                 failure_message: null,
+                course_id: d.courseId,
+                refunded_cents: null,
+                refunded_credits: null,
+                refund_reason: null,
+                refunded_at: null,
                 created_at: d.at,
                 updated_at: d.at,
               }
@@ -40,6 +45,20 @@ export const purchasesProjector = defineProjection({
             return row && { ...row, status: 'failed' as const, failure_message: e.data.message, updated_at: e.data.at };
           case 'PurchaseAbandoned':
             return row && { ...row, status: 'abandoned' as const, updated_at: e.data.at };
+          case 'PurchaseRefunded': {
+            const d = e.data;
+            return (
+              row && {
+                ...row,
+                status: 'refunded' as const,
+                refunded_cents: d.amountCents,
+                refunded_credits: d.creditsRemoved,
+                refund_reason: d.reason,
+                refunded_at: d.at,
+                updated_at: d.at,
+              }
+            );
+          }
         }
       },
     }),

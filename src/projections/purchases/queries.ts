@@ -1,4 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import type { AdminPurchaseListQuery, AdminPurchasePage, AdminPurchaseRow } from '../../domain/purchases/adminPurchaseApi.ts';
 import type { ReadRowOf } from '../kit/table.ts';
 import type { purchases } from './tables.ts';
 
@@ -8,7 +9,7 @@ export interface PurchaseView {
   studentId: string;
   subjectId: string;
   packageId: string;
-  status: 'pending' | 'completed' | 'failed' | 'abandoned';
+  status: 'pending' | 'completed' | 'failed' | 'abandoned' | 'refunded';
   /** The package's sessions bought. */
   sessionCount: number;
   /** What the course's credit ledger has left (the courses read model); 0 while no course exists. */
@@ -73,4 +74,115 @@ export async function hasPendingPurchase(sql: Sql, studentId: string, subjectId:
   const rows = await sql`
     SELECT 1 FROM purchases WHERE student_id = ${studentId} AND subject_id = ${subjectId} AND status = 'pending' LIMIT 1`;
   return rows.length > 0;
+}
+
+/** The console's order keys (adminPurchaseApi's sort keys) as SQL. */
+const ADMIN_ORDER_BY: Record<AdminPurchaseListQuery['sort'], string> = {
+  createdAt: 'p.created_at',
+  amountPaid: 'p.final_cents',
+  status: 'p.status',
+  buyerName: "lower(coalesce(u.first_name || ' ' || u.last_name, ''))",
+  studentName: "lower(coalesce(s.first_name || ' ' || s.last_name, ''))",
+  subjectName: "lower(coalesce(sub.name, ''))",
+};
+
+interface AdminRow {
+  id: string;
+  purchased_by: string;
+  buyer_name: string | null;
+  student_id: string;
+  student_name: string | null;
+  subject_id: string;
+  subject_name: string | null;
+  package_id: string;
+  package_name: string | null;
+  course_id: string | null;
+  session_count: number;
+  final_cents: number;
+  discount_cents: number;
+  promo_code: string | null;
+  status: AdminPurchaseRow['status'];
+  created_at: Date;
+  used_sessions: number | null;
+  sessions_remaining: number | null;
+  refunded_cents: number | null;
+  refunded_credits: number | null;
+  refund_reason: string | null;
+  refunded_at: Date | null;
+}
+
+const adminView = (r: AdminRow): AdminPurchaseRow => ({
+  id: r.id,
+  buyerId: r.purchased_by,
+  buyerName: r.buyer_name,
+  studentId: r.student_id,
+  studentName: r.student_name,
+  subjectId: r.subject_id,
+  subjectName: r.subject_name,
+  packageId: r.package_id,
+  packageName: r.package_name,
+  kind: r.course_id ? 'repurchase' : 'purchase',
+  sessionCount: r.session_count,
+  amountPaid: r.final_cents / 100,
+  discountAmount: r.discount_cents / 100,
+  promoCode: r.promo_code,
+  status: r.status,
+  createdAt: r.created_at.toISOString(),
+  sessionsUsed: r.used_sessions ?? 0,
+  sessionsRemaining: r.sessions_remaining ?? 0,
+  refund:
+    r.status === 'refunded' && r.refunded_at
+      ? {
+          amount: (r.refunded_cents ?? 0) / 100,
+          credits: r.refunded_credits ?? 0,
+          reason: r.refund_reason ?? '',
+          refundedAt: r.refunded_at.toISOString(),
+        }
+      : null,
+});
+
+/** `%`, `_` and `\` are literal in a search. */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function adminPurchasesFrom(sql: Sql) {
+  // The course's ledger: a repurchase names its course, a first purchase's course names the purchase.
+  return sql`
+    FROM purchases p
+    LEFT JOIN users u ON u.id = p.purchased_by
+    LEFT JOIN students s ON s.id = p.student_id
+    LEFT JOIN subjects sub ON sub.id = p.subject_id
+    LEFT JOIN packages pkg ON pkg.id = p.package_id
+    LEFT JOIN promo_codes pc ON pc.id = p.promo_code_id
+    LEFT JOIN student_courses c ON c.id = p.course_id OR (p.course_id IS NULL AND c.purchase_id = p.id)`;
+}
+
+const adminColumns = (sql: Sql) => sql`
+  p.id, p.purchased_by, u.first_name || ' ' || u.last_name AS buyer_name, p.student_id,
+  s.first_name || ' ' || s.last_name AS student_name, p.subject_id, sub.name AS subject_name, p.package_id,
+  pkg.name AS package_name, p.course_id, p.session_count, p.final_cents, p.discount_cents, pc.code AS promo_code,
+  p.status, p.created_at, c.used_sessions, c.sessions_remaining, p.refunded_cents, p.refunded_credits,
+  p.refund_reason, p.refunded_at`;
+
+/** One page of every purchase for the console, searched, filtered and sorted here. */
+export async function listAdminPurchases(sql: Sql, query: AdminPurchaseListQuery): Promise<AdminPurchasePage> {
+  const search = query.search ? likePattern(query.search) : null;
+  const where = sql`
+    WHERE (${query.status ?? null}::text IS NULL OR p.status = ${query.status ?? null})
+      AND (${query.from ?? null}::date IS NULL OR p.created_at >= ${query.from ?? null}::date)
+      AND (${query.to ?? null}::date IS NULL OR p.created_at < ${query.to ?? null}::date + 1)
+      AND (${search}::text IS NULL
+        OR u.first_name || ' ' || u.last_name ILIKE ${search} OR s.first_name || ' ' || s.last_name ILIKE ${search}
+        OR sub.name ILIKE ${search} OR pkg.name ILIKE ${search} OR pc.code ILIKE ${search} OR p.id ILIKE ${search})`;
+  const direction = query.order === 'asc' ? sql`ASC` : sql`DESC`;
+  const rows = await sql<AdminRow[]>`
+    SELECT ${adminColumns(sql)} ${adminPurchasesFrom(sql)} ${where}
+    ORDER BY ${sql.unsafe(ADMIN_ORDER_BY[query.sort])} ${direction}, p.created_at DESC, p.id
+    LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
+  const [count] = await sql<{ n: string }[]>`SELECT count(*) AS n ${adminPurchasesFrom(sql)} ${where}`;
+  return { rows: rows.map(adminView), total: Number(count?.n ?? 0), page: query.page, pageSize: query.pageSize };
+}
+
+export async function findAdminPurchase(sql: Sql, purchaseId: string): Promise<AdminPurchaseRow | null> {
+  const [row] = await sql<AdminRow[]>`SELECT ${adminColumns(sql)} ${adminPurchasesFrom(sql)} WHERE p.id = ${purchaseId}`;
+  return row ? adminView(row) : null;
 }

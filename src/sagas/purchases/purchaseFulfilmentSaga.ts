@@ -3,7 +3,7 @@ import { confirmEnrollment, releaseEnrollment } from '../../commands/accounts/en
 import { addCourseCredits, type CourseHandlers, courseIdForPurchase, enrollCourse } from '../../commands/courses/courseHandlers.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import type { PromoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
-import { redeemPromoCode, releasePromoUse } from '../../commands/promoCodes/promoUses.ts';
+import { redeemPromoCode, refundPromoUse, releasePromoUse } from '../../commands/promoCodes/promoUses.ts';
 import type { PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import { type PurchaseFulfilmentStep, purchaseFulfilmentWorkflow } from '../../domain/purchases/purchaseFulfilment.ts';
 import type { Projector } from '../../projections/runner/projector.ts';
@@ -55,6 +55,9 @@ export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector 
       case 'release-promo':
         if (!promo) return;
         return releasePromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, reason: step.reason }, ctx);
+      case 'refund-promo':
+        if (!promo) return;
+        return refundPromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, purchaseId }, ctx);
       case 'release-enrollment':
         return releaseEnrollment(deps.students, { studentId, purchaseId }, ctx);
     }

@@ -17,6 +17,7 @@ import { OverviewTab } from './OverviewTab.tsx';
 import { PayoutsTab } from './PayoutsTab.tsx';
 import { ProjectionsTab } from './ProjectionsTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
+import { PurchasesTab } from './PurchasesTab.tsx';
 import { systemApi } from './systemApi.ts';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, type ConsoleTabId, type SystemTab, systemTabsFor, tabsFor } from './tabs.ts';
@@ -211,6 +212,8 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
       return <AlertsTab />;
     case 'payouts':
       return <PayoutsTab />;
+    case 'purchases':
+      return <PurchasesTab />;
     default:
       return <LaterTab tab={tab} />;
   }
