@@ -46,9 +46,10 @@ if (!config.DATABASE_URL && mode === 'all') {
         },
       );
       const parent = credentials.find((c) => c.role === 'parent');
-      if (app && parent) {
+      const admin = credentials.find((c) => c.role === 'admin');
+      if (app && parent && admin) {
         await system.projections.catchUp(['users', 'students', 'tutors', 'packages']);
-        await seedDemoConsole(system, app, parent).catch((error: unknown) =>
+        await seedDemoConsole(system, app, { parent, admin }).catch((error: unknown) =>
           system.log.warn({ err: error }, 'the demo history could not be recorded; the demo accounts work without it'),
         );
       }

@@ -19,8 +19,13 @@ withTestApp((s, a) => {
 });
 
 const settled = async () => {
-  const names = ['users', 'students', 'tutors', 'student_courses', 'sessions', 'purchases', 'alerts'];
+  const names = ['users', 'students', 'tutors', 'student_courses', 'sessions', 'purchases', 'alerts', 'payouts'];
   expect(await waitForProjections(system.sql, names, await system.store.committedPosition(), 30_000)).toBe(true);
+};
+
+const cookieOf = async (who: { username: string; password: string }) => {
+  const login = await app.inject({ method: 'POST', url: '/api/login', payload: { username: who.username, password: who.password } });
+  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 };
 
 describe('the demo console seed', () => {
@@ -35,9 +40,10 @@ describe('the demo console seed', () => {
     });
     await system.projections.catchUp(['users', 'students', 'tutors']);
     const parent = credentials.find((c) => c.role === 'parent');
-    if (!parent) throw new Error('no demo parent');
+    const admin = credentials.find((c) => c.role === 'admin');
+    if (!parent || !admin) throw new Error('no demo parent or admin');
 
-    await seedDemoConsole(system, app, parent);
+    await seedDemoConsole(system, app, { parent, admin });
     await settled();
     const previous = billingPeriodOf(new Date(billingPeriodOf(new Date(), 'America/Toronto').start.getTime() - 1), 'America/Toronto');
     const sessions = await system.sql<{ status: string; start_at: Date; report: string | null }[]>`
@@ -48,11 +54,22 @@ describe('the demo console seed', () => {
     expect(sessions.filter((s) => s.start_at.getTime() > Date.now()).map((s) => s.status)).toEqual(['scheduled']);
     const alertTypes = (await system.sql<{ type: string }[]>`SELECT type FROM alerts ORDER BY type`).map((a) => a.type);
     expect(alertTypes).toEqual(['late_cancellation', 'payment_failed']);
+    // Last period is approved: Maya's two completed sessions and the forfeited one at $45.
+    const payouts = await app.inject({
+      method: 'GET',
+      url: `/api/admin/payouts?period=${previous.firstDay}`,
+      headers: { cookie: await cookieOf(admin) },
+    });
+    expect(payouts.json()).toMatchObject({
+      status: 'approved',
+      total: 135,
+      lines: [expect.objectContaining({ sessions: 3, amount: 135 })],
+    });
     const purchases = await system.sql<{ status: string }[]>`SELECT status FROM purchases ORDER BY status`;
     expect(purchases.map((p) => p.status)).toEqual(['completed', 'failed']);
 
     // Seeding again records nothing more.
-    await seedDemoConsole(system, app, parent);
+    await seedDemoConsole(system, app, { parent, admin });
     await settled();
     expect(await system.sql`SELECT 1 FROM sessions`).toHaveLength(sessions.length);
     expect(await system.sql`SELECT 1 FROM purchases`).toHaveLength(2);

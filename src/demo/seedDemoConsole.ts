@@ -5,7 +5,7 @@ import { bookSession } from '../commands/sessions/booking.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../commands/sessions/sessionHandlers.ts';
 import { cancelSession, completeSession } from '../commands/sessions/sessionLifecycle.ts';
 import { tutorHandlers } from '../commands/tutors/tutorHandlers.ts';
-import { billingPeriodOf } from '../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../domain/tutors/billingPeriod.ts';
 import { findUserByLogin, studentsOfParent } from '../projections/accounts/queries.ts';
 import type { System } from '../system.ts';
 
@@ -16,11 +16,17 @@ import type { System } from '../system.ts';
  * session through the API. The previous billing period's sessions are history, so they are
  * recorded through the same commands the routes use, with the commands' clock set at the time each
  * decision would have been taken: two sessions completed with reports, one cancelled too late (its
- * credit forfeited: a late-cancellation alert, and the tutor is paid for it). Every command id is
+ * credit forfeited: a late-cancellation alert, and the tutor is paid for it); Maya's rate is set
+ * and that period approved (a closed period for finance). Every command id is
  * fixed, so seeding twice records nothing twice. Runs once per data directory, after the demo
  * accounts and tutors (src/main.ts).
  */
-export async function seedDemoConsole(system: System, app: FastifyInstance, parent: { username: string; password: string }) {
+export async function seedDemoConsole(
+  system: System,
+  app: FastifyInstance,
+  accounts: { parent: { username: string; password: string }; admin: { username: string; password: string } },
+) {
+  const { parent } = accounts;
   const api = await signedIn(app, parent);
   const parentUser = await findUserByLogin(system.sql, parent.username);
   const [sam] = parentUser ? await studentsOfParent(system.sql, parentUser.id) : [];
@@ -54,7 +60,19 @@ export async function seedDemoConsole(system: System, app: FastifyInstance, pare
   await api.patch(`/api/student-courses/${sam.id}/${calculus.id}`, { tutorId: maya.id, status: 'enrolled' });
   await api.patch(`/api/student-courses/${sam.id}/${calculus.id}`, { status: 'active' });
 
+  // Maya's rate since before the last period, then that period's sessions, then its approval: a closed period.
+  const admin = await signedIn(app, accounts.admin);
+  const lastPeriod = previousPeriod(new Date());
+  const rate = await system.sql`SELECT 1 FROM es_events WHERE stream_id = ${`tutor-${maya.id}`} AND type = 'TutorRateChanged'`;
+  if (rate.length === 0)
+    await admin.put(`/api/admin/tutors/${maya.id}/rate`, {
+      hourlyRate: 45,
+      effectiveFrom: new Date(lastPeriod.start.getTime() - 31 * 86_400_000).toISOString(),
+      reason: 'Demo: rate agreed at approval',
+    });
   await recordLastPeriod(system, { courseId, studentId: sam.id, studentUserId: parentUser.id, parentId: parentUser.id, tutorId: maya.id });
+  await system.projections.catchUp(['payouts']);
+  await admin.post(`/api/admin/payouts/${lastPeriod.firstDay}/approve`, {}, [409]);
   // Once: the first free hour moves on after a booking, so a second seeding would book another one.
   const upcoming = await system.sql`SELECT 1 FROM sessions WHERE course_id = ${courseId} AND status = 'scheduled' AND start_at > now()`;
   if (upcoming.length === 0) await bookNextWeek(api, maya.id, courseId);
@@ -65,6 +83,7 @@ interface Api {
   /** `accept`: statuses that are the expected answer (a declined card's 402). */
   post<T>(url: string, body: object, accept?: number[]): Promise<T>;
   patch<T>(url: string, body: object): Promise<T>;
+  put<T>(url: string, body: object): Promise<T>;
 }
 
 async function signedIn(app: FastifyInstance, who: { username: string; password: string }): Promise<Api> {
@@ -88,6 +107,7 @@ async function signedIn(app: FastifyInstance, who: { username: string; password:
     get: (url) => call('GET', url),
     post: (url, body, accept) => call('POST', url, body, accept),
     patch: (url, body) => call('PATCH', url, body),
+    put: (url, body) => call('PUT', url, body),
   };
 }
 
@@ -117,11 +137,13 @@ interface Family {
   tutorId: string;
 }
 
+const previousPeriod = (now: Date) =>
+  billingPeriodOf(new Date(billingPeriodOf(now, PAYOUT_TIME_ZONE).start.getTime() - 3_600_000), PAYOUT_TIME_ZONE);
+
 /** Maya's weekday hours are 16:00–20:00 Toronto: 17:00 on the first weekdays of the previous billing period. */
 function lastPeriodStarts(now: Date, count: number): Date[] {
-  const zone = 'America/Toronto';
-  const current = billingPeriodOf(now, zone);
-  const previous = billingPeriodOf(new Date(current.start.getTime() - 3_600_000), zone);
+  const zone = PAYOUT_TIME_ZONE;
+  const previous = previousPeriod(now);
   const starts: Date[] = [];
   for (let t = previous.start.getTime() + 17 * 3_600_000; t < previous.end.getTime() && starts.length < count; t += 86_400_000) {
     const local = new Date(t).toLocaleDateString('en-US', { timeZone: zone, weekday: 'short' });
