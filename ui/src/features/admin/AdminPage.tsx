@@ -13,8 +13,10 @@ import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
+import { SessionsTab } from './SessionsTab.tsx';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
+import { UsersTab } from './UsersTab.tsx';
 
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 
@@ -149,6 +151,10 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <PromoCodesTab />;
     case 'alerts':
       return <AlertsTab />;
+    case 'users':
+      return <UsersTab />;
+    case 'sessions':
+      return <SessionsTab />;
     default:
       return <LaterTab tab={tab} />;
   }
