@@ -74,7 +74,7 @@ export function ReasonDialog(props: ReasonDialogProps) {
                 value={reason}
                 maxLength={REASON_MAX * 2}
                 rows={3}
-                required
+                aria-required="true"
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${id}-error` : undefined}
                 onChange={(event) => setReason(event.target.value)}

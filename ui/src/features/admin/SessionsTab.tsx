@@ -3,7 +3,7 @@ import { type CreditPolicy, type SessionStatus, sessionStatuses } from '@shared/
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaginationState, SortingState } from '@tanstack/react-table';
 import { CalendarX, Loader2, X } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -57,52 +57,20 @@ interface PersonFilter {
 
 const helper = consoleColumnHelper<AdminSession>();
 
-/** Sessions (issue 12 §2): every session, searched and filtered by the server; cancel one on anyone's behalf. */
-export function SessionsTab() {
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<SessionStatus | ''>('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [tutor, setTutor] = useState<PersonFilter | null>(null);
-  const [student, setStudent] = useState<PersonFilter | null>(null);
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'start', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
-  const settledSearch = useDebouncedValue(search.trim());
-  const openHistory = useOpenEntityHistory();
-  const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
-
-  const sort = sorting[0];
-  const query: AdminSessionListQuery = {
-    ...(settledSearch ? { search: settledSearch } : {}),
-    ...(status ? { status } : {}),
-    ...(tutor ? { tutorId: tutor.id } : {}),
-    ...(student ? { studentId: student.id } : {}),
-    ...(from ? { from: dayStart(from) } : {}),
-    // The "to" day is included: the server's bound is exclusive.
-    ...(to ? { to: dayStart(to, 1) } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'start') as AdminSessionListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
-  };
-  const sessions = useQuery({ queryKey: sessionsApi.listKey(query), queryFn: sessionsApi.list(query), placeholderData: keepPreviousData });
-
+/** The table's columns; a click on a tutor's or student's name filters the list by them. */
+function sessionColumns(filterBy: (person: PersonFilter, kind: 'tutor' | 'student') => void) {
   const personButton = (person: PersonFilter, kind: 'tutor' | 'student') => (
     <button
       type="button"
       className="rounded text-left font-medium text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
       aria-label={`Show only ${person.name || 'this person'}’s sessions`}
-      onClick={() => {
-        (kind === 'tutor' ? setTutor : setStudent)(person);
-        firstPage();
-      }}
+      onClick={() => filterBy(person, kind)}
     >
       {person.name || '—'}
     </button>
   );
 
-  const columns = helper.columns([
+  return helper.columns([
     helper.accessor('start', {
       header: 'Start',
       cell: ({ row }) => (
@@ -154,10 +122,51 @@ export function SessionsTab() {
     }),
     helper.display({
       id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
+      // A visible word: an sr-only (absolute) label in a scrolled table widens the whole page on a phone.
+      header: 'Actions',
       cell: ({ row }) => (row.original.status === 'scheduled' ? <CancelSessionAction session={row.original} /> : null),
     }),
   ]);
+}
+
+/** Sessions (issue 12 §2): every session, searched and filtered by the server; cancel one on anyone's behalf. */
+export function SessionsTab() {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<SessionStatus | ''>('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [tutor, setTutor] = useState<PersonFilter | null>(null);
+  const [student, setStudent] = useState<PersonFilter | null>(null);
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'start', desc: true }]);
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const settledSearch = useDebouncedValue(search.trim());
+  const openHistory = useOpenEntityHistory();
+  const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
+  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+
+  const sort = sorting[0];
+  const query: AdminSessionListQuery = {
+    ...(settledSearch ? { search: settledSearch } : {}),
+    ...(status ? { status } : {}),
+    ...(tutor ? { tutorId: tutor.id } : {}),
+    ...(student ? { studentId: student.id } : {}),
+    ...(from ? { from: dayStart(from) } : {}),
+    // The "to" day is included: the server's bound is exclusive.
+    ...(to ? { to: dayStart(to, 1) } : {}),
+    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'start') as AdminSessionListQuery['sort'],
+    order: sort && !sort.desc ? 'asc' : 'desc',
+    page: pagination.pageIndex + 1,
+    pageSize: pagination.pageSize,
+  };
+  const sessions = useQuery({ queryKey: sessionsApi.listKey(query), queryFn: sessionsApi.list(query), placeholderData: keepPreviousData });
+
+  // Stable columns: the table renders each cell function as a component, so new functions on every
+  // render would remount the cells (and close a row's open dialog) whenever the list refetches.
+  const filterBy = useCallback((person: PersonFilter, kind: 'tutor' | 'student') => {
+    (kind === 'tutor' ? setTutor : setStudent)(person);
+    setPagination((p) => ({ ...p, pageIndex: 0 }));
+  }, []);
+  const columns = useMemo(() => sessionColumns(filterBy), [filterBy]);
 
   return (
     <section aria-labelledby="sessions-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">

@@ -9,7 +9,7 @@ import { accountRoles } from '@shared/accounts/user.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaginationState, SortingState } from '@tanstack/react-table';
 import { Loader2, UserX } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -39,32 +39,9 @@ const STATUS_LABELS: Record<UserStatus, string> = { active: 'Active', deactivate
 
 const helper = consoleColumnHelper<AdminUser>();
 
-/** Users (issue 12 §2): every account, searched and filtered by the server; deactivate or reactivate with a reason. */
-export function UsersTab() {
-  const [search, setSearch] = useState('');
-  const [role, setRole] = useState('');
-  const [status, setStatus] = useState<UserStatus | ''>('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'createdAt', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
-  const settledSearch = useDebouncedValue(search.trim());
-  const openHistory = useOpenEntityHistory();
-  const me = useCurrentUser().data;
-  const ids = { search: useId(), role: useId(), status: useId() };
-
-  const sort = sorting[0];
-  const query: AdminUserListQuery = {
-    ...(settledSearch ? { search: settledSearch } : {}),
-    ...(role ? { role: role as AdminUserListQuery['role'] } : {}),
-    ...(status ? { status } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'createdAt') as AdminUserListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
-  };
-  const users = useQuery({ queryKey: usersApi.listKey(query), queryFn: usersApi.list(query), placeholderData: keepPreviousData });
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
-
-  const columns = helper.columns([
+/** The table's columns; the signed-in admin's own row has no action. */
+function userColumns(myId: string | null) {
+  return helper.columns([
     helper.accessor((u) => `${u.firstName} ${u.lastName}`, {
       id: 'name',
       header: 'Name',
@@ -101,11 +78,43 @@ export function UsersTab() {
     }),
     helper.display({
       id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
+      // A visible word: an sr-only (absolute) label in a scrolled table widens the whole page on a phone.
+      header: 'Actions',
       // Nobody deactivates their own account (the server refuses it too).
-      cell: ({ row }) => (row.original.id === me?.id ? null : <StatusAction user={row.original} />),
+      cell: ({ row }) => (row.original.id === myId ? null : <StatusAction user={row.original} />),
     }),
   ]);
+}
+
+/** Users (issue 12 §2): every account, searched and filtered by the server; deactivate or reactivate with a reason. */
+export function UsersTab() {
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState('');
+  const [status, setStatus] = useState<UserStatus | ''>('');
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'createdAt', desc: true }]);
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const settledSearch = useDebouncedValue(search.trim());
+  const openHistory = useOpenEntityHistory();
+  const me = useCurrentUser().data;
+  const ids = { search: useId(), role: useId(), status: useId() };
+
+  const sort = sorting[0];
+  const query: AdminUserListQuery = {
+    ...(settledSearch ? { search: settledSearch } : {}),
+    ...(role ? { role: role as AdminUserListQuery['role'] } : {}),
+    ...(status ? { status } : {}),
+    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'createdAt') as AdminUserListQuery['sort'],
+    order: sort && !sort.desc ? 'asc' : 'desc',
+    page: pagination.pageIndex + 1,
+    pageSize: pagination.pageSize,
+  };
+  const users = useQuery({ queryKey: usersApi.listKey(query), queryFn: usersApi.list(query), placeholderData: keepPreviousData });
+  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+
+  // Stable columns: the table renders each cell function as a component, so new functions on every
+  // render would remount the cells (and close a row's open dialog) whenever the list refetches.
+  const myId = me?.id ?? null;
+  const columns = useMemo(() => userColumns(myId), [myId]);
 
   return (
     <section aria-labelledby="users-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
