@@ -14,6 +14,7 @@ import { installRateLimits } from './kit/rateLimits.ts';
 import { installOriginCheck, installSecurityHeaders } from './kit/security.ts';
 import { installStorableTextGuard } from './kit/storableText.ts';
 import { accountRoutes } from './routes/accounts/accountRoutes.ts';
+import { adminUserRoutes } from './routes/accounts/adminUserRoutes.ts';
 import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { courseRoutes } from './routes/courses/courseRoutes.ts';
@@ -28,6 +29,7 @@ import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
+import { adminSessionRoutes } from './routes/sessions/adminSessionRoutes.ts';
 import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
 import { sessionRoutes } from './routes/sessions/sessionRoutes.ts';
 import { studentRoutes } from './routes/students/studentRoutes.ts';
@@ -135,6 +137,8 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(sessionCalendarRoutes(system));
   await app.register(payoutRoutes(system));
   await app.register(tutorRateRoutes(system));
+  await app.register(adminUserRoutes(system));
+  await app.register(adminSessionRoutes(system));
   // The student area reads sessions through its StudentSessions port: the sessions read model's query.
   await app.register(studentRoutes({ sql: system.sql, studentSessions: (studentId) => listStudentSessions(system.sql, studentId) }));
 

@@ -99,4 +99,16 @@ describe('every API route enforces its declared roles on the server', () => {
     }
     expect(rolesOf('PUT', '/api/admin/tutors/:tutorId/rate')).toEqual(['admin']);
   });
+
+  it('walks the console routes for admins only (finance sees purchases and payouts only)', () => {
+    const adminOnly = [
+      'GET /api/admin/users',
+      'POST /api/admin/users/:id/deactivate',
+      'POST /api/admin/users/:id/reactivate',
+      'GET /api/admin/sessions',
+      'POST /api/admin/sessions/:id/cancel',
+    ];
+    const declared = new Map(app.declaredRoutes.map((r) => [`${r.method} ${r.url}`, r.roles]));
+    for (const route of adminOnly) expect(declared.get(route), route).toEqual(['admin']);
+  });
 });

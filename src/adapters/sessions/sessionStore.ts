@@ -34,6 +34,7 @@ export class SessionStore {
     const [row] = await this.sql<{ user_id: string; role: string; student_id: string | null; expires_at: Date }[]>`
       UPDATE user_sessions SET last_seen_at = now(), expires_at = ${expiresAt}
       WHERE token_hash = ${digest(token)} AND expires_at > now()
+        AND NOT EXISTS (SELECT 1 FROM suspended_accounts a WHERE a.user_id = user_sessions.user_id)
       RETURNING user_id, role, student_id, expires_at`;
     return row ? { userId: row.user_id, role: row.role, studentId: row.student_id, expiresAt: row.expires_at } : null;
   }
@@ -49,6 +50,24 @@ export class SessionStore {
   /** A student's view-only login was renamed or given a new password: its open sessions end. */
   async endSecondaryFor(studentId: string): Promise<void> {
     await this.sql`DELETE FROM user_sessions WHERE student_id = ${studentId} AND role = 'student_secondary'`;
+  }
+
+  /**
+   * An admin deactivated the account: its sessions (and its students' view-only ones, which carry
+   * the holder's id) end, and `find` refuses any session of the user while they are suspended, so a
+   * sign-in that raced the deactivation cannot leave a working cookie behind.
+   */
+  async suspend(userId: string): Promise<void> {
+    await this.sql`INSERT INTO suspended_accounts (user_id) VALUES (${userId}) ON CONFLICT (user_id) DO NOTHING`;
+    await this.endAllFor(userId);
+  }
+
+  /** Reactivated: sessions left from before (none work while suspended) are dropped, then sign-in may open new ones. */
+  async resume(userId: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`DELETE FROM user_sessions WHERE user_id = ${userId}`;
+      await tx`DELETE FROM suspended_accounts WHERE user_id = ${userId}`;
+    });
   }
 
   /** A role change takes effect on open sessions at once. */

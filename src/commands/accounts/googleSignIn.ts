@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/identityProvider.ts';
 import type { UserState } from '../../domain/accounts/user.ts';
+import { ACCOUNT_DEACTIVATED, signInRefusal } from '../../domain/accounts/userActivityDecider.ts';
 import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
 import { DomainError, fold } from '../../domain/kit/decider.ts';
 import { invitationKeyName, openInvitation, type TutorInvitationEvent, tutorInvitationStreamId } from '../../domain/tutors/invitation.ts';
@@ -60,6 +61,8 @@ async function completeSignIn(
   step: Step,
 ): Promise<{ session: SignedIn; position: Position | null; role: string }> {
   const { userId } = found;
+  // A deactivated account is refused before Google's tokens are stored on it.
+  if ((await deps.handlers.users.load(userId)).deactivated) throw new DomainError(ACCOUNT_DEACTIVATED, 'forbidden');
   // The decider refuses an unverified address claiming an account by e-mail, or another Google account's.
   await deps.handlers.users.handle(
     userId,
@@ -84,6 +87,8 @@ async function completeSignIn(
     { type: 'SignIn', data: { userId, via: 'google', passwordMatched: true, throttled: false } },
     step('sign-in'),
   );
+  const refusal = signedIn.events[0] ? signInRefusal(signedIn.events[0]) : null;
+  if (refusal) throw refusal;
   const role = user.role ?? 'student';
   const session = await deps.sessions.create(userId, role);
   return { session: { userId, role, studentId: null, ...session }, position: signedIn.position, role };

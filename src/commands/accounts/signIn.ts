@@ -165,12 +165,15 @@ async function signInSecondary(
   }
   if (!(await deps.hasher.verify(profile.secondaryPasswordHash, password))) return null;
   const user = await deps.handlers.users.load(target.userId);
-  await recordActivity(
+  const { events } = await recordActivity(
     deps.store,
     user,
     { type: 'SignIn', data: { userId: target.userId, via: 'secondary', passwordMatched: true, throttled: false } },
     ctx,
   );
+  // The view-only login opens the holder's account: a deactivated holder's students are refused too.
+  const refusal = events[0] ? signInRefusal(events[0]) : null;
+  if (refusal) throw refusal;
   const session = await deps.sessions.create(target.userId, 'student_secondary', target.studentId);
   return { userId: target.userId, role: 'student_secondary', studentId: target.studentId, ...session };
 }

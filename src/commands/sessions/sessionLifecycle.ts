@@ -2,7 +2,7 @@ import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
-import { SESSION_MINUTES } from '../../domain/sessions/session.ts';
+import { type CreditPolicy, SESSION_MINUTES } from '../../domain/sessions/session.ts';
 import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
@@ -20,11 +20,16 @@ const later = (a: Position | null, b: Position | null) => (a === null ? b : b ==
 export async function cancelSession(
   handlers: SessionHandlers,
   ports: Pick<SessionPorts, 'courses'>,
-  input: { sessionId: string; reason: string },
+  input: { sessionId: string; reason: string; onBehalf?: { creditPolicy: CreditPolicy } },
   ctx: CommandContext,
 ) {
   const step = stepOf(ctx);
-  const decided = await handlers.sessions.handle(input.sessionId, { type: 'CancelSession', data: input }, step('cancel'));
+  const { sessionId, reason, onBehalf } = input;
+  // An admin's cancellation on anyone's behalf settles the credit and frees the hour the same way.
+  const command = onBehalf
+    ? ({ type: 'CancelSessionOnBehalf', data: { sessionId, reason, creditPolicy: onBehalf.creditPolicy } } as const)
+    : ({ type: 'CancelSession', data: { sessionId, reason } } as const);
+  const decided = await handlers.sessions.handle(sessionId, command, step('cancel'));
   const cancelled = decided.events.find((e) => e.type === 'SessionCancelled');
   if (cancelled?.type !== 'SessionCancelled') return { position: decided.position, credit: null };
   const { courseId, tutorId, credit } = cancelled.data;

@@ -61,6 +61,10 @@ export const accountDeleted = z.object({
   contactIds: z.array(z.string()).optional(),
 });
 
+/** An admin suspended the account (sign-in refused, open sessions ended) or lifted it; the reason is the admin's. */
+export const userDeactivated = z.object({ userId, reason: z.string(), at });
+export const userReactivated = z.object({ userId, reason: z.string(), at });
+
 /** Every personal field of a user's events is sealed with that user's key. */
 const personOf = (d: { userId: string }) => `user-${d.userId}`;
 
@@ -106,6 +110,8 @@ export const userEvents = {
     describe: () => 'Google tokens refreshed',
   }),
   AccountDeleted: eventType(accountDeleted, { describe: () => 'Account deleted; personal data erased' }),
+  UserDeactivated: eventType(userDeactivated, { describe: (d) => `Account deactivated by an admin: ${d.reason}` }),
+  UserReactivated: eventType(userReactivated, { describe: (d) => `Account reactivated by an admin: ${d.reason}` }),
 };
 
 export type UserEvent = EventsOf<typeof userEvents>;
@@ -130,6 +136,8 @@ export interface UserState {
   timezone: string;
   /** The current name (personal: decrypted in memory only), so an unchanged name records nothing. */
   name: { firstName: string; lastName: string } | null;
+  /** Suspended by an admin: sign-in is refused until an admin reactivates it. */
+  deactivated: boolean;
 }
 
 export const initialUserState: UserState = {
@@ -144,6 +152,7 @@ export const initialUserState: UserState = {
   termsAcceptedVersion: null,
   timezone: DEFAULT_TIMEZONE,
   name: null,
+  deactivated: false,
 };
 
 const pending = (d: { codeHash: string; expiresAt: string; issuedAt: string }): PendingCode => ({
@@ -195,6 +204,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return state;
     case 'AccountDeleted':
       return { ...initialUserState, exists: true, deleted: true };
+    case 'UserDeactivated':
+      return { ...state, deactivated: true };
+    case 'UserReactivated':
+      return { ...state, deactivated: false };
   }
 }
 

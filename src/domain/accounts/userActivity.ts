@@ -9,7 +9,7 @@ import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
 const at = z.string();
 const userId = z.string();
 export const signedIn = z.object({ userId, via: z.enum(['password', 'google', 'secondary']), at });
-export const signInFailed = z.object({ userId, reason: z.enum(['wrong_password', 'unverified', 'rate_limited']), at });
+export const signInFailed = z.object({ userId, reason: z.enum(['wrong_password', 'unverified', 'rate_limited', 'deactivated']), at });
 export const accountMailSent = z.object({ userId, mailId: z.string(), kind: z.enum(['verification', 'password_reset']), at });
 
 export const userActivityEvents = {

@@ -16,6 +16,8 @@ export type UserActivityCommand =
 
 export const INVALID_LOGIN = 'Invalid username or password';
 export const UNVERIFIED = 'Please verify your email before logging in';
+/** Said only to someone who proved the account is theirs (the right password, Google, the view-only login). */
+export const ACCOUNT_DEACTIVATED = 'This account has been deactivated. Please contact support.';
 export const TOO_MANY_SIGN_IN_ATTEMPTS = 'Too many failed sign-in attempts. Please try again in 15 minutes.';
 
 export const decideUserActivity = decideWith<UserActivityCommand, UserActivityEvent, UserState>({
@@ -25,6 +27,8 @@ export const decideUserActivity = decideWith<UserActivityCommand, UserActivityEv
     if (!user.exists || user.deleted) throw new DomainError(INVALID_LOGIN, 'unauthenticated');
     if (data.throttled) return [{ type: 'SignInFailed', data: { userId, reason: 'rate_limited', at } }];
     if (!data.passwordMatched) return [{ type: 'SignInFailed', data: { userId, reason: 'wrong_password', at } }];
+    // A suspended holder's view-only logins (their students') are refused with the account.
+    if (user.deactivated) return [{ type: 'SignInFailed', data: { userId, reason: 'deactivated', at } }];
     // The secondary login belongs to the student profile: the account's own verification does not gate it.
     if (data.via === 'password' && !user.emailVerified) return [{ type: 'SignInFailed', data: { userId, reason: 'unverified', at } }];
     return [{ type: 'SignedIn', data: { userId, via: data.via, at } }];
@@ -37,6 +41,7 @@ export const decideUserActivity = decideWith<UserActivityCommand, UserActivityEv
 export function signInRefusal(event: UserActivityEvent): DomainError | null {
   if (event.type !== 'SignInFailed') return null;
   if (event.data.reason === 'unverified') return new DomainError(UNVERIFIED, 'forbidden');
+  if (event.data.reason === 'deactivated') return new DomainError(ACCOUNT_DEACTIVATED, 'forbidden');
   if (event.data.reason === 'rate_limited') return new DomainError(TOO_MANY_SIGN_IN_ATTEMPTS, 'rate_limited');
   return new DomainError(INVALID_LOGIN, 'unauthenticated');
 }

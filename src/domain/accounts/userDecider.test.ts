@@ -1,8 +1,11 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userRegistered } from '../../../tests/support/accountEvents.ts';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
-import type { UserEvent } from './user.ts';
+import { evolveUser, initialUserState, type UserEvent } from './user.ts';
+import { ACCOUNT_DEACTIVATED, decideUserActivity, signInRefusal } from './userActivityDecider.ts';
 import {
+  ALREADY_DEACTIVATED,
+  CANNOT_DEACTIVATE_SELF,
   EXPIRED_CODE,
   FIRST_NAME_REQUIRED,
   GOOGLE_ACCOUNT_MISMATCH,
@@ -10,6 +13,9 @@ import {
   INVALID_RESET_CODE,
   LAST_NAME_REQUIRED,
   NAME_TOO_LONG,
+  NOT_DEACTIVATED,
+  STATUS_REASON_REQUIRED,
+  STATUS_REASON_TOO_LONG,
   TOO_MANY_ATTEMPTS,
   userDecider,
 } from './userDecider.ts';
@@ -184,5 +190,77 @@ describe('user decider', () => {
       .given([registered])
       .when({ type: 'RegisterUser', data: { registration, verification: null }, metadata: { now } })
       .thenThrows('Account already exists', 'conflict');
+  });
+});
+
+describe('an admin deactivating and reactivating an account', () => {
+  const admin = (minutes = 0) => ({ now: later(minutes), actorId: 'admin-1', actorRole: 'admin' });
+  const deactivated: UserEvent = { type: 'UserDeactivated', data: { userId, reason: 'Chargeback fraud', at: now.toISOString() } };
+
+  it('deactivates with the trimmed reason; a second deactivation is a conflict', () => {
+    spec
+      .given([registered])
+      .when({ type: 'DeactivateUser', data: { userId, reason: '  Chargeback fraud ' }, metadata: admin() })
+      .thenEvents([deactivated]);
+    spec
+      .given([registered, deactivated])
+      .when({ type: 'DeactivateUser', data: { userId, reason: 'again' }, metadata: admin(1) })
+      .thenThrows(ALREADY_DEACTIVATED, 'conflict');
+  });
+
+  it('refuses a blank or overlong reason, the admin’s own account, and an unknown account', () => {
+    spec
+      .given([registered])
+      .when({ type: 'DeactivateUser', data: { userId, reason: ' \n ' }, metadata: admin() })
+      .thenThrows(STATUS_REASON_REQUIRED, 'invalid');
+    spec
+      .given([registered])
+      .when({ type: 'DeactivateUser', data: { userId, reason: 'x'.repeat(501) }, metadata: admin() })
+      .thenThrows(STATUS_REASON_TOO_LONG, 'invalid');
+    spec
+      .given([registered])
+      .when({ type: 'DeactivateUser', data: { userId, reason: 'x'.repeat(500) }, metadata: admin() })
+      .thenEvents([{ type: 'UserDeactivated', data: { userId, reason: 'x'.repeat(500), at: now.toISOString() } }]);
+    spec
+      .given([registered])
+      .when({ type: 'DeactivateUser', data: { userId, reason: 'me' }, metadata: { now, actorId: userId, actorRole: 'admin' } })
+      .thenThrows(CANNOT_DEACTIVATE_SELF, 'forbidden');
+    spec
+      .given([])
+      .when({ type: 'DeactivateUser', data: { userId, reason: 'ghost' }, metadata: admin() })
+      .thenThrows(/Account not found/, 'not_found');
+  });
+
+  it('reactivates only a deactivated account', () => {
+    spec
+      .given([registered, deactivated])
+      .when({ type: 'ReactivateUser', data: { userId, reason: 'Bank cleared it' }, metadata: admin(5) })
+      .thenEvents([{ type: 'UserReactivated', data: { userId, reason: 'Bank cleared it', at: later(5).toISOString() } }]);
+    spec
+      .given([registered])
+      .when({ type: 'ReactivateUser', data: { userId, reason: 'why' }, metadata: admin() })
+      .thenThrows(NOT_DEACTIVATED, 'conflict');
+  });
+
+  it('refuses sign-in to a deactivated account only once the password is right (a wrong one says nothing more)', () => {
+    const state = [registered, { type: 'EmailVerified', data: { userId, at: now.toISOString() } } as UserEvent, deactivated].reduce(
+      evolveUser,
+      initialUserState,
+    );
+    const signIn = (via: 'password' | 'google' | 'secondary', passwordMatched: boolean) =>
+      decideUserActivity({ type: 'SignIn', data: { userId, via, passwordMatched, throttled: false }, metadata: { now } }, state);
+    for (const via of ['password', 'google', 'secondary'] as const) {
+      const [event] = signIn(via, true);
+      expect(event).toEqual({ type: 'SignInFailed', data: { userId, reason: 'deactivated', at: now.toISOString() } });
+      expect(event && signInRefusal(event)).toMatchObject({ message: ACCOUNT_DEACTIVATED, kind: 'forbidden' });
+    }
+    expect(signIn('password', false)[0]).toMatchObject({ data: { reason: 'wrong_password' } });
+    const reactivated = evolveUser(state, { type: 'UserReactivated', data: { userId, reason: 'ok', at: now.toISOString() } });
+    expect(
+      decideUserActivity(
+        { type: 'SignIn', data: { userId, via: 'password', passwordMatched: true, throttled: false }, metadata: { now } },
+        reactivated,
+      ),
+    ).toEqual([{ type: 'SignedIn', data: { userId, via: 'password', at: now.toISOString() } }]);
   });
 });

@@ -41,7 +41,10 @@ export type UserCommand =
       'RecordGoogleTokensRefreshed',
       { userId: string; accessToken: string | null; refreshToken: string | null; tokenExpiry: string | null }
     >
-  | Command<'DeleteAccount', { userId: string; contactIds: string[] }>;
+  | Command<'DeleteAccount', { userId: string; contactIds: string[] }>
+  /** An admin suspends the account (issue 12 §2): the reason is required; nobody suspends their own. */
+  | Command<'DeactivateUser', { userId: string; reason: string }>
+  | Command<'ReactivateUser', { userId: string; reason: string }>;
 
 export const INVALID_CODE = 'Invalid verification code';
 export const EXPIRED_CODE = 'Verification code has expired. Please request a new one.';
@@ -54,10 +57,23 @@ export const FIRST_NAME_REQUIRED = 'First name is required';
 export const LAST_NAME_REQUIRED = 'Last name is required';
 export const NAME_MAX_LENGTH = 100;
 export const NAME_TOO_LONG = `A name must be at most ${NAME_MAX_LENGTH} characters`;
+export const STATUS_REASON_MAX = 500;
+export const STATUS_REASON_REQUIRED = 'Please give a reason';
+export const STATUS_REASON_TOO_LONG = `A reason must be at most ${STATUS_REASON_MAX} characters`;
+export const CANNOT_DEACTIVATE_SELF = 'You cannot deactivate your own account';
+export const ALREADY_DEACTIVATED = 'This account is already deactivated';
+export const NOT_DEACTIVATED = 'This account is not deactivated';
 export const GOOGLE_ACCOUNT_MISMATCH = 'This e-mail address is linked to a different Google account';
 
 function requireLive(state: UserState): void {
   if (!state.exists || state.deleted) throw new DomainError(ACCOUNT_NOT_FOUND, 'not_found');
+}
+
+function statusReason(reason: string): string {
+  const trimmed = reason.trim();
+  if (!trimmed) throw new DomainError(STATUS_REASON_REQUIRED, 'invalid');
+  if (trimmed.length > STATUS_REASON_MAX) throw new DomainError(STATUS_REASON_TOO_LONG, 'invalid');
+  return trimmed;
 }
 
 function requireResendAllowed(code: PendingCode | null, now: Date): void {
@@ -165,6 +181,20 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   DeleteAccount({ data, metadata: { now } }, state) {
     requireLive(state);
     return [{ type: 'AccountDeleted', data: { userId: data.userId, contactIds: data.contactIds, at: now.toISOString() } }];
+  },
+  DeactivateUser({ data, metadata: { now, actorId } }, state) {
+    requireLive(state);
+    const reason = statusReason(data.reason);
+    // An admin locking themselves out would leave nobody to undo it.
+    if (actorId === data.userId) throw new DomainError(CANNOT_DEACTIVATE_SELF, 'forbidden');
+    if (state.deactivated) throw new DomainError(ALREADY_DEACTIVATED, 'conflict');
+    return [{ type: 'UserDeactivated', data: { userId: data.userId, reason, at: now.toISOString() } }];
+  },
+  ReactivateUser({ data, metadata: { now } }, state) {
+    requireLive(state);
+    const reason = statusReason(data.reason);
+    if (!state.deactivated) throw new DomainError(NOT_DEACTIVATED, 'conflict');
+    return [{ type: 'UserReactivated', data: { userId: data.userId, reason, at: now.toISOString() } }];
   },
 });
 

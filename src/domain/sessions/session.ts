@@ -16,6 +16,10 @@ export const CANCELLATION_NOTICE_HOURS = 12;
 export const sessionStatuses = ['scheduled', 'completed', 'cancelled'] as const;
 export type SessionStatus = (typeof sessionStatuses)[number];
 
+/** rule: more than 12 hours' notice releases the credit; refundCredit: an admin releases it anyway. */
+export const creditPolicies = ['rule', 'refundCredit'] as const;
+export type CreditPolicy = (typeof creditPolicies)[number];
+
 export const sessionBooked = z.object({
   sessionId: z.string(),
   tutorId: z.string(),
@@ -52,6 +56,11 @@ export const sessionCancelled = z.object({
   noticeMinutes: z.number().int(),
   /** released: more than 12 hours' notice; forfeited: the session counts as used. */
   credit: z.enum(['released', 'forfeited']),
+  /**
+   * How the credit was decided: the 12-hour rule, or an admin giving it back whatever the notice
+   * (issue 12 §2). Absent on cancellations recorded before admins could choose: the rule.
+   */
+  creditPolicy: z.enum(creditPolicies).optional(),
   tutorTimeZone: z.string(),
   studentTimeZone: z.string(),
   /** When the cancellation was asked for. */
@@ -93,7 +102,10 @@ export const sessionEvents = {
     describe: (d) => `Session booked for ${d.start} (${d.durationMinutes} min)`,
   }),
   SessionCancelled: eventType(sessionCancelled, {
-    describe: (d) => `Session cancelled by the ${d.cancelledByRole} with ${d.noticeMinutes} min notice: credit ${d.credit}`,
+    describe: (d) =>
+      `Session cancelled by the ${d.cancelledByRole} with ${d.noticeMinutes} min notice: credit ${d.credit}${
+        d.creditPolicy === 'refundCredit' ? ' (refunded by an admin)' : ''
+      }`,
   }),
   SessionCompleted: eventType(sessionCompleted, {
     personal: { fields: ['notes'], subject: studentHolder },

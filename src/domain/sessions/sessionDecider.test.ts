@@ -2,8 +2,11 @@ import { describe, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
 import type { SessionBookedData, SessionEvent } from './session.ts';
 import {
+  CANCEL_REASON_REQUIRED,
+  CANCEL_REASON_TOO_LONG,
   COMPLETE_TOO_EARLY,
   SESSION_CANCELLED,
+  SESSION_COMPLETED,
   SESSION_EXISTS,
   SESSION_NOT_FOUND,
   type SessionCommand,
@@ -55,6 +58,71 @@ const cancelled = (now: string, noticeMinutes: number, credit: 'released' | 'for
     studentTimeZone: 'Europe/London',
     at: new Date(now).toISOString(),
   },
+});
+
+const admin = (iso: string) => ({ now: new Date(iso), actorId: 'admin-1', actorRole: 'admin' });
+const onBehalf = (now: string, creditPolicy: 'rule' | 'refundCredit', reason = '  Tutor is ill  '): SessionCommand => ({
+  type: 'CancelSessionOnBehalf',
+  data: { sessionId: 's1', reason, creditPolicy },
+  metadata: admin(now),
+});
+const cancelledByAdmin = (now: string, noticeMinutes: number, credit: 'released' | 'forfeited', creditPolicy: 'rule' | 'refundCredit') => {
+  const event = cancelled(now, noticeMinutes, credit);
+  if (event.type !== 'SessionCancelled') throw new Error('unreachable');
+  return {
+    ...event,
+    data: { ...event.data, cancelledBy: 'admin-1', cancelledByRole: 'admin', reason: 'Tutor is ill', creditPolicy },
+  } satisfies SessionEvent;
+};
+
+describe('an admin cancelling on anyone’s behalf', () => {
+  it('applies the 12-hour rule by default and records the choice and the trimmed reason', () => {
+    spec
+      .given([booked])
+      .when(onBehalf('2026-05-04T01:59:00.000Z', 'rule'))
+      .thenEvents([cancelledByAdmin('2026-05-04T01:59:00.000Z', 721, 'released', 'rule')]);
+    spec
+      .given([booked])
+      .when(onBehalf('2026-05-04T02:00:00.000Z', 'rule'))
+      .thenEvents([cancelledByAdmin('2026-05-04T02:00:00.000Z', 720, 'forfeited', 'rule')]);
+  });
+
+  it('refunds the credit when the admin chooses to, even an hour before the start', () => {
+    spec
+      .given([booked])
+      .when(onBehalf('2026-05-04T13:00:00.000Z', 'refundCredit'))
+      .thenEvents([cancelledByAdmin('2026-05-04T13:00:00.000Z', 60, 'released', 'refundCredit')]);
+  });
+
+  it('refuses a cancelled or completed session (409), an unknown one (404), and a missing or long reason', () => {
+    const done: SessionEvent = {
+      type: 'SessionCompleted',
+      data: {
+        sessionId: 's1',
+        tutorId: 't1',
+        studentId: 'st1',
+        studentUserId: 'u1',
+        courseId: 'c1',
+        completedBy: 't1',
+        notes: 'ok',
+        at: END,
+      },
+    };
+    spec
+      .given([booked, cancelled('2026-05-01T12:00:00.000Z', 4000, 'released')])
+      .when(onBehalf('2026-05-02T00:00:00.000Z', 'rule'))
+      .thenThrows(SESSION_CANCELLED, 'conflict');
+    spec.given([booked, done]).when(onBehalf('2026-05-05T00:00:00.000Z', 'rule')).thenThrows(SESSION_COMPLETED, 'conflict');
+    spec.given([]).when(onBehalf('2026-05-02T00:00:00.000Z', 'rule')).thenThrows(SESSION_NOT_FOUND, 'not_found');
+    spec
+      .given([booked])
+      .when(onBehalf('2026-05-02T00:00:00.000Z', 'rule', '   '))
+      .thenThrows(CANCEL_REASON_REQUIRED, 'invalid');
+    spec
+      .given([booked])
+      .when(onBehalf('2026-05-02T00:00:00.000Z', 'rule', 'x'.repeat(501)))
+      .thenThrows(CANCEL_REASON_TOO_LONG, 'invalid');
+  });
 });
 
 describe('session decider', () => {

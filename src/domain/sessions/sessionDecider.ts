@@ -1,6 +1,7 @@
-import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import {
   CANCELLATION_NOTICE_HOURS,
+  type CreditPolicy,
   evolveSession,
   initialSessionState,
   type SessionBookedData,
@@ -13,11 +14,20 @@ export const SESSION_NOT_FOUND = 'Session not found';
 export const COMPLETE_TOO_EARLY = 'Session can only be marked as completed at or after the scheduled time.';
 export const SESSION_CANCELLED = 'This session was cancelled';
 export const SESSION_COMPLETED = 'This session is already completed';
+export const CANCEL_REASON_MAX = 500;
+export const CANCEL_REASON_REQUIRED = 'Please give a reason for cancelling';
+export const CANCEL_REASON_TOO_LONG = `A reason must be at most ${CANCEL_REASON_MAX} characters`;
 export const SESSION_EXISTS = 'This session was already booked with other details';
 
 export type SessionCommand =
   | Command<'BookSession', Omit<SessionBookedData, 'at'>>
   | Command<'CancelSession', { sessionId: string; reason: string }>
+  /**
+   * An admin cancels on anyone's behalf (issue 12 §2): a reason is required, an already closed
+   * session is refused (409) rather than answered as done, and `refundCredit` gives the credit back
+   * whatever the notice.
+   */
+  | Command<'CancelSessionOnBehalf', { sessionId: string; reason: string; creditPolicy: CreditPolicy }>
   | Command<'CompleteSession', { sessionId: string; notes: string }>
   | Command<'RescheduleSession', { sessionId: string; start: string; end: string; timeZone: string }>;
 
@@ -38,6 +48,42 @@ const sameBooking = (a: Omit<SessionBookedData, 'at'>, b: SessionBookedData) =>
 
 const MINUTE_MS = 60_000;
 
+/** The cancellation of an open session; the 12-hour rule decides the credit unless an admin refunds it. */
+function cancellation(
+  state: SessionState,
+  data: { sessionId: string; reason: string },
+  /** null: the party's own cancellation (no choice to record); otherwise the admin's choice. */
+  creditPolicy: CreditPolicy | null,
+  { now, actorId, actorRole }: CommandMetadata,
+): SessionEvent {
+  const session = open(state);
+  const start = state.start ?? session.start;
+  const noticeMinutes = Math.floor((Date.parse(start) - now.getTime()) / MINUTE_MS);
+  // More than 12 hours' notice gives the credit back; anything later counts as used (spec part 1 §9).
+  const timely = Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 60 * MINUTE_MS;
+  return {
+    type: 'SessionCancelled',
+    data: {
+      sessionId: data.sessionId,
+      tutorId: session.tutorId,
+      studentId: session.studentId,
+      courseId: session.courseId,
+      start,
+      end: state.end ?? session.end,
+      cancelledBy: actorId ?? 'system',
+      cancelledByRole: actorRole ?? 'system',
+      reason: data.reason,
+      noticeMinutes,
+      credit: timely || creditPolicy === 'refundCredit' ? 'released' : 'forfeited',
+      // Only an admin's choice is recorded; a party's cancellation keeps the shape it always had.
+      ...(creditPolicy ? { creditPolicy } : {}),
+      tutorTimeZone: session.tutorTimeZone,
+      studentTimeZone: session.studentTimeZone,
+      at: now.toISOString(),
+    },
+  };
+}
+
 /**
  * A session's life: booked → completed (by the tutor, at or after the start) | cancelled (the
  * 12-hour rule decides whether the credit comes back) ; rescheduling keeps it upcoming. Who may
@@ -52,34 +98,16 @@ export const decideSession = decideWith<SessionCommand, SessionEvent, SessionSta
     return [{ type: 'SessionBooked', data: { ...data, at: now.toISOString() } }];
   },
 
-  CancelSession: ({ data, metadata: { now, actorId, actorRole } }, state) => {
+  CancelSession: ({ data, metadata }, state) => {
     if (state.status === 'cancelled') return [];
-    const session = open(state);
-    const start = state.start ?? session.start;
-    const noticeMinutes = Math.floor((Date.parse(start) - now.getTime()) / MINUTE_MS);
-    // More than 12 hours' notice gives the credit back; anything later counts as used (spec part 1 §9).
-    const timely = Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 60 * MINUTE_MS;
-    return [
-      {
-        type: 'SessionCancelled',
-        data: {
-          sessionId: data.sessionId,
-          tutorId: session.tutorId,
-          studentId: session.studentId,
-          courseId: session.courseId,
-          start,
-          end: state.end ?? session.end,
-          cancelledBy: actorId ?? 'system',
-          cancelledByRole: actorRole ?? 'system',
-          reason: data.reason,
-          noticeMinutes,
-          credit: timely ? 'released' : 'forfeited',
-          tutorTimeZone: session.tutorTimeZone,
-          studentTimeZone: session.studentTimeZone,
-          at: now.toISOString(),
-        },
-      },
-    ];
+    return [cancellation(state, data, null, metadata)];
+  },
+
+  CancelSessionOnBehalf: ({ data, metadata }, state) => {
+    const reason = data.reason.trim();
+    if (!reason) throw new DomainError(CANCEL_REASON_REQUIRED, 'invalid');
+    if (reason.length > CANCEL_REASON_MAX) throw new DomainError(CANCEL_REASON_TOO_LONG, 'invalid');
+    return [cancellation(state, { sessionId: data.sessionId, reason }, data.creditPolicy, metadata)];
   },
 
   CompleteSession: ({ data, metadata: { now, actorId } }, state) => {

@@ -23,10 +23,18 @@ export const users = table(
     parent_id: text().nullable(),
     created_at: timestamptz(),
     last_sign_in_at: timestamptz().nullable(),
+    /** Set while an admin has the account deactivated (issue 12 §2), with the admin's reason. */
+    deactivated_at: timestamptz().nullable(),
+    deactivation_reason: text().nullable(),
   },
   {
     indexes: [
       { name: 'users_username', on: ['lower(username)'], unique: true },
+      // The console's Users tab sorts by these.
+      { name: 'users_created_at', on: ['created_at', 'id'] },
+      { name: 'users_last_sign_in_at', on: ['last_sign_in_at', 'id'] },
+      { name: 'users_name', on: ['lower(last_name)', 'lower(first_name)', 'id'] },
+      { name: 'users_deactivated', on: ['deactivated_at'], where: 'deactivated_at IS NOT NULL' },
       { name: 'users_email', on: ['lower(email)'], unique: true },
       { name: 'users_role', on: ['role'] },
       { name: 'users_google_id', on: ['google_id'], where: 'google_id IS NOT NULL' },

@@ -6,6 +6,7 @@ import type { DataOf } from '../../domain/kit/eventDefinition.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
 import { findUserByEmail, findUserById, findUserByLogin, findUserIdByGoogleId } from './queries.ts';
 import { users } from './tables.ts';
+import { listUsersForAdmin } from './userListQueries.ts';
 import { usersProjector } from './usersProjector.ts';
 
 const registered = (userId: string, overrides: Partial<DataOf<typeof eventCatalog, 'UserRegistered'>> = {}) =>
@@ -29,6 +30,8 @@ const registered = (userId: string, overrides: Partial<DataOf<typeof eventCatalo
     registeredAt: '2025-01-02T03:04:05.000Z',
     ...overrides,
   });
+
+const listDefaults = { sort: 'createdAt', order: 'desc', page: 1, pageSize: 25 } as const;
 
 // Every scenario twice: the whole history in one batch, and one event per batch.
 describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('users read model, batches of $batchSize', ({ batchSize }) => {
@@ -63,6 +66,8 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('users read model, batche
         parent_id: null,
         created_at: new Date('2025-01-02T03:04:05.000Z'),
         last_sign_in_at: null,
+        deactivated_at: null,
+        deactivation_reason: null,
       },
     ]);
     const lookup = { id: 'u1', role: 'student', username: 'name-u1', email: 'u1@example.com' };
@@ -130,6 +135,31 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('users read model, batche
     // Its username and e-mail are free again for a new account.
     await spec.given(registered('u5', { username: 'name-u4', email: 'u4@example.com' }));
     expect((await findUserByLogin(db.sql, 'name-u4'))?.id).toBe('u5');
+  });
+
+  it('deactivation sets the status with its reason, reactivation clears it; the list filters and searches by it', async () => {
+    await spec.given(
+      registered('u6', { firstName: 'Dee', lastName: 'Activated', username: 'dee-act', email: 'dee@example.com' }),
+      event('user-u6', 'UserDeactivated', { userId: 'u6', reason: 'Chargeback fraud', at: '2025-01-09T00:00:00.000Z' }),
+    );
+    expect((await spec.rows(users, { id: 'u6' }))[0]).toMatchObject({
+      deactivated_at: new Date('2025-01-09T00:00:00.000Z'),
+      deactivation_reason: 'Chargeback fraud',
+    });
+    const deactivated = await listUsersForAdmin(db.sql, { ...listDefaults, status: 'deactivated' });
+    expect(deactivated.rows.map((u) => [u.id, u.status, u.deactivationReason])).toEqual([['u6', 'deactivated', 'Chargeback fraud']]);
+    expect((await listUsersForAdmin(db.sql, { ...listDefaults, search: 'dee activ' })).rows.map((u) => u.id)).toEqual(['u6']);
+    expect((await listUsersForAdmin(db.sql, { ...listDefaults, search: 'DEE@EXAMPLE' })).rows.map((u) => u.id)).toEqual(['u6']);
+    // LIKE's wildcards are searched for as themselves.
+    expect((await listUsersForAdmin(db.sql, { ...listDefaults, search: '%' })).total).toBe(0);
+
+    await spec.given(event('user-u6', 'UserReactivated', { userId: 'u6', reason: 'Cleared by the bank', at: '2025-01-10T00:00:00.000Z' }));
+    expect((await spec.rows(users, { id: 'u6' }))[0]).toMatchObject({ deactivated_at: null, deactivation_reason: null });
+    expect((await listUsersForAdmin(db.sql, { ...listDefaults, status: 'deactivated' })).total).toBe(0);
+    const active = await listUsersForAdmin(db.sql, { ...listDefaults, status: 'active', sort: 'username', order: 'asc', pageSize: 2 });
+    expect(active.rows).toHaveLength(2);
+    expect(active.total).toBeGreaterThan(2);
+    expect(active.rows.map((u) => u.username)).toEqual([...active.rows.map((u) => u.username)].sort());
   });
 
   it('events of a user never registered leave no row', async () => {

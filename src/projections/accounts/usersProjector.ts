@@ -13,6 +13,8 @@ const handles = [
   'GoogleAccountLinked',
   'SignedIn',
   'AccountDeleted',
+  'UserDeactivated',
+  'UserReactivated',
 ] as const;
 type UserEvent = ProjectedEvent<(typeof handles)[number]>;
 
@@ -38,6 +40,8 @@ function applyUserEvent(row: UserRow | null, event: UserEvent): UserRow | null {
       parent_id: d.parentId,
       created_at: d.registeredAt,
       last_sign_in_at: null,
+      deactivated_at: null,
+      deactivation_reason: null,
     };
   }
   if (!row) return null;
@@ -59,6 +63,10 @@ function applyUserEvent(row: UserRow | null, event: UserEvent): UserRow | null {
       return { ...row, last_sign_in_at: event.data.at };
     case 'AccountDeleted':
       return null;
+    case 'UserDeactivated':
+      return { ...row, deactivated_at: event.data.at, deactivation_reason: event.data.reason };
+    case 'UserReactivated':
+      return { ...row, deactivated_at: null, deactivation_reason: null };
   }
 }
 

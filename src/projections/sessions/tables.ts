@@ -39,6 +39,10 @@ export const sessions = table(
       { name: 'sessions_tutor_start', on: ['tutor_id', 'start_at'] },
       { name: 'sessions_student_start', on: ['student_id', 'start_at'] },
       { name: 'sessions_course', on: ['course_id'] },
+      // The console's Sessions tab: newest first, by status, by booking time.
+      { name: 'sessions_start', on: ['start_at', 'id'] },
+      { name: 'sessions_status_start', on: ['status', 'start_at'] },
+      { name: 'sessions_booked_at', on: ['booked_at', 'id'] },
     ],
   },
 );

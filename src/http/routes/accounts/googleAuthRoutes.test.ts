@@ -8,6 +8,7 @@ import { type TestSystem, withTestApp } from '../../../../tests/support/system.t
 import { CALENDAR_SCOPE, GoogleIdentityProvider } from '../../../adapters/identity/googleIdentity.ts';
 import { pkceChallenge } from '../../../adapters/identity/identityProvider.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
+import { deactivateUser, reactivateUser } from '../../../commands/accounts/userStatus.ts';
 import { commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { tutorApplicationStreamId } from '../../../domain/accounts/tutorApplication.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -476,5 +477,31 @@ describe('the Google identity adapter', () => {
       url: `/api/auth/dev/consent?state=${'a'.repeat(43)}&userType=student&code_challenge=${'b'.repeat(43)}`,
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('Google sign-in of a deactivated account', () => {
+  it('is refused with the reason on the login page, stores no tokens and opens no session; reactivation lets it in', async () => {
+    const person = { email: 'dee.activated@example.com', firstName: 'Dee', lastName: 'Activated' };
+    const first = await devSignIn('student', person);
+    const userId = (await me(cookieOf(first.callback))).id as string;
+    const staff = commandContext({ actorId: 'admin-for-google', actorRole: 'admin' });
+    await deactivateUser(system.accounts, { userId, reason: 'Chargeback fraud' }, staff);
+    const linkedBefore = (await system.store.readStream(`user-${userId}`)).filter((e) => e.type === 'GoogleAccountLinked').length;
+
+    const refused = await devSignIn('student', person);
+    expect(refused.callback.statusCode).toBe(302);
+    expect(refused.callback.headers.location).toBe('/login?error=deactivated');
+    expect(cookiePair(refused.callback, 'tm_session')).toBeUndefined();
+    expect((await system.store.readStream(`user-${userId}`)).filter((e) => e.type === 'GoogleAccountLinked')).toHaveLength(linkedBefore);
+
+    await reactivateUser(
+      system.accounts,
+      { userId, reason: 'Cleared' },
+      commandContext({ actorId: 'admin-for-google', actorRole: 'admin' }),
+    );
+    const back = await devSignIn('student', person);
+    expect(back.callback.headers.location).not.toMatch(/error/);
+    expect((await me(cookieOf(back.callback))).id).toBe(userId);
   });
 });

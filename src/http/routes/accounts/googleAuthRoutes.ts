@@ -6,6 +6,7 @@ import { DEV_CONSENT_PATH, pkceChallenge, type SignInUserType } from '../../../a
 import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { CURRENT_TERMS_VERSION } from '../../../domain/accounts/accountForms.ts';
+import { ACCOUNT_DEACTIVATED } from '../../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
@@ -279,6 +280,7 @@ export const googleAuthRoutes =
           return reply.redirect(await complete(request, reply, flow, code));
         } catch (failure) {
           request.log.warn(failureReason(failure), 'google sign-in failed');
+          if (failure instanceof DomainError && failure.message === ACCOUNT_DEACTIVATED) return reply.redirect('/login?error=deactivated');
           return reply.redirect('/login?error=google');
         }
       },

@@ -100,6 +100,7 @@ const signInErrors: Record<string, string> = {
   google: 'Google sign-in did not complete. Please try again.',
   google_unavailable: 'Google sign-in is not available right now. Please sign in with your username and password.',
   access_denied: 'Google sign-in was cancelled.',
+  deactivated: 'This account has been deactivated. Please contact support.',
 };
 
 export function signInErrorText(code: string): string {

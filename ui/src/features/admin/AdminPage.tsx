@@ -18,9 +18,11 @@ import { PayoutsTab } from './PayoutsTab.tsx';
 import { ProjectionsTab } from './ProjectionsTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { PurchasesTab } from './PurchasesTab.tsx';
+import { SessionsTab } from './SessionsTab.tsx';
 import { systemApi } from './systemApi.ts';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, type ConsoleTabId, type SystemTab, systemTabsFor, tabsFor } from './tabs.ts';
+import { UsersTab } from './UsersTab.tsx';
 
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 
@@ -214,6 +216,10 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
       return <PayoutsTab />;
     case 'purchases':
       return <PurchasesTab />;
+    case 'users':
+      return <UsersTab />;
+    case 'sessions':
+      return <SessionsTab />;
     default:
       return <LaterTab tab={tab} />;
   }
