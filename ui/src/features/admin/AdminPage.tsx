@@ -8,6 +8,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
 import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { AlertsTab } from './AlertsTab.tsx';
+import { AuditLogTab } from './AuditLogTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
@@ -149,6 +150,8 @@ function TabContent({ tab }: { tab: AdminTabId }) {
       return <PromoCodesTab />;
     case 'alerts':
       return <AlertsTab />;
+    case 'audit-log':
+      return <AuditLogTab />;
     default:
       return <LaterTab tab={tab} />;
   }
