@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
 import { migrate } from '../../../adapters/db/migrate.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../../kit/projectionSpec.ts';
-import { auditLogProjector, REDACTED, SYSTEM_ROLE } from './auditLogProjector.ts';
+import { ANONYMOUS_ROLE, auditLogProjector, REDACTED, SYSTEM_ROLE } from './auditLogProjector.ts';
 import { auditTrailOf, changesOf } from './queries.ts';
 
 const request = { actorId: 'a1', actorRole: 'student', ip: '203.0.113.9', userAgent: 'Firefox' };
@@ -179,6 +179,36 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('audit log, batches of $b
     ]);
     // Events without an actor were recorded by the system (sagas, workflows, sweeps).
     expect(firstZone).toMatchObject({ user_id: null, user_role: SYSTEM_ROLE });
+  });
+
+  it('a signed-out request acts on the account it is about, or is an anonymous visitor', async () => {
+    const user = `d-${randomUUID()}`;
+    const contact = contactId();
+    const signedOut = { metadata: { ip: '192.0.2.4', userAgent: 'Edge' } };
+    await spec.given(
+      event(`userActivity-${user}`, 'SignedIn', { userId: user, via: 'password', at: '2025-07-01T00:00:00.000Z' }, signedOut),
+      event(
+        `contact-${contact}`,
+        'ContactMessageReceived',
+        {
+          contactId: contact,
+          name: 'N',
+          email: 'e@example.com',
+          phone: null,
+          subject: 's',
+          message: 'm',
+          senderUserId: null,
+          receivedAt: '2025-07-01T00:00:00.000Z',
+        },
+        signedOut,
+      ),
+    );
+    expect((await auditTrailOf(db.sql, 'userActivity', user))[0]).toMatchObject({
+      user_id: user,
+      user_role: null,
+      ip_address: '192.0.2.4',
+    });
+    expect((await auditTrailOf(db.sql, 'contact', contact))[0]).toMatchObject({ user_id: null, user_role: ANONYMOUS_ROLE });
   });
 
   it("an erased person's rows keep before/after values but lose the request details", async () => {

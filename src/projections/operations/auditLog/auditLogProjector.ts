@@ -8,8 +8,21 @@ import { type AuditFieldValuesRow, type AuditLogRow, auditFieldValues, auditLogs
 
 export const REDACTED = '[personal data]';
 
-/** Who acted when an event carries no actor: a saga, a workflow or a scheduled sweep. */
+/** Who acted when an event carries no actor and came from no request: a saga, a workflow or a sweep. */
 export const SYSTEM_ROLE = 'system';
+/** A signed-out visitor whose request is about nobody's account (a contact message). */
+export const ANONYMOUS_ROLE = 'anonymous';
+
+/**
+ * Who did it. Signed-out requests (registering, signing in, resetting a password) carry request
+ * details but no actor: they act on the account the event is about.
+ */
+function actorOf(e: AnyEvent, data: Record<string, unknown>): { id: string | null; role: string | null } {
+  const role = e.metadata.actorRole ?? null;
+  if (e.metadata.actorId) return { id: e.metadata.actorId, role };
+  if (e.metadata.ip == null && e.metadata.userAgent == null) return { id: null, role: role ?? SYSTEM_ROLE };
+  return typeof data.userId === 'string' ? { id: data.userId, role } : { id: null, role: role ?? ANONYMOUS_ROLE };
+}
 
 function recordedData(e: AnyEvent): Record<string, unknown> {
   const data: Record<string, unknown> = typeof e.data === 'object' && e.data !== null ? { ...e.data } : { value: e.data };
@@ -54,12 +67,12 @@ export const auditLogProjector = defineProjection({
       known.set(e.streamId, { ...previous, ...data });
       touched.add(e.streamId);
       const category = categoryOf(e.streamId);
-      const actorId = e.metadata.actorId ?? null;
+      const actor = actorOf(e, data);
       return {
         id: e.id,
         position: e.position,
-        user_id: actorId,
-        user_role: e.metadata.actorRole ?? (actorId ? null : SYSTEM_ROLE),
+        user_id: actor.id,
+        user_role: actor.role,
         action: e.type,
         entity_type: category,
         entity_id: e.streamId.slice(category.length + 1) || e.streamId,

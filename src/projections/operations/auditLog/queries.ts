@@ -8,7 +8,7 @@ import {
   type RecentActivity,
 } from '../../../domain/operations/auditLogApi.ts';
 import type { ReadRowOf } from '../../kit/table.ts';
-import { REDACTED } from './auditLogProjector.ts';
+import { ANONYMOUS_ROLE, REDACTED, SYSTEM_ROLE } from './auditLogProjector.ts';
 import type { auditLogs } from './tables.ts';
 
 export type AuditLogRecord = ReadRowOf<typeof auditLogs>;
@@ -20,7 +20,7 @@ export async function auditTrailOf(sql: Sql, entityType: string, entityId: strin
 }
 
 /** A row with the actor's name while their account exists (deleted accounts leave no name behind). */
-export type AuditLogListed = AuditLogRecord & { actor_name: string | null };
+export type AuditLogListed = AuditLogRecord & { actor_name: string | null; actor_account_role: string | null };
 
 /** Log positions are 40 digits (both store adapters); a cursor carries one, base64url-encoded. */
 const POSITION = /^\d{40}$/;
@@ -52,7 +52,8 @@ function whereOf(sql: Sql, filter: AuditLogFilter, before: string | null) {
 
 function selectListed(sql: Sql, filter: AuditLogFilter, before: string | null, limit: number) {
   return sql<AuditLogListed[]>`
-    SELECT a.*, CASE WHEN u.id IS NULL THEN NULL ELSE trim(u.first_name || ' ' || u.last_name) END AS actor_name
+    SELECT a.*, CASE WHEN u.id IS NULL THEN NULL ELSE trim(u.first_name || ' ' || u.last_name) END AS actor_name,
+           u.role AS actor_account_role
     FROM (SELECT * FROM audit_logs a ${whereOf(sql, filter, before)} ORDER BY a.position DESC LIMIT ${limit}) a
     LEFT JOIN users u ON u.id = a.user_id
     ORDER BY a.position DESC`;
@@ -98,7 +99,7 @@ export function auditLogEntry(row: AuditLogListed): AuditLogEntry {
     id: row.id,
     position: row.position,
     at: row.created_at.toISOString(),
-    actor: { id: row.user_id, role: row.user_role, ...(row.actor_name ? { name: row.actor_name } : {}) },
+    actor: { id: row.user_id, role: roleOf(row), ...(row.actor_name ? { name: row.actor_name } : {}) },
     action: row.action,
     description: row.description,
     entity: { type: row.entity_type, id: row.entity_id, ...(kind ? { kind } : {}) },
@@ -108,12 +109,16 @@ export function auditLogEntry(row: AuditLogListed): AuditLogEntry {
   };
 }
 
+/** The role the event recorded, else (a signed-out request on one's own account) the account's. */
+const roleOf = (row: AuditLogListed) => row.user_role ?? row.actor_account_role;
+
 const ARTICLE = /^[aeiou]/i;
 
 function whoOf(row: AuditLogListed): string {
-  const role = row.user_role?.replaceAll('_', ' ');
+  const role = roleOf(row)?.replaceAll('_', ' ');
   if (row.actor_name) return role ? `${row.actor_name} (${role})` : row.actor_name;
-  if (!row.user_id || row.user_role === 'system') return 'The system';
+  if (row.user_role === ANONYMOUS_ROLE) return 'A signed-out visitor';
+  if (!row.user_id || row.user_role === SYSTEM_ROLE) return 'The system';
   if (!role) return 'Someone';
   return `${ARTICLE.test(role) ? 'An' : 'A'} ${role}`;
 }
