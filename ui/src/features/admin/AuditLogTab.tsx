@@ -233,7 +233,8 @@ function AuditRows({ pages }: { pages: Pages }) {
 
   return (
     <>
-      <div className="overflow-x-auto">
+      {/* Relative: the sr-only text inside cells is positioned within the scroller, not the page. */}
+      <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm" aria-label="Audit log">
           <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
             {table.getHeaderGroups().map((group) => (
