@@ -150,7 +150,8 @@ describe('ops CLI', () => {
       rebuilt: { name: string; status: string; events: number; seconds: number; eventsPerSecond: number | null; rows: number }[];
     }>(run);
     expect(result.rebuilt).toHaveLength(1);
-    expect(result.rebuilt[0]).toMatchObject({ name: 'audit_log', status: 'completed', events: 2, rows: 2 });
+    // Rows of every table: 2 audit rows and the last field values of the 2 streams.
+    expect(result.rebuilt[0]).toMatchObject({ name: 'audit_log', status: 'completed', events: 2, rows: 4 });
     expect(result.rebuilt[0]?.seconds).toBeGreaterThanOrEqual(0);
     // not a terminal: plain progress lines on stderr
     expect(run.stderr).toContain('audit_log: completed 2/2 events');

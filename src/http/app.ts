@@ -20,6 +20,7 @@ import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { courseRoutes } from './routes/courses/courseRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { alertRoutes } from './routes/operations/alertRoutes.ts';
+import { auditLogRoutes } from './routes/operations/auditLogRoutes.ts';
 import { jobRoutes } from './routes/operations/jobRoutes.ts';
 import { consoleMailboxRoutes } from './routes/operations/mailboxRoutes.ts';
 import { projectionRoutes } from './routes/operations/projectionRoutes.ts';
@@ -129,6 +130,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(projectionRoutes(system));
   await app.register(jobRoutes(system));
   await app.register(consoleMailboxRoutes(system));
+  await app.register(auditLogRoutes(system));
   await app.register(purchaseRoutes(system));
   await app.register(repurchaseRoutes(system));
   await app.register(adminPurchaseRoutes(system));

@@ -60,6 +60,13 @@ describe('every API route enforces its declared roles on the server', () => {
     expect(rolesOf('POST', '/api/admin/purchases/:id/refund')).toEqual(['admin']);
   });
 
+  it('keeps the audit log and its feed to admins (finance staff see purchases and payouts only)', () => {
+    const audit = ['/api/admin/audit-log', '/api/admin/audit-log.csv', '/api/admin/recent-activity'];
+    expect(app.declaredRoutes.filter((r) => audit.includes(r.url)).map((r) => [r.method, r.url, r.roles])).toEqual(
+      audit.map((url) => ['GET', url, ['admin']]),
+    );
+  });
+
   it('refuses anonymous callers with 401 and other roles with 403, and lets the declared roles through', async () => {
     const checked: string[] = [];
     for (const route of app.declaredRoutes) {

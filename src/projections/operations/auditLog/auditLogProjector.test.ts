@@ -3,11 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
 import { migrate } from '../../../adapters/db/migrate.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../../kit/projectionSpec.ts';
-import { auditLogProjector, REDACTED } from './auditLogProjector.ts';
-import { auditTrailOf } from './queries.ts';
+import { ANONYMOUS_ROLE, auditLogProjector, REDACTED, SYSTEM_ROLE } from './auditLogProjector.ts';
+import { auditTrailOf, changesOf } from './queries.ts';
 
 const request = { actorId: 'a1', actorRole: 'student', ip: '203.0.113.9', userAgent: 'Firefox' };
 const contactId = () => randomUUID();
+/** Changes by field name: jsonb keeps its own key order. */
+const changes = (row: Parameters<typeof changesOf>[0] | undefined) =>
+  changesOf(row ?? { old_values: null, new_values: null }).sort((a, b) => a.field.localeCompare(b.field));
 
 describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('audit log, batches of $batchSize', ({ batchSize }) => {
   let db: TestDatabase;
@@ -126,6 +129,103 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('audit log, batches of $b
     ]);
     // Somebody else's trail keeps its request details.
     expect((await auditTrailOf(db.sql, 'user', 'a3'))[0]).toMatchObject({ ip_address: '203.0.113.9', user_agent: 'Firefox' });
+  });
+
+  it("each row holds what the entity's earlier events had set the fields it changes to; personal fields stay masked", async () => {
+    const user = `b-${randomUUID()}`;
+    await spec.given(
+      event(`user-${user}`, 'TimezoneChanged', { userId: user, timezone: 'America/Toronto', at: '2025-07-01T00:00:00.000Z' }),
+      event(`user-${user}`, 'NameChanged', { userId: user, firstName: 'Ada', lastName: 'Byron', at: '2025-07-01T01:00:00.000Z' }),
+    );
+    // A later batch: the earlier values come from the table, not from the batch itself.
+    await spec.given(
+      event(
+        `user-${user}`,
+        'TimezoneChanged',
+        { userId: user, timezone: 'America/Vancouver', at: '2025-07-02T00:00:00.000Z' },
+        { metadata: { ...request, actorId: user } },
+      ),
+      event(`user-${user}`, 'NameChanged', { userId: user, firstName: 'Ada', lastName: 'Lovelace', at: '2025-07-02T01:00:00.000Z' }),
+    );
+    const trail = await auditTrailOf(db.sql, 'user', user);
+    expect(trail.map((r) => r.action)).toEqual(['TimezoneChanged', 'NameChanged', 'TimezoneChanged', 'NameChanged']);
+    const [firstZone, firstName, secondZone, secondName] = trail;
+    // Nothing came before the entity's first event: every field is new.
+    expect(firstZone?.old_values).toBeNull();
+    expect(changes(firstZone)).toEqual([
+      { field: 'at', before: null, after: '2025-07-01T00:00:00.000Z' },
+      { field: 'timezone', before: null, after: 'America/Toronto' },
+      { field: 'userId', before: null, after: user },
+    ]);
+    // The name event knows the userId and time of the event before it, but no name yet.
+    expect(firstName?.old_values).toEqual({ userId: user, at: '2025-07-01T00:00:00.000Z' });
+    expect(secondZone).toMatchObject({
+      old_values: { userId: user, timezone: 'America/Toronto', at: '2025-07-01T01:00:00.000Z' },
+      new_values: { userId: user, timezone: 'America/Vancouver', at: '2025-07-02T00:00:00.000Z' },
+      user_id: user,
+    });
+    expect(changes(secondZone)).toEqual([
+      { field: 'at', before: '2025-07-01T01:00:00.000Z', after: '2025-07-02T00:00:00.000Z' },
+      { field: 'timezone', before: 'America/Toronto', after: 'America/Vancouver' },
+    ]);
+    // Names are personal: masked before and after, and listed as changed since nobody can tell.
+    expect(secondName?.old_values).toMatchObject({ firstName: REDACTED, lastName: REDACTED });
+    expect(JSON.stringify(trail)).not.toContain('Lovelace');
+    expect(JSON.stringify(trail)).not.toContain('Byron');
+    expect(changes(secondName)).toEqual([
+      { field: 'at', before: '2025-07-02T00:00:00.000Z', after: '2025-07-02T01:00:00.000Z' },
+      { field: 'firstName', before: REDACTED, after: REDACTED },
+      { field: 'lastName', before: REDACTED, after: REDACTED },
+    ]);
+    // Events without an actor were recorded by the system (sagas, workflows, sweeps).
+    expect(firstZone).toMatchObject({ user_id: null, user_role: SYSTEM_ROLE });
+  });
+
+  it('a signed-out request acts on the account it is about, or is an anonymous visitor', async () => {
+    const user = `d-${randomUUID()}`;
+    const contact = contactId();
+    const signedOut = { metadata: { ip: '192.0.2.4', userAgent: 'Edge' } };
+    await spec.given(
+      event(`userActivity-${user}`, 'SignedIn', { userId: user, via: 'password', at: '2025-07-01T00:00:00.000Z' }, signedOut),
+      event(
+        `contact-${contact}`,
+        'ContactMessageReceived',
+        {
+          contactId: contact,
+          name: 'N',
+          email: 'e@example.com',
+          phone: null,
+          subject: 's',
+          message: 'm',
+          senderUserId: null,
+          receivedAt: '2025-07-01T00:00:00.000Z',
+        },
+        signedOut,
+      ),
+    );
+    expect((await auditTrailOf(db.sql, 'userActivity', user))[0]).toMatchObject({
+      user_id: user,
+      user_role: null,
+      ip_address: '192.0.2.4',
+    });
+    expect((await auditTrailOf(db.sql, 'contact', contact))[0]).toMatchObject({ user_id: null, user_role: ANONYMOUS_ROLE });
+  });
+
+  it("an erased person's rows keep before/after values but lose the request details", async () => {
+    const user = `c-${randomUUID()}`;
+    const as = { metadata: { ...request, actorId: user } };
+    await spec.given(
+      event(`user-${user}`, 'TimezoneChanged', { userId: user, timezone: 'Europe/Paris', at: '2025-07-01T00:00:00.000Z' }, as),
+      event(`user-${user}`, 'TimezoneChanged', { userId: user, timezone: 'Europe/Rome', at: '2025-07-01T01:00:00.000Z' }, as),
+      event(`user-${user}`, 'AccountDeleted', { userId: user, at: '2025-07-02T00:00:00.000Z' }, as),
+    );
+    const trail = await auditTrailOf(db.sql, 'user', user);
+    expect(trail.map((r) => [r.action, r.ip_address, r.user_agent])).toEqual([
+      ['TimezoneChanged', null, null],
+      ['TimezoneChanged', null, null],
+      ['AccountDeleted', null, null],
+    ]);
+    expect(changes(trail[1])).toContainEqual({ field: 'timezone', before: 'Europe/Paris', after: 'Europe/Rome' });
   });
 
   it('a rebuild from the log yields exactly the live rows', async () => {

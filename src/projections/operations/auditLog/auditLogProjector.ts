@@ -1,47 +1,97 @@
+import type { TransactionSql } from '../../../adapters/db/db.ts';
 import { categoryOf } from '../../../adapters/eventstore/eventStore.ts';
 import { definitionOf } from '../../../domain/eventCatalog.ts';
 import { personalSubjectOf } from '../../../domain/kit/eventDefinition.ts';
-import { defineProjection, isEvent } from '../../kit/defineProjection.ts';
+import { type AnyEvent, defineProjection, isEvent } from '../../kit/defineProjection.ts';
 import { insertRows } from '../../kit/writes.ts';
-import { type AuditLogRow, auditLogs } from './tables.ts';
+import { type AuditFieldValuesRow, type AuditLogRow, auditFieldValues, auditLogs } from './tables.ts';
 
 export const REDACTED = '[personal data]';
 
-/** Every event becomes one audit row: who did what to which entity, when, from where. */
+/** Who acted when an event carries no actor and came from no request: a saga, a workflow or a sweep. */
+export const SYSTEM_ROLE = 'system';
+/** A signed-out visitor whose request is about nobody's account (a contact message). */
+export const ANONYMOUS_ROLE = 'anonymous';
+
+/**
+ * Who did it. Signed-out requests (registering, signing in, resetting a password) carry request
+ * details but no actor: they act on the account the event is about.
+ */
+function actorOf(e: AnyEvent, data: Record<string, unknown>): { id: string | null; role: string | null } {
+  const role = e.metadata.actorRole ?? null;
+  if (e.metadata.actorId) return { id: e.metadata.actorId, role };
+  if (e.metadata.ip == null && e.metadata.userAgent == null) return { id: null, role: role ?? SYSTEM_ROLE };
+  return typeof data.userId === 'string' ? { id: data.userId, role } : { id: null, role: role ?? ANONYMOUS_ROLE };
+}
+
+function recordedData(e: AnyEvent): Record<string, unknown> {
+  const data: Record<string, unknown> = typeof e.data === 'object' && e.data !== null ? { ...e.data } : { value: e.data };
+  for (const field of definitionOf(e.type)?.personal?.fields ?? []) if (data[field] != null) data[field] = REDACTED;
+  return data;
+}
+
+function describe(e: AnyEvent): string | null {
+  try {
+    return definitionOf(e.type)?.describe?.(e.data) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The values the stream's earlier events gave the fields this event sets. Events carry whole
+ * facts rather than diffs, so a field's "before" is the value the last event naming it recorded;
+ * a field no earlier event named has none (a creation, or history older than this table).
+ */
+function earlierValues(known: Record<string, unknown>, data: Record<string, unknown>): Record<string, unknown> | null {
+  const before = Object.keys(data).filter((field) => field in known);
+  return before.length === 0 ? null : Object.fromEntries(before.map((field) => [field, known[field]]));
+}
+
+async function loadFieldValues(tx: TransactionSql, streams: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await tx<AuditFieldValuesRow[]>`SELECT stream_id, fields FROM audit_field_values WHERE stream_id = ANY(${streams}::text[])`;
+  return new Map(rows.map((r) => [r.stream_id, r.fields]));
+}
+
+/** Every event becomes one audit row: who did what to which entity, when, from where, and what it changed. */
 export const auditLogProjector = defineProjection({
   name: 'audit_log',
   handles: '*',
-  tables: [auditLogs],
+  tables: [auditLogs, auditFieldValues],
   async apply(tx, events) {
+    const known = await loadFieldValues(tx, [...new Set(events.map((e) => e.streamId))]);
+    const touched = new Set<string>();
     const rows = events.map((e): AuditLogRow => {
-      const definition = definitionOf(e.type);
-      const data: Record<string, unknown> = typeof e.data === 'object' && e.data !== null ? { ...e.data } : { value: e.data };
-      for (const field of definition?.personal?.fields ?? []) if (data[field] != null) data[field] = REDACTED;
+      const data = recordedData(e);
+      const previous = known.get(e.streamId) ?? {};
+      known.set(e.streamId, { ...previous, ...data });
+      touched.add(e.streamId);
       const category = categoryOf(e.streamId);
-      let description: string | null = null;
-      try {
-        description = definition?.describe?.(e.data) ?? null;
-      } catch {
-        description = null;
-      }
+      const actor = actorOf(e, data);
       return {
         id: e.id,
         position: e.position,
-        user_id: e.metadata.actorId ?? null,
-        user_role: e.metadata.actorRole ?? null,
+        user_id: actor.id,
+        user_role: actor.role,
         action: e.type,
         entity_type: category,
         entity_id: e.streamId.slice(category.length + 1) || e.streamId,
-        old_values: null,
+        old_values: earlierValues(previous, data),
         new_values: data,
-        description,
+        description: describe(e),
         ip_address: e.metadata.ip ?? null,
         user_agent: e.metadata.userAgent ?? null,
-        subject: personalSubjectOf(definition, e.data, e.metadata.actorId),
+        subject: personalSubjectOf(definitionOf(e.type), e.data, e.metadata.actorId),
         created_at: e.recordedAt.toISOString(),
       };
     });
     await insertRows(tx, auditLogs, rows, 'nothing');
+    await insertRows(
+      tx,
+      auditFieldValues,
+      [...touched].map((stream_id) => ({ stream_id, fields: known.get(stream_id) ?? {} })),
+      'update',
+    );
     // An erased person's addresses and browsers leave the audit trail; what happened stays.
     const erased = events.flatMap((e) =>
       isEvent(e, 'AccountDeleted') ? [`user-${e.data.userId}`] : isEvent(e, 'ContactMessageErased') ? [`contact-${e.data.contactId}`] : [],

@@ -11,6 +11,7 @@ export const auditLogs = table(
     action: text(),
     entity_type: text(),
     entity_id: text(),
+    /** The values the entity's earlier events gave the fields this event sets (null: none known). */
     old_values: jsonb<Record<string, unknown>>().nullable(),
     new_values: jsonb<Record<string, unknown>>().nullable(),
     description: text().nullable(),
@@ -21,11 +22,27 @@ export const auditLogs = table(
     created_at: timestamptz(),
   },
   {
+    // The console pages newest first by position under any one filter: each filter leads an
+    // index that ends in position, so a filtered first page reads `limit` index entries.
     indexes: [
       { name: 'audit_logs_entity', on: ['entity_type', 'entity_id', 'position'] },
       { name: 'audit_logs_created', on: ['created_at DESC'] },
       { name: 'audit_logs_subject', on: ['subject'] },
+      { name: 'audit_logs_position', on: ['position'] },
+      { name: 'audit_logs_entity_id_position', on: ['entity_id', 'position'] },
+      { name: 'audit_logs_actor_position', on: ['user_id', 'position'] },
+      { name: 'audit_logs_action_position', on: ['action', 'position'] },
     ],
   },
 );
 export type AuditLogRow = RowOf<typeof auditLogs>;
+
+/**
+ * The last value the audit log saw for each field of each stream, so that an event's row can say
+ * what its fields were before (`old_values`). Personal fields are kept redacted, as in the log.
+ */
+export const auditFieldValues = table('audit_field_values', {
+  stream_id: text().primaryKey().collate('C'),
+  fields: jsonb<Record<string, unknown>>(),
+});
+export type AuditFieldValuesRow = RowOf<typeof auditFieldValues>;

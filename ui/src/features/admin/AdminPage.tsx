@@ -8,6 +8,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
 import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { AlertsTab } from './AlertsTab.tsx';
+import { AuditLogTab } from './AuditLogTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { JobsTab } from './JobsTab.tsx';
@@ -220,6 +221,8 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
       return <UsersTab />;
     case 'sessions':
       return <SessionsTab />;
+    case 'audit-log':
+      return <AuditLogTab />;
     default:
       return <LaterTab tab={tab} />;
   }

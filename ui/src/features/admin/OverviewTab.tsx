@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Clock, GraduationCap, History, UserCheck, Users } from 'lucide-react';
+import { Clock, GraduationCap, UserCheck, Users } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { adminApi } from './api.ts';
+import { RecentActivityFeed } from './RecentActivityFeed.tsx';
 
 const COUNTERS = [
   { key: 'totalUsers', label: 'Total Users', icon: Users },
@@ -49,15 +50,7 @@ export function OverviewTab() {
         </section>
       )}
 
-      <section aria-labelledby="recent-activity" className="rounded-[var(--radius-card)] border border-border bg-white p-6 shadow-sm">
-        <h2 id="recent-activity" className="text-lg font-semibold text-slate-900">
-          Recent Activity
-        </h2>
-        <div className="mt-4 flex flex-col items-center rounded-md border border-dashed border-slate-300 px-6 py-10 text-center">
-          <History className="size-8 text-slate-400" aria-hidden="true" />
-          <p className="mt-3 text-sm text-slate-600">Recent activity appears here once the audit log console lands.</p>
-        </div>
-      </section>
+      <RecentActivityFeed />
     </div>
   );
 }

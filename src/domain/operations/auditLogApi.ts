@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { type EntityKind, entityKinds } from './entityKinds.ts';
+
+/** The console's audit log (issue 12 §5): one row per recorded event. */
+
+export const AUDIT_LOG_PAGE_DEFAULT = 50;
+export const AUDIT_LOG_PAGE_MAX = 200;
+/** The CSV export stops here; narrower filters reach older rows (the file says when it was cut). */
+export const AUDIT_LOG_CSV_MAX_ROWS = 100_000;
+export const RECENT_ACTIVITY_DEFAULT = 15;
+export const RECENT_ACTIVITY_MAX = 50;
+
+export const AUDIT_CURSOR_INVALID = 'cursor is not one this server gave out: start again from the first page';
+export const AUDIT_RANGE_INVALID = 'from must not be later than to';
+
+/**
+ * The stream categories whose entity the console's history opens (`EntityKind`). Streams that
+ * only serve an entity (its activity, its calendar side, its schedule) open that entity.
+ */
+const kindOfCategory: Record<string, EntityKind> = {
+  user: 'user',
+  userActivity: 'user',
+  student: 'student',
+  tutor: 'tutor',
+  tutorSchedule: 'tutor',
+  tutorApplication: 'application',
+  course: 'course',
+  purchase: 'purchase',
+  session: 'session',
+  sessionCalendar: 'session',
+  promoCode: 'promo',
+  payoutPeriod: 'payoutPeriod',
+};
+
+export function entityKindOfCategory(category: string): EntityKind | null {
+  return Object.hasOwn(kindOfCategory, category) ? (kindOfCategory[category] ?? null) : null;
+}
+
+const optionalText = (max: number, label: string) => z.string().max(max, `${label} must be at most ${max} characters`).optional();
+
+/** Empty instants are absent (a cleared date field); the rest must be ISO instants with an offset. */
+const instant = (label: string) =>
+  z
+    .string()
+    .max(40, `${label} must be an ISO date and time, e.g. 2026-01-31T00:00:00Z`)
+    .refine((v) => v === '' || z.iso.datetime({ offset: true }).safeParse(v).success, {
+      message: `${label} must be an ISO date and time, e.g. 2026-01-31T00:00:00Z`,
+    })
+    .optional();
+
+const filterFields = {
+  entityId: optionalText(200, 'entityId'),
+  actorId: optionalText(200, 'actorId'),
+  type: z
+    .string()
+    .max(100, 'type must be at most 100 characters')
+    .regex(/^([A-Za-z][A-Za-z0-9_.]*)?$/, 'type must be an event type, e.g. SessionBooked')
+    .optional(),
+  from: instant('from'),
+  to: instant('to'),
+};
+
+const rangeInOrder = (q: { from?: string | undefined; to?: string | undefined }) =>
+  !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to);
+
+/** The audit log's filters, combined (AND); empty values are no filter. */
+export const auditLogFilterSchema = z.object(filterFields).refine(rangeInOrder, { message: AUDIT_RANGE_INVALID, path: ['from'] });
+export type AuditLogFilter = z.output<typeof auditLogFilterSchema>;
+
+/** GET /api/admin/audit-log: filters combined, newest first, keyset-paged by an opaque cursor. */
+export const auditLogQuerySchema = z
+  .object({
+    ...filterFields,
+    cursor: z
+      .string()
+      .max(200, AUDIT_CURSOR_INVALID)
+      .regex(/^[A-Za-z0-9_-]*$/, AUDIT_CURSOR_INVALID)
+      .optional(),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`)
+      .max(AUDIT_LOG_PAGE_MAX, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`)
+      .default(AUDIT_LOG_PAGE_DEFAULT),
+  })
+  .refine(rangeInOrder, { message: AUDIT_RANGE_INVALID, path: ['from'] });
+export type AuditLogQuery = z.input<typeof auditLogQuerySchema>;
+
+export const auditChangeSchema = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export type AuditChange = z.output<typeof auditChangeSchema>;
+
+export const auditLogEntrySchema = z.object({
+  id: z.string(),
+  position: z.string(),
+  at: z.string(),
+  actor: z.object({
+    /** Null when no person acted (role `system`). */
+    id: z.string().nullable(),
+    role: z.string().nullable(),
+    /** The actor's name while their account exists. */
+    name: z.string().optional(),
+  }),
+  action: z.string(),
+  description: z.string().nullable(),
+  entity: z.object({ type: z.string(), id: z.string(), kind: z.enum(entityKinds).optional() }),
+  changes: z.array(auditChangeSchema),
+  /** Null once the person the request came from is erased, or when no request was involved. */
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+export type AuditLogEntry = z.output<typeof auditLogEntrySchema>;
+
+export const auditLogPageSchema = z.object({
+  rows: z.array(auditLogEntrySchema),
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type AuditLogPage = z.output<typeof auditLogPageSchema>;
+
+export const recentActivityQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, `limit must be between 1 and ${RECENT_ACTIVITY_MAX}`)
+    .max(RECENT_ACTIVITY_MAX, `limit must be between 1 and ${RECENT_ACTIVITY_MAX}`)
+    .default(RECENT_ACTIVITY_DEFAULT),
+});
+
+/** One line of the Overview's feed: who did what to which entity, when. */
+export const recentActivitySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  /** "Ada Lovelace (admin)", "a student", "The system". */
+  who: z.string(),
+  what: z.string(),
+  entity: z.object({ type: z.string(), id: z.string(), kind: z.enum(entityKinds).optional() }),
+});
+export type RecentActivity = z.output<typeof recentActivitySchema>;
+
+/** How a recorded type reads in a sentence: `SessionBooked` → "Session booked". */
+export function humanAction(type: string): string {
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

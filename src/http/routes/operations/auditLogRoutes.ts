@@ -1,0 +1,94 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DomainError } from '../../../domain/kit/decider.ts';
+import {
+  AUDIT_CURSOR_INVALID,
+  AUDIT_LOG_CSV_MAX_ROWS,
+  auditLogFilterSchema,
+  auditLogPageSchema,
+  auditLogQuerySchema,
+  recentActivityQuerySchema,
+  recentActivitySchema,
+} from '../../../domain/operations/auditLogApi.ts';
+import {
+  auditLogEntry,
+  decodeAuditCursor,
+  eachAuditLogRow,
+  listAuditLog,
+  recentActivity,
+} from '../../../projections/operations/auditLog/queries.ts';
+import type { System } from '../../../system.ts';
+import { auditCsvHeader, auditCsvLine, csvCell } from './auditLogCsv.ts';
+
+/** The audit log is for admins: finance staff see purchases and payouts only (issue 12). */
+const adminOnly = { roles: ['admin'] } as const;
+
+/**
+ * The console's audit log (issue 12 §5): a keyset-paged list, its CSV, and the Overview's feed.
+ * Pages are keyed by log position, not by offset: rows recorded while someone pages arrive above
+ * the first page and never shift the pages after it.
+ */
+export const auditLogRoutes =
+  ({ sql }: Pick<System, 'sql'>): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/admin/audit-log',
+      {
+        config: adminOnly,
+        schema: {
+          tags: ['audit log'],
+          summary: 'One page of the audit log, newest first, filtered by entity, actor, type and time; nextCursor pages on',
+          querystring: auditLogQuerySchema,
+          response: { 200: auditLogPageSchema },
+        },
+      },
+      async (request) => {
+        const { cursor, limit, ...filter } = request.query;
+        const before = cursor ? decodeAuditCursor(cursor) : null;
+        if (cursor && !before) throw new DomainError(AUDIT_CURSOR_INVALID, 'invalid');
+        const page = await listAuditLog(sql, filter, { before, limit });
+        return { rows: page.rows.map(auditLogEntry), nextCursor: page.nextCursor };
+      },
+    );
+
+    app.get(
+      '/api/admin/audit-log.csv',
+      {
+        config: adminOnly,
+        schema: {
+          tags: ['audit log'],
+          summary: `The audit log's rows under the same filters as CSV, newest first, at most ${AUDIT_LOG_CSV_MAX_ROWS.toLocaleString('en-US')}`,
+          querystring: auditLogFilterSchema,
+        },
+      },
+      async (request, reply) => {
+        const rows = eachAuditLogRow(sql, request.query, AUDIT_LOG_CSV_MAX_ROWS);
+        async function* lines() {
+          yield `${auditCsvHeader.map(csvCell).join(',')}\r\n`;
+          for await (const row of rows) yield `${auditCsvLine(auditLogEntry(row))}\r\n`;
+        }
+        const day = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="audit-log-${day}.csv"`)
+          .header('cache-control', 'no-store')
+          .header('x-row-limit', String(AUDIT_LOG_CSV_MAX_ROWS))
+          .send(Readable.from(lines()));
+      },
+    );
+
+    app.get(
+      '/api/admin/recent-activity',
+      {
+        config: adminOnly,
+        schema: {
+          tags: ['audit log'],
+          summary: "The Overview's Recent Activity: the latest audit log rows as who did what to which entity",
+          querystring: recentActivityQuerySchema,
+          response: { 200: z.array(recentActivitySchema) },
+        },
+      },
+      (request) => recentActivity(sql, request.query.limit),
+    );
+  };

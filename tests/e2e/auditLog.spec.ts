@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { horizontalOverflow } from './browser.ts';
+import { signIn } from './helpers.ts';
+
+/**
+ * The admin's own sign-in is an audit entry: it shows on Overview's Recent Activity, the Audit Log
+ * filtered by the admin's id lists only that entity's events, and the CSV holds the same rows.
+ */
+test('an admin sees recent activity on Overview, filters the audit log by an entity and downloads the CSV', async ({ page }) => {
+  await signIn(page, 'e2e.admin', 'admin-pass-1');
+  await expect(page).toHaveURL(/\/admin/);
+  const me = (await (await page.request.get('/api/user')).json()) as { id: string };
+
+  await page.goto('/admin?tab=overview');
+  const feed = page.getByTestId('recent-activity');
+  const signedIn = feed.getByRole('listitem').filter({ hasText: 'Erin Admin (admin): Signed in (password)' }).first();
+  // The audit log projection records the sign-in a moment after it happened.
+  await expect(async () => {
+    await page.reload();
+    await expect(signedIn).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(signedIn.locator('time')).toHaveText(/just now|minute/);
+  await signedIn.getByRole('button', { name: /User history/ }).click();
+  await expect(page).toHaveURL(new RegExp(`history=user%3A${me.id}|history=user:${me.id}`));
+
+  await page.goto('/admin?tab=audit-log');
+  await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('audit-row').first()).toBeVisible();
+  await page.getByLabel('Entity id').fill(me.id);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  const rows = page.getByTestId('audit-row');
+  await expect(rows.filter({ hasText: 'Signed in (password)' }).first()).toBeVisible();
+  await expect(rows.filter({ hasNotText: me.id })).toHaveCount(0);
+  const shown = await rows.count();
+
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+  expect(lines[0]).toContain('"entity_id"');
+  expect(lines.length - 1).toBeGreaterThanOrEqual(shown);
+  for (const line of lines.slice(1)) expect(line).toContain(`"${me.id}"`);
+  expect(lines.some((line) => line.includes('"Signed in (password)"'))).toBe(true);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await page.goto('/admin?tab=overview');
+  await expect(feed).toBeVisible();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+});
