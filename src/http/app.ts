@@ -19,6 +19,7 @@ import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { courseRoutes } from './routes/courses/courseRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { alertRoutes } from './routes/operations/alertRoutes.ts';
+import { entityHistoryRoutes } from './routes/operations/entityHistoryRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
@@ -118,6 +119,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(packageRoutes(system));
   await app.register(promoCodeRoutes(system));
   await app.register(alertRoutes(system));
+  await app.register(entityHistoryRoutes(system));
   await app.register(purchaseRoutes(system));
   await app.register(repurchaseRoutes(system));
   await app.register(courseRoutes(system));
