@@ -1,5 +1,6 @@
+import { parseEntityRef } from '@shared/operations/entityKinds.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
 import { Logo } from '../../app/layout/Logo.tsx';
@@ -10,6 +11,7 @@ import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { AlertsTab } from './AlertsTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
+import { EntityHistoryPanel } from './EntityHistoryPanel.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
@@ -19,11 +21,13 @@ import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 
 /** /admin (admin, finance): the console shell of spec part 2 §2 with the tab named by `?tab=`. */
-export function AdminDashboardPage({ tab }: { tab?: AdminTabId }) {
-  return <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} />}</ProtectedRoute>;
+export function AdminDashboardPage({ tab, history }: { tab?: AdminTabId; history?: string }) {
+  return (
+    <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} history={history} />}</ProtectedRoute>
+  );
 }
 
-function AdminConsole({ user, requested }: { user: User; requested?: AdminTabId }) {
+function AdminConsole({ user, requested, history }: { user: User; requested?: AdminTabId; history?: string | undefined }) {
   const tabs = tabsFor(user.role);
   // A tab the role does not see (or none asked for) shows the role's first tab.
   const current = tabs.find((t) => t.id === requested) ?? (tabs[0] as AdminTab);
@@ -90,8 +94,18 @@ function AdminConsole({ user, requested }: { user: User; requested?: AdminTabId 
           </div>
         </main>
       </div>
+      {isAdmin ? <HistoryOverlay history={history} tab={requested} /> : null}
     </div>
   );
+}
+
+/** `?history=kind:id` opens that entity's history over the tab (admins only); closing drops it from the URL. */
+function HistoryOverlay({ history, tab }: { history: string | undefined; tab: AdminTabId | undefined }) {
+  const navigate = useNavigate();
+  const entity = parseEntityRef(history);
+  if (!entity) return null;
+  const close = () => void navigate({ to: '/admin', search: tab ? { tab } : {} });
+  return <EntityHistoryPanel kind={entity.kind} id={entity.id} onClose={close} />;
 }
 
 function TabLink({ tab, active, count }: { tab: AdminTab; active: boolean; count: number | undefined }) {

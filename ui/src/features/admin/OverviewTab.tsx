@@ -3,6 +3,7 @@ import { Clock, GraduationCap, History, UserCheck, Users } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { adminApi } from './api.ts';
+import { OpenEntityForm } from './EntityHistoryPanel.tsx';
 
 const COUNTERS = [
   { key: 'totalUsers', label: 'Total Users', icon: Users },
@@ -48,6 +49,8 @@ export function OverviewTab() {
           </dl>
         </section>
       )}
+
+      <OpenEntityForm />
 
       <section aria-labelledby="recent-activity" className="rounded-[var(--radius-card)] border border-border bg-white p-6 shadow-sm">
         <h2 id="recent-activity" className="text-lg font-semibold text-slate-900">
