@@ -28,10 +28,7 @@ const panelClasses = 'rounded-md border border-border bg-white p-3 sm:p-4';
 export function EntityHistoryPanel({ kind, id, onClose }: { kind: EntityKind; id: string; onClose: () => void }) {
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent
-        className="max-h-[calc(100dvh-1rem)] w-[calc(100%-1rem)] max-w-6xl content-start gap-4 bg-slate-50 p-4 sm:p-6"
-        data-testid="entity-history"
-      >
+      <DialogContent className="content-start sm:max-w-6xl" data-testid="entity-history">
         <DialogHeader>
           <DialogTitle className="flex items-center gap-2">
             <History className="size-5 shrink-0 text-brand-700" aria-hidden="true" />
@@ -41,7 +38,7 @@ export function EntityHistoryPanel({ kind, id, onClose }: { kind: EntityKind; id
             <code className="break-all">{id}</code>
           </DialogDescription>
         </DialogHeader>
-        <OpenEntityForm compact initialKind={kind} />
+        <OpenEntityForm key={kind} compact initialKind={kind} />
         {/* A new entity starts at its own head, with nothing of the previous one selected. */}
         <HistoryBody key={`${kind}:${id}`} kind={kind} id={id} />
       </DialogContent>
@@ -283,6 +280,9 @@ function StateAtRevision({
           <pre
             className="mt-2 max-h-[28rem] overflow-y-auto rounded bg-slate-50 p-2 text-xs break-all whitespace-pre-wrap"
             data-testid="history-state"
+            // Scrollable: reachable by keyboard, named for screen readers.
+            tabIndex={0}
+            aria-label={`State after revision ${event.revision}`}
             data-revision={after.data.revision ?? ''}
           >
             {json(after.data.state)}
@@ -367,7 +367,7 @@ export function OpenEntityForm({ compact = false, initialKind = 'session' }: { c
     <form
       onSubmit={submit}
       aria-label="Open entity"
-      className={cn('flex flex-wrap items-end gap-2', compact ? '' : panelClasses)}
+      className={cn('flex min-w-0 flex-wrap items-end gap-2', compact ? '' : panelClasses)}
       noValidate
     >
       <div className="flex w-full flex-col gap-1 sm:w-44">

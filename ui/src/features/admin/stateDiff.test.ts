@@ -18,5 +18,6 @@ describe('stateDiff', () => {
   it('finds nothing when the state is unchanged, and everything when it starts from nothing', () => {
     expect(stateDiff({ a: { b: 1 } }, { a: { b: 1 } })).toEqual([]);
     expect(stateDiff(null, { a: 1 })).toEqual([{ path: 'a', before: null, after: '1' }]);
+    expect(stateDiff({ booked: null }, { booked: { id: 's1' } })).toEqual([{ path: 'booked.id', before: null, after: '"s1"' }]);
   });
 });

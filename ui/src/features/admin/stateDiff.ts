@@ -23,6 +23,8 @@ export function stateDiff(before: unknown, after: unknown): StateChange[] {
   const is = leaves(after, '', new Map());
   const changes: StateChange[] = [];
   for (const [path, value] of is) if (was.get(path) !== value) changes.push({ path, before: was.get(path) ?? null, after: value });
-  for (const [path, value] of was) if (!is.has(path)) changes.push({ path, before: value, after: null });
+  // A value that became an object (null → { … }) shows as its new leaves, not also as a removal.
+  const filled = (path: string) => [...is.keys()].some((p) => p.startsWith(`${path}.`));
+  for (const [path, value] of was) if (!is.has(path) && !filled(path)) changes.push({ path, before: value, after: null });
   return changes;
 }
