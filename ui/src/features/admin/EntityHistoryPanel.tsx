@@ -277,16 +277,16 @@ function StateAtRevision({
           {after.isFetching ? <Loader2 className="size-3.5 animate-spin text-slate-400" aria-label="Loading" /> : null}
         </h3>
         {after.data ? (
-          <pre
-            className="mt-2 max-h-[28rem] overflow-y-auto rounded bg-slate-50 p-2 text-xs break-all whitespace-pre-wrap"
-            data-testid="history-state"
-            // Scrollable: reachable by keyboard, named for screen readers.
+          <section
+            aria-label={`Folded state after revision ${event.revision}`}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
             tabIndex={0}
-            aria-label={`State after revision ${event.revision}`}
-            data-revision={after.data.revision ?? ''}
+            className="mt-2 max-h-[28rem] overflow-y-auto rounded bg-slate-50 p-2"
           >
-            {json(after.data.state)}
-          </pre>
+            <pre className="text-xs break-all whitespace-pre-wrap" data-testid="history-state" data-revision={after.data.revision ?? ''}>
+              {json(after.data.state)}
+            </pre>
+          </section>
         ) : after.isError ? null : (
           <div className="mt-2 h-32 animate-pulse rounded-md bg-slate-100" aria-busy="true" />
         )}
