@@ -7,6 +7,7 @@ import { demoTutorAccounts, seedDemoAccounts } from './commands/accounts/seedDem
 import { seedPackages } from './commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from './commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from './commands/tutors/seedDemoTutors.ts';
+import { seedDemoConsole } from './demo/seedDemoConsole.ts';
 import { buildApp } from './http/app.ts';
 import { waitForProjections } from './projections/runner/projectionRunner.ts';
 import { listSubjects } from './projections/subjects/queries.ts';
@@ -44,6 +45,13 @@ if (!config.DATABASE_URL && mode === 'all') {
           googleIdOf: devSubjectOf,
         },
       );
+      const parent = credentials.find((c) => c.role === 'parent');
+      if (app && parent) {
+        await system.projections.catchUp(['users', 'students', 'tutors', 'packages']);
+        await seedDemoConsole(system, app, parent).catch((error: unknown) =>
+          system.log.warn({ err: error }, 'the demo history could not be recorded; the demo accounts work without it'),
+        );
+      }
       const lines = [
         ...credentials.map((c) => `${c.role.padEnd(8)} ${c.username.padEnd(18)} ${c.password}`),
         ...tutors.map((t) => `${t.role.padEnd(8)} ${t.username.padEnd(18)} Tutor Login → Google (dev sign-in) as ${t.email}`),

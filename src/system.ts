@@ -29,6 +29,7 @@ import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
+import { RebuildRequests, RebuildWorker } from './projections/runner/rebuildRequests.ts';
 import { reactorProjector } from './sagas/kit/reactor.ts';
 import type { SagaPorts } from './sagas/kit/sagaFeature.ts';
 import { queues, reactors, sagaFeatures } from './sagas/sagas.ts';
@@ -48,6 +49,8 @@ export interface System {
   jobs: JobQueue;
   projections: ProjectionRunner;
   reactors: ProjectionRunner;
+  /** Rebuilds asked for from the console, run by the process that runs the projectors. */
+  rebuilds: RebuildRequests;
   sessions: SessionStore;
   accounts: AccountDeps;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
@@ -158,6 +161,8 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
 
   const runsProjections = mode === 'all' || mode === 'projector';
   const runsWorkers = mode === 'all' || mode === 'worker';
+  const rebuilds = new RebuildRequests(sql);
+  const rebuildWorker = runsProjections ? new RebuildWorker(sql, projections, rebuilds, { log: runnerLog }) : null;
   const queueDefinitions = queues.map((q) => ({ ...q, ...options.retry }));
   await jobs.start(queueDefinitions);
   await projections.setup();
@@ -165,6 +170,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   if (runsProjections) {
     await projections.start();
     await reactorRunner.start();
+    await rebuildWorker?.start();
   }
   if (runsWorkers) {
     for (const feature of sagaFeatures) await feature.work?.(sagaPorts);
@@ -212,7 +218,9 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     jobs,
     projections,
     reactors: reactorRunner,
+    rebuilds,
     async close() {
+      await rebuildWorker?.stop();
       await projections.stop();
       await reactorRunner.stop();
       await jobs.stop().catch(() => {});

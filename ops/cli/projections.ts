@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { recordParkedEventSkipped } from '../../src/commands/operations/parkedEvents.ts';
+import { REACTOR_REASON, runnerFollowing, skipParkedEvent } from '../../src/commands/operations/parkedEvents.ts';
 import {
   NotParkedError,
   type ParkedEvent,
@@ -97,8 +97,6 @@ async function outcomesAfterFailure(
   });
 }
 
-const REACTOR_REASON = 'reactors (sagas) cannot be rebuilt: replaying them would repeat their side effects (mails, jobs)';
-
 /**
  * Replays the log into fresh tables for the named projectors, all from one read of the log
  * (ProjectionRunner.rebuildAll), reporting progress on stderr.
@@ -190,7 +188,8 @@ export async function rebuildProjections(
 
 /** The runner (projectors or reactors) that follows `name`. */
 function runnerOf(system: System, name: string): ProjectionRunner {
-  for (const runner of [system.projections, system.reactors]) if (runner.projectors.some((p) => p.name === name)) return runner;
+  const runner = runnerFollowing([system.projections, system.reactors], name);
+  if (runner) return runner;
   const known = [...system.projections.projectors, ...system.reactors.projectors].map((p) => p.name);
   throw new OpsError(`Unknown projection "${name}". Known: ${known.join(', ')}`, EXIT_FAILED, { name, known });
 }
@@ -283,18 +282,12 @@ export async function skipParked(
 ): Promise<CommandResult> {
   const reason = decision.reason.trim();
   if (!reason) throw new UsageError('--reason must say why the event is skipped');
-  const outcome = await runnerOf(system, name)
-    .skipParked(name, eventId, { reason, actor: decision.actor }, async (event) => {
-      await recordParkedEventSkipped(system.store, {
-        projector: event.projector,
-        eventId: event.eventId,
-        eventType: event.type,
-        streamId: event.streamId,
-        reason,
-        actor: decision.actor,
-      });
-    })
-    .catch(notParked);
+  const outcome = await skipParkedEvent(runnerOf(system, name), system.store, {
+    projector: name,
+    eventId,
+    reason,
+    actor: decision.actor,
+  }).catch(notParked);
   return {
     data: outcome,
     exitCode: outcome.error ? EXIT_FAILED : 0,

@@ -47,6 +47,8 @@ test('the admin sees the shell: ten tabs in order, header, counters and later ta
   await signInAdmin(page);
   await expect(sections(page).getByRole('link')).toHaveText(TABS.map((t) => new RegExp(`^${t}`)));
   await expect(sections(page).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  // Below the ten, the smaller System group (issue 12 §7–§9); Mailbox while mail stays in the outbox.
+  await expect(page.getByRole('navigation', { name: 'System' }).getByRole('link')).toHaveText([/^Projections/, /^Jobs/, /^Mailbox/]);
   const user = page.getByTestId('admin-user');
   await expect(user).toContainText('EA');
   await expect(user).toContainText('Erin Admin');

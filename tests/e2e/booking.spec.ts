@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
 import { demoAccount } from './demoAccounts.ts';
-import { googleStudent, signIn, signOut, unique } from './helpers.ts';
+import { signIn, signOut, unique } from './helpers.ts';
+import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
 
 /**
  * The student's booking (spec part 2 §2, §4, §5, §8, §9): a student with a course and a chosen
@@ -19,144 +20,6 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-/** A free (100%) promo code made by the e2e admin (tests/e2e/serve.ts). */
-async function freeCode(request: APIRequestContext): Promise<string> {
-  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
-  expect(login.ok()).toBe(true);
-  const code = `FREE${unique().toUpperCase()}`;
-  const created = await request.post('/api/admin/promo-codes', {
-    data: {
-      code,
-      description: '100% off',
-      discountType: 'percentage',
-      discountValue: '100',
-      maxUses: null,
-      validFrom: null,
-      validUntil: null,
-    },
-  });
-  expect(created.status()).toBe(201);
-  return code;
-}
-
-/** The browser's zone: the app stores it as the user's zone on sign-in (spec part 1 §4), and shows times in it. */
-async function browserZone(page: Page): Promise<string> {
-  return String(await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'));
-}
-
-interface Arranged {
-  studentId: string;
-  zone: string;
-  subject: { id: string; name: string };
-  packageInfo: { id: string; name: string; sessionCount: number; totalPrice: number };
-  tutor: { id: string; name: string };
-}
-
-/**
- * A new Grade 11 student signed in on `page` (dev Google sign-in), who bought a 4-session Calculus
- * package free with a 100% code and chose Maya Okafor; `activate` also starts the course.
- */
-async function studentWithMaya(page: Page, request: APIRequestContext, activate: boolean): Promise<Arranged> {
-  await page.goto('/api/auth/google?userType=student');
-  const n = unique();
-  await googleStudent(page, `bookingstudent${n}@example.com`, 'Bo', `Student${n}`);
-  await expect(page).toHaveURL(/\/accept-terms/);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Accept and Continue' }).click();
-  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
-  const me = (await (await page.request.get('/api/user')).json()) as { id: string; student: { id: string } };
-  const studentId = me.student.id;
-  const account = await page.request.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } });
-  expect(account.ok()).toBe(true);
-  return buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId }, activate);
-}
-
-/** The buyer (`api`: the student or their parent) buys Calculus for a Grade 11 student free with a 100% code and chooses Maya. */
-async function buyCalculusWithMaya(
-  api: APIRequestContext,
-  request: APIRequestContext,
-  buyer: { userId: string; zone: string; studentId: string },
-  activate: boolean,
-  subjectName = 'Calculus (Grade 11-12)',
-): Promise<Arranged> {
-  const code = await freeCode(request);
-  const { studentId } = buyer;
-  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
-  const calculus = subjects.find((s) => s.name === subjectName);
-  const packages = (await (await api.get('/api/packages')).json()) as {
-    id: string;
-    name: string;
-    sessionCount: number;
-    totalPrice: number;
-    gradeTier: { id: string };
-  }[];
-  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
-  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
-  const quote = (await (
-    await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: buyer.userId } })
-  ).json()) as {
-    promoCode: { id: string };
-    originalPrice: number;
-    discountAmount: number;
-  };
-  const bought = await api.post('/api/create-payment-intent', {
-    data: {
-      amount: 0,
-      packageId: four.id,
-      subjectId: calculus.id,
-      studentId,
-      promoCodeId: quote.promoCode.id,
-      originalAmount: quote.originalPrice,
-      discountAmount: quote.discountAmount,
-      finalAmount: 0,
-    },
-  });
-  expect(bought.status(), await bought.text()).toBe(200);
-  await expect
-    .poll(
-      async () =>
-        ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { subjectId: string }[]).filter(
-          (c) => c.subjectId === calculus.id,
-        ).length,
-      {
-        timeout: 15_000,
-      },
-    )
-    .toBe(1);
-  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as {
-    id: string;
-    user: { firstName: string; lastName: string };
-  }[];
-  const maya = tutors.find((t) => t.user.firstName === 'Maya');
-  if (!maya) throw new Error('Maya is not listed for Calculus');
-  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
-  expect(chosen.status(), await chosen.text()).toBe(200);
-  if (activate) {
-    const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
-    expect(started.status(), await started.text()).toBe(200);
-  }
-  return {
-    studentId,
-    zone: buyer.zone,
-    subject: calculus,
-    packageInfo: { id: four.id, name: four.name, sessionCount: four.sessionCount, totalPrice: four.totalPrice },
-    tutor: { id: maya.id, name: `${maya.user.firstName} ${maya.user.lastName}` },
-  };
-}
-
-/** A New York day from `fromDays` ahead on which the tutor has at least two free hours, with those hours ("HH:mm"). */
-async function dayWithTwoSlots(api: APIRequestContext, tutorId: string, fromDays: number) {
-  for (let days = fromDays; days <= fromDays + 14; days++) {
-    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
-    const res = await api.get(`/api/tutors/${tutorId}/available-slots?date=${day}`);
-    expect(res.status(), await res.text()).toBe(200);
-    const slots = (await res.json()) as { time: string }[];
-    const [first, second] = slots;
-    if (first && second) return { day, first: first.time, second: second.time };
-  }
-  throw new Error('the tutor has no day with two free hours in the next two weeks');
 }
 
 const timeIn = (iso: string, zone: string) =>

@@ -36,3 +36,13 @@ export async function googleStudent(page: Page, email: string, firstName: string
   await page.getByLabel(/Last name/i).fill(lastName);
   await page.getByRole('button', { name: 'Continue' }).click();
 }
+
+/**
+ * Moves the e2e server's clock to `at` (null: back to the real time) through the loopback port
+ * tests/e2e/movableClock.ts listens on; pair it with `page.clock` so the browser agrees.
+ */
+export async function moveServerClock(request: APIRequestContext, at: Date | null): Promise<void> {
+  const port = Number(process.env.E2E_PORT ?? 3199) + 1;
+  const res = await request.post(`http://127.0.0.1:${port}/clock`, { data: { at: at?.toISOString() ?? null } });
+  expect(res.ok()).toBe(true);
+}

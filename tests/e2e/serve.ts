@@ -18,6 +18,10 @@ import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
 import { DEMO_ACCOUNTS_FILE } from './demoAccounts.ts';
+import { installMovableClock } from './movableClock.ts';
+
+const port = Number(process.env.E2E_PORT ?? 3199);
+installMovableClock(port + 1);
 
 const probe = postgres(adminUrl(), { max: 1, connect_timeout: 3, onnotice: () => {} });
 try {
@@ -29,7 +33,6 @@ try {
   await probe.end({ timeout: 1 }).catch(() => {});
 }
 const db = await createTestDatabase('e2e');
-const port = Number(process.env.E2E_PORT ?? 3199);
 const system = await createSystem(loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test' }), 'all');
 // The admin the admin sign-in journey uses.
 const admin = await createStaffAccount(system.accounts, {

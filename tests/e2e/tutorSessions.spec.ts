@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { horizontalOverflow } from './browser.ts';
-import { googleStudent, unique } from './helpers.ts';
+import { googleStudent, moveServerClock, unique } from './helpers.ts';
 
 /**
  * The tutor's sessions on the tutor dashboard (spec part 2 §2, §4, §5, §8, §9): a student books a
@@ -134,7 +134,15 @@ async function studentBooksMaya(browser: Browser, request: APIRequestContext) {
     expect(booked.status(), await booked.text()).toBe(201);
     const session = (await booked.json()) as { id: string };
     await context.close();
-    return { tutorId: maya.id, sessionId: session.id, day, start: first.start, other: second.start, studentName: `Bea Booker${n}` };
+    return {
+      tutorId: maya.id,
+      sessionId: session.id,
+      day,
+      start: first.start,
+      other: second.start,
+      studentName: `Bea Booker${n}`,
+      studentEmail: `booker${n}@example.com`,
+    };
   }
   throw new Error('Maya has no day with two free hours in the next two weeks');
 }
@@ -220,6 +228,54 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   expect(await horizontalOverflow(page)).toBe(0);
   await card.screenshot({ path: '.tmp/tutor-shots/session-card-375.png' });
   await page.getByTestId('calendar-sync').screenshot({ path: '.tmp/tutor-shots/sync-card-375.png' });
+});
+
+test('once its start has passed, the tutor completes the session with notes; the student reads the report, one session used', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const booking = await studentBooksMaya(browser, request);
+  // Ten minutes into the session, for the server and for both browsers.
+  const during = new Date(Date.parse(booking.start) + 10 * 60_000);
+  await moveServerClock(request, during);
+  try {
+    await page.clock.setFixedTime(during);
+    await tutorSignIn(page, MAYA);
+    await page.waitForURL((url) => !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/dev'), { timeout: 20_000 });
+    await page.goto('/tutor');
+    await throughTerms(page, page.getByRole('heading', { name: /^Upcoming Sessions \(\d+\)$/ }));
+    const card = page.getByRole('listitem', { name: `Calculus (Grade 11-12) with ${booking.studentName}` });
+    await card.getByRole('button', { name: 'Complete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Complete Session' });
+    const report = `Worked through limits; practise the epsilon-delta proofs (${unique()})`;
+    await dialog.getByLabel('Session Notes (optional)').fill(report);
+    await dialog.getByRole('button', { name: 'Complete Session' }).click();
+    await expect(page.getByText('Session Completed', { exact: true })).toBeVisible();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Completed sessions table' })).toContainText(report);
+
+    // The student signs in (same Google identity) and reads the report; the course has used one of its four sessions.
+    const student = await browser.newContext();
+    const studentPage = await student.newPage();
+    await studentPage.clock.setFixedTime(during);
+    await studentPage.goto('/api/auth/google?userType=student');
+    await googleStudent(studentPage, booking.studentEmail, 'Bea', booking.studentName.split(' ')[1] ?? '');
+    await expect(studentPage).toHaveURL(/\/student$/, { timeout: 20_000 });
+    const completed = studentPage.getByTestId('completed-sessions');
+    await expect(completed).toContainText(report);
+    await expect(completed).toContainText('completed');
+    await expect(studentPage.getByTestId('sessions-remaining')).toHaveText('3 remaining');
+    const me = (await (await studentPage.request.get('/api/user')).json()) as { student: { id: string } };
+    const courses = (await (await studentPage.request.get(`/api/student/${me.student.id}/courses`)).json()) as {
+      sessionsRemaining: number;
+      totalSessions: number;
+    }[];
+    expect(courses).toEqual([expect.objectContaining({ totalSessions: 4, sessionsRemaining: 3 })]);
+    await student.close();
+  } finally {
+    await moveServerClock(request, null);
+  }
 });
 
 test('a tutor without sessions sees the empty states and nothing to sync', async ({ page, request }) => {

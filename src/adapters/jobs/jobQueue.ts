@@ -60,6 +60,44 @@ type Handler<Data> = (data: Data, job: { id: string; retryCount: number }) => Pr
 
 export const deadLetterOf = (queue: string) => `${queue}__dead`;
 
+export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export type JobStateCounts = Record<JobState, number>;
+
+/** A queue's jobs by state, and its dead-letter queue's. */
+export interface QueueCounts {
+  name: string;
+  counts: JobStateCounts;
+  deadLetter: { name: string; counts: JobStateCounts };
+}
+
+export interface ScheduleInfo {
+  queue: string;
+  key: string;
+  cron: string;
+  timezone: string;
+  nextRunAt: Date | null;
+}
+
+/** A job that failed for good (its retries spent), as an operator sees it: ids, never payloads. */
+export interface FailedJob {
+  queue: string;
+  id: string;
+  state: JobState;
+  retryCount: number;
+  retryLimit: number;
+  createdOn: Date;
+  failedOn: Date | null;
+  error: string | null;
+  /** The job data's identifiers (keys ending in "Id"/"id"), never the rest of it (mail bodies, addresses). */
+  refs: Record<string, string>;
+  /** Its copy in the dead-letter queue, when it was dead-lettered. */
+  deadLetterId: string | null;
+}
+
+/** What an operator's retry or cancel found. */
+export type JobActionOutcome = 'done' | 'not_found' | 'wrong_state';
+
 const DEFAULT_WORK: Required<Omit<WorkOptions, 'keyOf'>> = { batchSize: 50, concurrency: 8, workers: 2, pollingIntervalSeconds: 1 };
 
 /**
@@ -73,10 +111,14 @@ export class JobQueue {
   private queues: QueueDefinition[] = [];
   private readonly startListeners = new Set<(start: JobStart) => void>();
 
+  private readonly schema: string;
+
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
+    this.schema = options.schema ?? 'pgboss';
+    if (!/^[a-z_][a-z0-9_]*$/.test(this.schema)) throw new Error(`Invalid pg-boss schema name ${this.schema}`);
     this.boss = new PgBoss({
       connectionString,
-      schema: options.schema ?? 'pgboss',
+      schema: this.schema,
       max: options.max ?? 4,
       useListenNotify: true,
       application_name: 'topmark-jobs',
@@ -226,6 +268,139 @@ export class JobQueue {
     return out;
   }
 
+  /** The queues this process defined (each with its dead-letter queue). */
+  get queueNames(): string[] {
+    return this.queues.map((q) => q.name);
+  }
+
+  /** Whether `name` is one of the defined queues or their dead-letter queues. */
+  isKnownQueue(name: string): boolean {
+    return this.queues.some((q) => q.name === name || deadLetterOf(q.name) === name);
+  }
+
+  private sqlQuery<Row>(text: string, values: unknown[]): Promise<Row[]> {
+    return this.boss
+      .getDb()
+      .executeSql(text, values)
+      .then((r) => r.rows as Row[]);
+  }
+
+  /**
+   * Every queue's jobs counted by state, with its dead-letter queue's. pg-boss has no count by
+   * state (getQueue gives queued, active and failed only), so this one query reads its job table.
+   */
+  async counts(): Promise<QueueCounts[]> {
+    const names = this.queues.flatMap((q) => [q.name, deadLetterOf(q.name)]);
+    const rows = await this.sqlQuery<{ name: string; state: string; count: number }>(
+      `SELECT name, state::text AS state, count(*)::int AS count FROM ${this.schema}.job WHERE name = ANY($1::text[]) GROUP BY 1, 2`,
+      [names],
+    );
+    const countsOf = (name: string): JobStateCounts => {
+      const counts = Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as JobStateCounts;
+      for (const row of rows) if (row.name === name && row.state in counts) counts[row.state as JobState] = Number(row.count);
+      return counts;
+    };
+    return this.queues.map((q) => ({
+      name: q.name,
+      counts: countsOf(q.name),
+      deadLetter: { name: deadLetterOf(q.name), counts: countsOf(deadLetterOf(q.name)) },
+    }));
+  }
+
+  /** The recurring jobs (pg-boss schedules) with their next run. */
+  async schedules(from: Date = new Date()): Promise<ScheduleInfo[]> {
+    const schedules = await this.boss.getSchedules();
+    return schedules.map((s) => {
+      let nextRunAt: Date | null = null;
+      try {
+        nextRunAt = this.boss.previewSchedule(s.cron, { tz: s.timezone || 'UTC', from, count: 1 })[0] ?? null;
+      } catch {
+        // an expression pg-boss cannot read has no next run to show
+      }
+      return { queue: s.name, key: s.key, cron: s.cron, timezone: s.timezone || 'UTC', nextRunAt };
+    });
+  }
+
+  /**
+   * Jobs of the defined queues that failed for good, newest first, one page at a time, each with
+   * its error and whether it was dead-lettered. pg-boss finds jobs by id or data only, so this reads
+   * its job table.
+   */
+  async failedJobs(options: { queue?: string; page: number; pageSize: number }): Promise<{ jobs: FailedJob[]; total: number }> {
+    const names = options.queue ? [options.queue] : this.queueNames;
+    const where = `j.name = ANY($1::text[]) AND j.state = 'failed'`;
+    const [total] = await this.sqlQuery<{ count: number }>(`SELECT count(*)::int AS count FROM ${this.schema}.job j WHERE ${where}`, [
+      names,
+    ]);
+    const rows = await this.sqlQuery<{
+      name: string;
+      id: string;
+      state: JobState;
+      retry_count: number;
+      retry_limit: number;
+      created_on: Date;
+      completed_on: Date | null;
+      output: unknown;
+      data: unknown;
+      dead_id: string | null;
+    }>(
+      `SELECT j.name, j.id, j.state::text AS state, j.retry_count, j.retry_limit, j.created_on, j.completed_on, j.output, j.data,
+              (SELECT d.id FROM ${this.schema}.job d WHERE d.name = j.name || '__dead' AND d.source_id = j.id LIMIT 1) AS dead_id
+       FROM ${this.schema}.job j WHERE ${where}
+       ORDER BY j.completed_on DESC NULLS LAST, j.created_on DESC, j.id LIMIT $2 OFFSET $3`,
+      [names, options.pageSize, (options.page - 1) * options.pageSize],
+    );
+    return {
+      total: Number(total?.count ?? 0),
+      jobs: rows.map((r) => ({
+        queue: r.name,
+        id: r.id,
+        state: r.state,
+        retryCount: r.retry_count,
+        retryLimit: r.retry_limit,
+        createdOn: new Date(r.created_on),
+        failedOn: r.completed_on ? new Date(r.completed_on) : null,
+        error: errorOf(r.output),
+        refs: refsOf(r.data),
+        deadLetterId: r.dead_id,
+      })),
+    };
+  }
+
+  private async stateOf(queue: string, id: string): Promise<{ state: JobState; source: { name: string; id: string } | null } | null> {
+    const [row] = await this.sqlQuery<{ state: JobState; source_name: string | null; source_id: string | null }>(
+      `SELECT state::text AS state, source_name, source_id FROM ${this.schema}.job WHERE name = $1 AND id = $2::uuid`,
+      [queue, id],
+    );
+    if (!row) return null;
+    return { state: row.state, source: row.source_name && row.source_id ? { name: row.source_name, id: row.source_id } : null };
+  }
+
+  /**
+   * Runs a failed job again (pg-boss `retry`: one more attempt). A dead-lettered copy stands for
+   * its original: retrying it retries the job that failed.
+   */
+  async retryJob(queue: string, id: string): Promise<JobActionOutcome> {
+    let target = { name: queue, id };
+    let found = await this.stateOf(queue, id);
+    if (found?.source) {
+      target = found.source;
+      found = await this.stateOf(target.name, target.id);
+    }
+    if (!found) return 'not_found';
+    if (found.state !== 'failed') return 'wrong_state';
+    const result = (await this.boss.retry(target.name, target.id)) as { affected?: number };
+    return (result.affected ?? 0) > 0 ? 'done' : 'wrong_state';
+  }
+
+  /** Cancels a job that has not finished (created, retry, active): pg-boss `cancel`. */
+  async cancelJob(queue: string, id: string): Promise<JobActionOutcome> {
+    const found = await this.stateOf(queue, id);
+    if (!found) return 'not_found';
+    const result = (await this.boss.cancel(queue, id)) as { affected?: number };
+    return (result.affected ?? 0) > 0 ? 'done' : 'wrong_state';
+  }
+
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: 5000 });
   }
@@ -243,6 +418,28 @@ async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
   return results;
+}
+
+/** A failed job's output is the handler's error (pg-boss keeps an Error's message), in bounded length. */
+function errorOf(output: unknown): string | null {
+  if (output === null || output === undefined) return null;
+  const message = typeof output === 'object' && 'message' in output ? (output as { message: unknown }).message : output;
+  const text = typeof message === 'string' ? message : JSON.stringify(message);
+  return text.slice(0, 2000);
+}
+
+const REF_KEY = /(^id$|Id$|_id$)/;
+
+/** The identifiers in a job's data: what an operator needs to find the entity, nothing personal. */
+function refsOf(data: unknown): Record<string, string> {
+  if (!data || typeof data !== 'object') return {};
+  const refs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (REF_KEY.test(key) && (typeof value === 'string' || typeof value === 'number') && String(value).length <= 100) {
+      refs[key] = String(value);
+    }
+  }
+  return refs;
 }
 
 /** Runs `fn`, again after 250 ms and 1 s if it throws. */

@@ -155,7 +155,12 @@ async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalId
  * Google subject, so signing in again does not apply twice. Calendar tokens are not kept for an
  * applicant: a selected tutor grants them again at the first sign-in (prompt=consent).
  */
-async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
+async function submitTutorApplication(
+  deps: AccountDeps,
+  identity: ExternalIdentity,
+  termsAcceptedVersion: string | null,
+  step: Step,
+): Promise<GoogleSignInResult> {
   const applicantId = deterministicUuid(`tutor-applicant/${identity.subject}`);
   // An open invitation of the address (streams keyed by a hash of the lower-cased address) is linked to the application.
   const invitationStream = tutorInvitationStreamId(deterministicUuid(invitationKeyName(identity.email)));
@@ -173,6 +178,8 @@ async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdent
         lastName: identity.lastName,
         googleId: identity.subject,
         invitationId,
+        termsAcceptedVersion,
+        termsAcceptedIp: step('tutor-application').ip,
       },
     },
     step('tutor-application'),
@@ -185,18 +192,21 @@ async function submitTutorApplication(deps: AccountDeps, identity: ExternalIdent
  * - an account linked to the Google id, or holding its verified e-mail address, is signed into
  *   (whatever the button: its role decides the landing page), and the tokens are linked;
  * - otherwise a student button creates a verified, password-less student account;
- * - otherwise a tutor button submits a tutor application, without an account or a session.
+ * - otherwise a tutor button submits a tutor application, without an account or a session,
+ *   recording the agreement the applicant accepted on /tutor-signup (`termsAcceptedVersion`), so
+ *   the approved tutor is not asked to accept the Student/Parent Agreement.
  */
 export async function signInWithGoogle(
   deps: AccountDeps,
   identity: ExternalIdentity,
   userType: SignInUserType,
   ctx: CommandContext,
+  termsAcceptedVersion: string | null = null,
 ): Promise<GoogleSignInResult> {
   const step: Step = stepOf(ctx);
   const found = await findAccount(deps, identity);
   if (found) return signInExisting(deps, found, identity, step);
   if (!identity.emailVerified) throw new DomainError(GOOGLE_EMAIL_UNVERIFIED, 'forbidden');
-  if (userType === 'tutor') return submitTutorApplication(deps, identity, step);
+  if (userType === 'tutor') return submitTutorApplication(deps, identity, termsAcceptedVersion, step);
   return registerStudentFromGoogle(deps, identity, step);
 }

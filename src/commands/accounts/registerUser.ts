@@ -21,7 +21,8 @@ export interface NewAccount {
   googleId: string | null;
   /** Google-verified and seeded accounts need no code. */
   emailVerified: boolean;
-  termsAccepted: { version: string; ip: string | null } | null;
+  /** `at`: when it was accepted, if before the registration (a tutor's application). */
+  termsAccepted: { version: string; ip: string | null; at?: string } | null;
   timezone?: string;
   parentId?: string | null;
   student?: { grade: string; isUniversityStudent: boolean; schoolYearStartMonth?: number | null } | null;
@@ -69,7 +70,7 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount, ct
     googleId: account.googleId,
     timezone: account.timezone ?? DEFAULT_TIMEZONE,
     emailVerified: account.emailVerified,
-    termsAcceptedAt: account.termsAccepted ? ctx.now.toISOString() : null,
+    termsAcceptedAt: account.termsAccepted ? (account.termsAccepted.at ?? ctx.now.toISOString()) : null,
     termsAcceptedIp: account.termsAccepted?.ip ?? null,
     termsAcceptedVersion: account.termsAccepted?.version ?? null,
     parentId: account.parentId ?? null,

@@ -6,6 +6,7 @@ import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../dom
 import { holdersOverlapping, SLOT_TAKEN } from '../../domain/sessions/tutorSchedule.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
+import { giveBackClaim, isOrphaned } from './orphanedClaims.ts';
 import type { SessionPorts } from './ports.ts';
 import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './sessionHandlers.ts';
@@ -13,9 +14,6 @@ import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './session
 export const NOT_THIS_COURSES_TUTOR = 'This tutor does not teach this course. Book with the tutor chosen for the course.';
 export const NOT_THIS_STUDENTS_COURSE = 'This course belongs to another student';
 export const START_NOT_AN_INSTANT = 'The session start must be a date and time';
-
-/** A claim older than this whose session was never recorded was left by a request that died between its steps. */
-export const ORPHAN_CLAIM_MS = 5 * 60_000;
 
 /**
  * Claims the hour; when another session's claim holds it but that session was never booked and the
@@ -35,18 +33,10 @@ async function claimWithRepair(
   } catch (error) {
     if (!(error instanceof DomainError) || error.message !== SLOT_TAKEN || !claim.slotFree) throw error;
     const state = await handlers.schedules.load(claim.tutorId);
-    const repair = stepOf(ctx);
     let repaired = false;
     for (const holder of holdersOverlapping(state, claim, claim.sessionId)) {
-      if (!holder.at || Date.parse(holder.at) > ctx.now.getTime() - ORPHAN_CLAIM_MS) continue;
-      if ((await handlers.sessions.load(holder.sessionId)).booked) continue;
-      await handlers.schedules.handle(
-        claim.tutorId,
-        { type: 'ReleaseHour', data: { tutorId: claim.tutorId, sessionId: holder.sessionId, reason: 'compensation' } },
-        repair(`orphan-hour/${holder.sessionId}`),
-        { maxAttempts: SCHEDULE_ATTEMPTS },
-      );
-      if (holder.courseId) await ports.courses.release(holder.courseId, holder.sessionId, repair(`orphan-credit/${holder.sessionId}`));
+      if (!(await isOrphaned(handlers, holder.sessionId, holder, ctx.now))) continue;
+      await giveBackClaim(handlers, ports.courses.release, { tutorId: claim.tutorId, ...holder }, ctx);
       repaired = true;
     }
     if (!repaired) throw error;
@@ -77,8 +67,8 @@ export interface BookingRequest {
  * without a session, no hour held without one).
  *
  * A process that dies between steps leaves its claim until the same request is retried (same
- * Idempotency-Key: the steps replay and finish); sweeping claims no retry ever comes for is left
- * to a later change.
+ * Idempotency-Key: the steps replay and finish), another booking asks for the hour, or the
+ * sessions saga's sweep (`sweepClaim`, `ORPHAN_CLAIM_MS` after the claim) gives it back.
  */
 export async function bookSession(handlers: SessionHandlers, ports: SessionPorts, request: BookingRequest, ctx: CommandContext) {
   const startMs = Date.parse(request.start);

@@ -10,6 +10,9 @@ export const tutorApplicationSubmitted = z.object({
   lastName: z.string(),
   googleId: z.string().nullable(),
   invitationId: z.string().nullable().default(null),
+  /** The agreement the applicant accepted on /tutor-signup before going to Google (null: not recorded). */
+  termsAcceptedVersion: z.string().nullable().default(null),
+  termsAcceptedIp: z.string().nullable().default(null),
   at: z.string(),
 });
 
@@ -39,7 +42,7 @@ export const tutorApplicationDenied = z.object({
 
 export const tutorApplicationEvents = {
   TutorApplicationSubmitted: eventType(tutorApplicationSubmitted, {
-    personal: { fields: ['email', 'firstName', 'lastName', 'googleId'], subject: (d) => `user-${d.userId}` },
+    personal: { fields: ['email', 'firstName', 'lastName', 'googleId', 'termsAcceptedIp'], subject: (d) => `user-${d.userId}` },
     describe: () => 'Tutor application submitted',
   }),
   TutorApplicationApproved: eventType(tutorApplicationApproved, { describe: () => 'Tutor application approved' }),

@@ -17,7 +17,10 @@ const at = now.toISOString();
 const metadata = { now, actorId: 'admin-1', actorRole: 'admin' };
 const spec = deciderSpec(tutorApplicationDecider);
 const submission = { applicationId: 'a', userId: 'u', email: 't@example.com', firstName: 'Tia', lastName: 'Moss', googleId: 'g' };
-const submitted: TutorApplicationEvent = { type: 'TutorApplicationSubmitted', data: { ...submission, invitationId: 'inv', at } };
+const submitted: TutorApplicationEvent = {
+  type: 'TutorApplicationSubmitted',
+  data: { ...submission, invitationId: 'inv', termsAcceptedVersion: null, termsAcceptedIp: null, at },
+};
 const review = { applicationId: 'a', userId: 'u', reviewedBy: 'admin-1', at };
 const approved: TutorApplicationEvent = { type: 'TutorApplicationApproved', data: review };
 const rejected: TutorApplicationEvent = { type: 'TutorApplicationRejected', data: review };
@@ -35,7 +38,26 @@ describe('tutor application decider', () => {
     spec
       .given([])
       .when({ type: 'SubmitTutorApplication', data: submission, metadata })
-      .thenEvents([{ type: 'TutorApplicationSubmitted', data: { ...submission, invitationId: null, at } }]);
+      .thenEvents([
+        {
+          type: 'TutorApplicationSubmitted',
+          data: { ...submission, invitationId: null, termsAcceptedVersion: null, termsAcceptedIp: null, at },
+        },
+      ]);
+    // The agreement accepted on /tutor-signup is recorded with the address it was accepted from.
+    spec
+      .given([])
+      .when({
+        type: 'SubmitTutorApplication',
+        data: { ...submission, termsAcceptedVersion: '1.0', termsAcceptedIp: '203.0.113.9' },
+        metadata,
+      })
+      .thenEvents([
+        {
+          type: 'TutorApplicationSubmitted',
+          data: { ...submission, invitationId: null, termsAcceptedVersion: '1.0', termsAcceptedIp: '203.0.113.9', at },
+        },
+      ]);
     for (const given of [[submitted], [submitted, approved], [submitted, rejected], [submitted, denied]]) {
       spec.given(given).when({ type: 'SubmitTutorApplication', data: submission, metadata }).thenNothing();
     }

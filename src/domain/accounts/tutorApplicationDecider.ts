@@ -16,8 +16,13 @@ export const TUTOR_APPLICATION_ALREADY_REJECTED = 'This tutor application has al
 export const TUTOR_APPLICATION_APPROVED_CANNOT_CHANGE =
   'This tutor application has been approved: the tutor has an account, which must be deleted instead';
 
-type Submission = Omit<DataOf<typeof tutorApplicationEvents, 'TutorApplicationSubmitted'>, 'at' | 'invitationId'> & {
+type Submission = Omit<
+  DataOf<typeof tutorApplicationEvents, 'TutorApplicationSubmitted'>,
+  'at' | 'invitationId' | 'termsAcceptedVersion' | 'termsAcceptedIp'
+> & {
   invitationId?: string | null;
+  termsAcceptedVersion?: string | null;
+  termsAcceptedIp?: string | null;
 };
 type Review = { userId: string };
 
@@ -53,7 +58,18 @@ export const decideTutorApplication = decideWith<TutorApplicationCommand, TutorA
   SubmitTutorApplication: ({ data, metadata: { now } }, state) =>
     state.status !== 'none'
       ? []
-      : [{ type: 'TutorApplicationSubmitted', data: { ...data, invitationId: data.invitationId ?? null, at: now.toISOString() } }],
+      : [
+          {
+            type: 'TutorApplicationSubmitted',
+            data: {
+              ...data,
+              invitationId: data.invitationId ?? null,
+              termsAcceptedVersion: data.termsAcceptedVersion ?? null,
+              termsAcceptedIp: data.termsAcceptedVersion ? (data.termsAcceptedIp ?? null) : null,
+              at: now.toISOString(),
+            },
+          },
+        ],
   ApproveTutorApplication: ({ data, metadata: { now, actorId } }, state) => {
     const applicationId = reviewable(state);
     return [

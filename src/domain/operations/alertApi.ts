@@ -10,6 +10,7 @@ export const alertTypes = [
   'projection_stopped',
   'event_parked',
   'job_failed',
+  'late_cancellation',
 ] as const;
 export type AlertType = (typeof alertTypes)[number];
 export const alertTypeLabels: Record<AlertType, string> = {
@@ -20,6 +21,7 @@ export const alertTypeLabels: Record<AlertType, string> = {
   projection_stopped: 'Projection stopped',
   event_parked: 'Event parked',
   job_failed: 'Job gave up',
+  late_cancellation: 'Late cancellation',
 };
 
 export const alertSeverities = ['low', 'medium', 'high'] as const;

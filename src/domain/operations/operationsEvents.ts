@@ -39,6 +39,17 @@ export const parkedEventSkipped = z.object({
   skippedAt: z.string(),
 });
 
+/** An operator applied a parked event's stream again (after a fix), saying why. */
+export const parkedEventRetried = z.object({
+  projector: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  streamId: z.string(),
+  reason: z.string().min(1),
+  actor: z.string().nullable(),
+  retriedAt: z.string(),
+});
+
 export const operationsEvents = {
   ProjectorStopped: eventType(projectorStopped, {
     describe: (d) => `Projection ${d.projector} stopped at a ${d.eventType} event`,
@@ -51,6 +62,9 @@ export const operationsEvents = {
   }),
   ParkedEventSkipped: eventType(parkedEventSkipped, {
     describe: (d) => `Projection ${d.projector} skips a parked ${d.eventType} event`,
+  }),
+  ParkedEventRetried: eventType(parkedEventRetried, {
+    describe: (d) => `Projection ${d.projector} retries a parked ${d.eventType} event`,
   }),
 };
 

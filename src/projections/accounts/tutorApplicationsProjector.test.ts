@@ -13,6 +13,8 @@ const submitted = (userId: string, applicationId = `app-${userId}`) =>
     firstName: 'Tia',
     lastName: 'Moss',
     googleId: `g-${userId}`,
+    termsAcceptedVersion: null,
+    termsAcceptedIp: null,
     invitationId: null,
     at: '2025-04-01T00:00:00.000Z',
   });

@@ -39,11 +39,15 @@ export interface ProjectionStatus {
   parked: number;
   eventsProcessed: number;
   updatedAt: Date;
-  rebuild: RebuildProgress | null;
+  rebuild: (RebuildProgress & { rebuildId: string | null }) | null;
 }
+
+export type RebuildPhase = 'requested' | 'replaying' | 'indexing' | 'swapping' | 'completed' | 'failed';
 
 export interface RebuildProgress {
   status: string;
+  /** replaying the log into fresh tables, indexing them, then swapping them in (catch-up, move). */
+  phase: RebuildPhase;
   done: number;
   total: number;
   eventsPerSecond: number | null;
@@ -732,6 +736,7 @@ export class ProjectionRunner {
       const seconds = (Date.now() - startedAt.getTime()) / 1000;
       return {
         status,
+        phase: status === 'running' ? 'replaying' : status === 'completed' ? 'completed' : 'failed',
         done,
         total: Math.max(total, done),
         eventsPerSecond: seconds > 0 ? done / seconds : null,
@@ -743,10 +748,11 @@ export class ProjectionRunner {
     const skips = await sql<{ projector: string; event_id: string }[]>`
       SELECT projector, event_id FROM parked_events WHERE projector = ANY(${all}) AND status = 'skipped'`;
     for (const p of targets) await ensureCheckpoint(sql, p.name, 'projector');
-    await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second)
-              SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null
+    await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second, phase, heartbeat_at)
+              SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null, 'replaying', now()
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
-                started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null`;
+                started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null,
+                phase = 'replaying', heartbeat_at = now()`;
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4);
 
@@ -769,14 +775,21 @@ export class ProjectionRunner {
           onProgress(p.name, pr);
           if (Date.now() - reported < 250) return;
           reported = Date.now();
-          await sql`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond}
+          await sql`UPDATE projection_rebuilds SET done = ${done}, total = ${pr.total}, events_per_second = ${pr.eventsPerSecond},
+                      heartbeat_at = now()
                     WHERE name = ${p.name}`;
         });
         reader.leave(consumer);
+        const phase = async (name: 'indexing' | 'swapping') => {
+          onProgress(p.name, { ...progress(done), phase: name });
+          await sql`UPDATE projection_rebuilds SET phase = ${name}, done = ${done}, heartbeat_at = now() WHERE name = ${p.name}`;
+        };
+        await phase('indexing');
         await sql.begin(async (tx) => {
           await inSchema(tx);
           await p.indexes?.(tx);
         });
+        await phase('swapping');
         // Hold the live follower off, apply what arrived meanwhile, move the tables in.
         const finalDone = await fastThenCareful((careful) => this.swap(p, schema, parking, position, applied, done, progress, careful));
         swapped = true;
@@ -786,7 +799,7 @@ export class ProjectionRunner {
       } catch (error) {
         reader.leave(consumer);
         if (swapped) throw error;
-        await sql`UPDATE projection_rebuilds SET status = 'failed', error = ${String(error)}, finished_at = now()
+        await sql`UPDATE projection_rebuilds SET status = 'failed', phase = 'failed', error = ${String(error)}, finished_at = now()
                   WHERE name = ${p.name}`.catch(() => {});
         await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
         throw error;
@@ -902,7 +915,7 @@ export class ProjectionRunner {
                WHERE name = ${p.name}`;
       await refreshParkedMark(tx, p.name);
       const pr = progress(total, 'completed');
-      await tx`UPDATE projection_rebuilds SET status = 'completed', done = ${total}, total = ${pr.total},
+      await tx`UPDATE projection_rebuilds SET status = 'completed', phase = 'completed', done = ${total}, total = ${pr.total},
                  events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${p.name}`;
       return total;
     });
@@ -928,6 +941,8 @@ export async function projectionStatus(
       started_at: Date;
       finished_at: Date | null;
       error: string | null;
+      phase: RebuildPhase | null;
+      rebuild_id: string | null;
     }[]
   >`SELECT * FROM projection_rebuilds`;
   const parkedCounts = await sql<{ projector: string; parked: bigint }[]>`
@@ -967,6 +982,8 @@ export async function projectionStatus(
       rebuild: rb
         ? {
             status: rb.status,
+            phase: rb.phase ?? (rb.status === 'running' ? 'replaying' : rb.status === 'completed' ? 'completed' : 'failed'),
+            rebuildId: rb.rebuild_id,
             done: Number(rb.done),
             total: Number(rb.total),
             eventsPerSecond: rb.events_per_second,

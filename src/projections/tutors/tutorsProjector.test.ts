@@ -24,6 +24,8 @@ const applied = (userId: string, invitationId: string | null) =>
     firstName: 'X',
     lastName: 'Y',
     googleId: null,
+    termsAcceptedVersion: null,
+    termsAcceptedIp: null,
     invitationId,
     at: '2026-11-24T12:00:00.000Z',
   });

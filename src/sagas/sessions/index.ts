@@ -1,5 +1,6 @@
 import { openTutorCalendar } from '../../commands/tutors/tutorCalendar.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
+import { ORPHANED_CLAIM_QUEUE, orphanedClaimReactor, workOrphanedClaims } from './orphanedClaimSweep.ts';
 import {
   CALENDAR_RETRY_LIMIT,
   SESSION_CALENDAR_QUEUE,
@@ -16,10 +17,12 @@ export const sessionSagas: SagaFeature = {
     // Calendar writes: provider outages and rate limits retried with exponential backoff, then recorded as failed.
     { name: SESSION_CALENDAR_QUEUE, retryLimit: CALENDAR_RETRY_LIMIT, retryDelaySeconds: 2 },
     { name: SESSION_CALENDAR_RESYNC_QUEUE, retryLimit: 0 },
+    { name: ORPHANED_CLAIM_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
   ],
-  reactors: [sessionReminderReactor, sessionCalendarReactor],
+  reactors: [sessionReminderReactor, sessionCalendarReactor, orphanedClaimReactor],
   work: async (ports) => {
     await workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
+    await workOrphanedClaims(ports.jobs, ports.store);
     const calendarDeps = { store: ports.store, calendar: ports.calendar };
     await workSessionCalendar(ports.jobs, {
       sql: ports.sql,

@@ -50,7 +50,7 @@ async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewSte
   );
   const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
   if (submitted?.type !== 'TutorApplicationSubmitted') throw new Error(`No submitted application for applicant ${step.applicantId}`);
-  const { email, firstName, lastName, googleId } = submitted.data;
+  const { email, firstName, lastName, googleId, termsAcceptedVersion, termsAcceptedIp } = submitted.data;
   const steps = stepOf(ctx);
   for (let attempt = 0; ; attempt++) {
     const username = await usernameFor(deps.sql, email, step.applicantId, attempt);
@@ -67,7 +67,8 @@ async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewSte
           authProvider: 'google',
           googleId,
           emailVerified: true,
-          termsAccepted: null,
+          // The agreement accepted when applying counts: the tutor is not asked again.
+          termsAccepted: termsAcceptedVersion ? { version: termsAcceptedVersion, ip: termsAcceptedIp, at: submitted.data.at } : null,
         },
         steps(`register-${attempt}`),
       );

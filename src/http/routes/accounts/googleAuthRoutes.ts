@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEV_CONSENT_PATH, pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
 import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { CURRENT_TERMS_VERSION } from '../../../domain/accounts/accountForms.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
@@ -28,6 +29,8 @@ interface OAuthFlow {
   state: string;
   verifier: string;
   userType: SignInUserType;
+  /** Set by /tutor-signup once its agreement box is ticked; recorded on the application. */
+  termsAcceptedVersion?: string;
   startedAt: number;
 }
 
@@ -203,15 +206,21 @@ export const googleAuthRoutes =
         schema: {
           tags: ['accounts'],
           summary: 'Start Google sign-in (302 to Google, or to the dev consent page)',
-          querystring: z.object({ userType: userTypeSchema }),
+          querystring: z.object({ userType: userTypeSchema, termsAcceptedVersion: z.literal(CURRENT_TERMS_VERSION).optional() }),
         },
       },
       async (request, reply) => {
         if (unavailable) return reply.redirect('/login?error=google_unavailable');
         const state = randomBytes(32).toString('base64url');
         const verifier = randomBytes(32).toString('base64url');
-        const { userType } = request.query;
-        startFlow(reply, request, { state, verifier, userType, startedAt: Date.now() });
+        const { userType, termsAcceptedVersion } = request.query;
+        startFlow(reply, request, {
+          state,
+          verifier,
+          userType,
+          ...(termsAcceptedVersion ? { termsAcceptedVersion } : {}),
+          startedAt: Date.now(),
+        });
         return reply
           .header('cache-control', 'no-store')
           .redirect(identity.authorizationUrl({ state, codeChallenge: pkceChallenge(verifier), userType, redirectUri }));
@@ -221,7 +230,8 @@ export const googleAuthRoutes =
     /** Exchanges the code, signs the person in (or records a tutor's application); the page to land on. */
     const complete = async (request: FastifyRequest, reply: FastifyReply, flow: OAuthFlow, code: string): Promise<string> => {
       const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
-      const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request));
+      const termsVersion = flow.termsAcceptedVersion === CURRENT_TERMS_VERSION ? CURRENT_TERMS_VERSION : null;
+      const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request), termsVersion);
       // A browser redirect cannot be retried by a script: wait longer than an API answer would.
       await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position, 10_000);
       if (result.session) {

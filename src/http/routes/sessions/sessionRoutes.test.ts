@@ -11,6 +11,7 @@ import { courseHandlers, courseIdForPurchase, enrollCourse } from '../../../comm
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedPackages } from '../../../commands/packages/seedPackages.ts';
 import { bookSession } from '../../../commands/sessions/booking.ts';
+import { ORPHAN_CLAIM_MS } from '../../../commands/sessions/orphanedClaims.ts';
 import type { SessionPorts } from '../../../commands/sessions/ports.ts';
 import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
@@ -24,6 +25,7 @@ import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { listStudentSessions } from '../../../projections/sessions/queries.ts';
 import { listSubjects } from '../../../projections/subjects/queries.ts';
+import { type OrphanedClaimJob, orphanedClaimReactor, sweepOrphanedClaim } from '../../../sagas/sessions/orphanedClaimSweep.ts';
 import { NO_AVAILABILITY_SET } from './sessionRoutes.ts';
 
 let system: TestSystem;
@@ -509,6 +511,56 @@ describe('a claim left by a request that died between its steps', () => {
     expect(course.reserved).not.toContain('phantom-old');
     // The phantom's credit came back and the booking took one.
     expect(await remaining(sam.courseId)).toBe(credits);
+  });
+
+  it('is given back by the sweep when nobody asks for the hour; a booked session and a fresh claim keep theirs', async () => {
+    const handlers = sessionHandlers(system.store);
+    const { courses } = courseHandlers(system.store);
+    const start = new Date(at(nyDay(12), '10:00')).toISOString();
+    const end = new Date(Date.parse(start) + 3_600_000).toISOString();
+    const credits = await remaining(sam.courseId);
+    const claimedAt = new Date(Date.now() - 60_000);
+    const c = () => commandContext({ now: claimedAt, actorId: sam.userId, actorRole: 'student' });
+    await handlers.schedules.handle(
+      maya.tutorId,
+      {
+        type: 'ClaimHour',
+        data: { tutorId: maya.tutorId, sessionId: 'phantom-swept', start, end, courseId: sam.courseId, slotFree: true },
+      },
+      c(),
+    );
+    await courses.handle(sam.courseId, { type: 'ReserveCredit', data: { courseId: sam.courseId, sessionId: 'phantom-swept' } }, c());
+    expect(await remaining(sam.courseId)).toBe(credits - 1);
+
+    // The reactor books one check, a little after the claim could count as left behind.
+    const claimed = (await system.store.readStream(`tutorSchedule-${maya.tutorId}`)).findLast((e) => e.type === 'TutorHourClaimed');
+    if (!claimed) throw new Error('no claim recorded');
+    const [check] = orphanedClaimReactor.jobsFor(claimed);
+    expect(check?.startAfter?.getTime()).toBe(claimedAt.getTime() + ORPHAN_CLAIM_MS + 30_000);
+    const job = check?.data as unknown as OrphanedClaimJob;
+
+    // Run early (a minute after the claim) it keeps the claim and asks the queue to retry.
+    await expect(sweepOrphanedClaim(system.store, job)).rejects.toThrow(/before it could be left behind/);
+    expect(await held(maya.tutorId)).toContain('phantom-swept');
+    // On time it gives the hour and the credit back, once.
+    const later = new Date(claimedAt.getTime() + ORPHAN_CLAIM_MS + 30_000);
+    expect(await sweepOrphanedClaim(system.store, job, later)).toBe('released');
+    expect(await held(maya.tutorId)).not.toContain('phantom-swept');
+    expect(await remaining(sam.courseId)).toBe(credits);
+    expect(await sweepOrphanedClaim(system.store, job, later)).toBe('gone');
+    expect(await remaining(sam.courseId)).toBe(credits);
+
+    // A session that was booked keeps its hour and its credit.
+    const booked = await book(sam, start);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const { id } = booked.json() as { id: string };
+    const bookedClaim = (await system.store.readStream(`tutorSchedule-${maya.tutorId}`)).findLast((e) => e.type === 'TutorHourClaimed');
+    const [bookedCheck] = bookedClaim ? orphanedClaimReactor.jobsFor(bookedClaim) : [];
+    const bookedJob = bookedCheck?.data as unknown as OrphanedClaimJob;
+    expect(bookedJob.sessionId).toBe(id);
+    expect(await sweepOrphanedClaim(system.store, bookedJob, new Date(Date.now() + ORPHAN_CLAIM_MS + 60_000))).toBe('booked');
+    expect(await held(maya.tutorId)).toContain(id);
+    expect(await remaining(sam.courseId)).toBe(credits - 1);
   });
 });
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
-import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { courseLedger } from '../../../commands/courses/courseLedger.ts';
 import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { bookSession } from '../../../commands/sessions/booking.ts';
 import { BusySnapshots } from '../../../commands/sessions/busySnapshots.ts';
@@ -13,7 +13,6 @@ import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
 import { assertTimeZone } from '../../../domain/calendar/availability.ts';
-import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { availableSlots, bookingTimes, busyOfEvents, dayRange, localInstant } from '../../../domain/sessions/availableSlots.ts';
@@ -114,29 +113,10 @@ export const sessionRoutes =
   ({ sql, store, calendar }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = sessionHandlers(store);
-    const courses = courseHandlers(store);
     const tutors = tutorHandlers(store);
 
     // One student's concurrent bookings race on their course's stream: allow as many rounds as the schedule.
-    const ledgerOptions = { maxAttempts: SCHEDULE_ATTEMPTS };
-    const ledger: CourseLedger = {
-      async course(courseId) {
-        const state = await courses.courses.load(courseId);
-        return { ...state, sessionsRemaining: sessionsRemainingOf(state) };
-      },
-      reserve: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
-      async holds(courseId, sessionId) {
-        const state = await courses.courses.load(courseId);
-        return state.reserved.includes(sessionId) || state.used.includes(sessionId);
-      },
-      release: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ReleaseCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
-      consume: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
-      forfeit: (courseId, sessionId, ctx) =>
-        courses.courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, ctx, ledgerOptions),
-    };
+    const ledger: CourseLedger = courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS });
     const tutorHours = memo(async (tutorId): Promise<TutorHours> => {
       const state = await tutors.tutors.load(tutorId);
       return { exists: state.exists, weeklyHours: state.weeklyHours, timeZone: state.timeZone };

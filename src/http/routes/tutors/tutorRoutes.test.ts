@@ -54,8 +54,8 @@ const cookiePair = (res: Awaited<ReturnType<FastifyInstance['inject']>>, name: s
 };
 
 /** A tutor applies through the dev identity provider (start → consent → callback); the applicant's id. */
-async function apply(email: string, firstName: string, lastName: string): Promise<string> {
-  const started = await app.inject({ method: 'GET', url: '/api/auth/google?userType=tutor' });
+async function apply(email: string, firstName: string, lastName: string, query = ''): Promise<string> {
+  const started = await app.inject({ method: 'GET', url: `/api/auth/google?userType=tutor${query}` });
   const page = await app.inject({ method: 'GET', url: String(started.headers.location) });
   const posted = await app.inject({
     method: 'POST',
@@ -155,6 +155,8 @@ describe('reviewing tutor applications', () => {
     const [user] = await system.sql<{ id: string; role: string; auth_provider: string; email_verified: boolean; google_id: string }[]>`
       SELECT id, role, auth_provider, email_verified, google_id FROM users WHERE lower(email) = ${email}`;
     expect(user).toMatchObject({ role: 'tutor', auth_provider: 'google', email_verified: true, google_id: `dev:${email}` });
+    // No agreement recorded with this application: the tutor accepts it at the first sign-in.
+    expect(await system.sql`SELECT terms_accepted_at FROM users WHERE id = ${user?.id ?? ''}`).toEqual([{ terms_accepted_at: null }]);
     const profile = await system.store.readStream(tutorStreamId(user?.id ?? ''));
     expect(profile.map((e) => e.data)).toEqual([expect.objectContaining({ hourlyRate: null, onboardingCompleted: false })]);
     expect(await system.sql`SELECT onboarding_completed, hourly_rate_cents FROM tutors WHERE user_id = ${user?.id ?? ''}`).toEqual([
@@ -175,6 +177,23 @@ describe('reviewing tutor applications', () => {
       expect((again.json() as { message: string }).message).toMatch(/already been approved/);
     }
     expect(await system.sql`SELECT 1 FROM users WHERE lower(email) = ${email}`).toHaveLength(1);
+  });
+
+  it('the agreement accepted on /tutor-signup is recorded on the application and carried to the approved account', async () => {
+    const email = 'annie.easley@example.com';
+    const applicantId = await apply(email, 'Annie', 'Easley', '&termsAcceptedVersion=1.0');
+    const [submitted] = await system.store.readStream(tutorApplicationStreamId(applicantId));
+    expect(submitted?.data).toMatchObject({ termsAcceptedVersion: '1.0' });
+    expect((await asAdmin('POST', `/api/admin/approve-tutor/${applicantId}`)).statusCode).toBe(200);
+    const [user] = await system.sql<{ terms_accepted_at: Date | null; terms_accepted_version: string | null }[]>`
+      SELECT terms_accepted_at, terms_accepted_version FROM users WHERE lower(email) = ${email}`;
+    // Accepted when applying (not at the approval): the new tutor is not sent to the Student/Parent Agreement.
+    expect(user?.terms_accepted_version).toBe('1.0');
+    expect(user?.terms_accepted_at?.toISOString()).toBe((submitted?.data as { at: string } | undefined)?.at);
+
+    // Another version than the current one is not taken as accepted.
+    const bad = await app.inject({ method: 'GET', url: '/api/auth/google?userType=tutor&termsAcceptedVersion=0.9' });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('rejection mails the applicant; a rejected application cannot be approved (409)', async () => {

@@ -147,6 +147,44 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect(rows.find((r) => r.id === movedId)).toMatchObject({ type: 'calendar_event_moved', is_resolved: false, severity: 'medium' });
   });
 
+  it('a cancellation that forfeits the credit raises a late_cancellation alert; one in time raises none', async () => {
+    const [lateId, inTimeId] = [randomUUID(), randomUUID()];
+    const cancelled = (sessionId: string, credit: 'released' | 'forfeited', noticeMinutes: number, id: string) =>
+      event(
+        `session-${sessionId}`,
+        'SessionCancelled',
+        {
+          sessionId,
+          tutorId: 't-9',
+          studentId: 's-9',
+          courseId: 'c-9',
+          start: '2026-12-02T15:00:00.000Z',
+          end: '2026-12-02T16:00:00.000Z',
+          cancelledBy: 'u-9',
+          cancelledByRole: 'parent',
+          reason: 'Sick',
+          noticeMinutes,
+          credit,
+          tutorTimeZone: 'America/Toronto',
+          studentTimeZone: 'America/Toronto',
+          at: '2026-12-02T12:00:00.000Z',
+        },
+        { id },
+      );
+    await spec.given(cancelled('late-1', 'forfeited', 185, lateId), cancelled('in-time-1', 'released', 2000, inTimeId));
+    const rows = await spec.rows(alerts);
+    expect(rows.find((r) => r.id === lateId)).toMatchObject({
+      type: 'late_cancellation',
+      severity: 'low',
+      session_id: 'late-1',
+      student_id: 's-9',
+      user_id: 't-9',
+      is_resolved: false,
+    });
+    expect(rows.find((r) => r.id === lateId)?.description).toContain('by the parent 3 h 5 min before its start');
+    expect(rows.find((r) => r.id === inTimeId)).toBeUndefined();
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

@@ -11,6 +11,7 @@ type AlertEvent = ProjectedEvent<
   | 'PurchaseFailed'
   | 'SessionCalendarSyncFailed'
   | 'SessionCalendarEventMoved'
+  | 'SessionCancelled'
 >;
 
 function alertOf(e: AlertEvent): AlertRow {
@@ -79,6 +80,17 @@ function alertOf(e: AlertEvent): AlertRow {
         title: 'A session was moved in the tutor’s calendar, not in Topmark',
         description: `Session ${e.data.sessionId} is booked for ${e.data.sessionStart}, but its calendar event now starts at ${e.data.calendarStart}. Reschedule the session in Topmark or move the event back.`,
       };
+    case 'SessionCancelled':
+      return {
+        ...common,
+        type: 'late_cancellation',
+        severity: 'low',
+        user_id: e.data.tutorId,
+        student_id: e.data.studentId,
+        session_id: e.data.sessionId,
+        title: 'A session was cancelled less than 12 hours before its start',
+        description: `Session ${e.data.sessionId} at ${e.data.start} was cancelled by the ${e.data.cancelledByRole} ${noticeOf(e.data.noticeMinutes)}: the credit was forfeited and the tutor is paid for the hour. Check with the family if this keeps happening.`,
+      };
     default:
       return {
         ...common,
@@ -88,6 +100,12 @@ function alertOf(e: AlertEvent): AlertRow {
       };
   }
 }
+
+const noticeOf = (minutes: number) =>
+  minutes <= 0 ? 'after it had started' : `${Math.floor(minutes / 60)} h ${minutes % 60} min before its start`;
+
+/** Only a cancellation that forfeits the credit (the 12-hour rule) needs a person's eye. */
+const raises = (e: AlertEvent) => e.type !== 'SessionCancelled' || e.data.credit === 'forfeited';
 
 /** A tutor who authorised Google again closes their open calendar alert. */
 async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEvent<'TutorCalendarAccessRestored'>): Promise<void> {
@@ -121,6 +139,7 @@ export const alertsProjector = defineProjection({
     'SessionCalendarSyncFailed',
     'SessionCalendarEventMoved',
     'SessionCalendarEventWritten',
+    'SessionCancelled',
     'AlertResolved',
   ],
   tables: [alerts],
@@ -129,7 +148,7 @@ export const alertsProjector = defineProjection({
     let raised: AlertRow[] = [];
     for (const e of events) {
       if (e.type !== 'TutorCalendarAccessRestored' && e.type !== 'AlertResolved' && e.type !== 'SessionCalendarEventWritten') {
-        raised.push(alertOf(e));
+        if (raises(e)) raised.push(alertOf(e));
         continue;
       }
       await insertRows(tx, alerts, raised, 'nothing');

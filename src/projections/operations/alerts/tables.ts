@@ -13,6 +13,7 @@ export const alerts = table(
       | 'payment_failed'
       | 'calendar_sync_failed'
       | 'calendar_event_moved'
+      | 'late_cancellation'
     >(),
     title: text(),
     description: text().nullable(),

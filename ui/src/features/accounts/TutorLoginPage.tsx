@@ -1,3 +1,4 @@
+import { CURRENT_TERMS_VERSION } from '@shared/accounts/accountForms.ts';
 import { Link } from '@tanstack/react-router';
 import { CalendarDays, CheckCircle2, CircleAlert, FileText, Mail, UserCheck, Users } from 'lucide-react';
 import type * as React from 'react';
@@ -55,8 +56,9 @@ function TutorApplication() {
       setShowTermsError(true);
       return;
     }
-    // A full-page navigation: the server answers with a redirect to Google.
-    window.location.assign(googleSignInUrl.tutor);
+    // A full-page navigation: the server answers with a redirect to Google. The accepted agreement
+    // travels with the sign-in and is recorded on the application (not asked again once approved).
+    window.location.assign(`${googleSignInUrl.tutor}&termsAcceptedVersion=${CURRENT_TERMS_VERSION}`);
   };
 
   return (

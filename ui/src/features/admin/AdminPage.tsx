@@ -12,26 +12,32 @@ import { AlertsTab } from './AlertsTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { EntityHistoryPanel } from './EntityHistoryPanel.tsx';
+import { JobsTab } from './JobsTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
+import { MailboxTab } from './MailboxTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
+import { ProjectionsTab } from './ProjectionsTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
+import { systemApi } from './systemApi.ts';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
-import { type AdminTab, type AdminTabId, tabsFor } from './tabs.ts';
+import { type AdminTab, type AdminTabId, type ConsoleTabId, type SystemTab, systemTabsFor, tabsFor } from './tabs.ts';
 
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 
 /** /admin (admin, finance): the console shell of spec part 2 §2 with the tab named by `?tab=`. */
-export function AdminDashboardPage({ tab, history }: { tab?: AdminTabId; history?: string }) {
+export function AdminDashboardPage({ tab, history }: { tab?: ConsoleTabId; history?: string }) {
   return (
     <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} history={history} />}</ProtectedRoute>
   );
 }
 
-function AdminConsole({ user, requested, history }: { user: User; requested?: AdminTabId; history?: string | undefined }) {
+function AdminConsole({ user, requested, history }: { user: User; requested?: ConsoleTabId; history?: string | undefined }) {
   const tabs = tabsFor(user.role);
-  // A tab the role does not see (or none asked for) shows the role's first tab.
-  const current = tabs.find((t) => t.id === requested) ?? (tabs[0] as AdminTab);
   const isAdmin = user.role === 'admin';
+  const systemTabs = systemTabsFor(user.role, { mailbox: useConsoleMailbox(isAdmin, requested === 'mailbox') });
+  // A tab the role does not see (or none asked for) shows the role's first tab.
+  const current: AdminTab | SystemTab =
+    tabs.find((t) => t.id === requested) ?? systemTabs.find((t) => t.id === requested) ?? (tabs[0] as AdminTab);
   useDocumentTitle(`Admin — ${current.label}`);
   const badges = useTabBadges(isAdmin);
 
@@ -70,7 +76,7 @@ function AdminConsole({ user, requested, history }: { user: User; requested?: Ad
 
       <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
         <aside className="min-w-0 border-b border-border bg-white lg:flex lg:w-64 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
-          <nav aria-label="Admin sections" className="min-w-0 overflow-x-auto lg:flex-1 lg:overflow-visible">
+          <nav aria-label="Admin sections" className="min-w-0 overflow-x-auto lg:overflow-visible">
             <ul className="flex gap-1 px-2 py-2 lg:flex-col lg:px-3 lg:py-4">
               {tabs.map((tab) => (
                 <li key={tab.id} className="shrink-0">
@@ -79,7 +85,27 @@ function AdminConsole({ user, requested, history }: { user: User; requested?: Ad
               ))}
             </ul>
           </nav>
-          <div className="hidden border-t border-border p-3 lg:block">
+          {systemTabs.length > 0 ? (
+            <nav
+              aria-labelledby="system-tabs-heading"
+              className="flex min-w-0 items-center gap-1 overflow-x-auto border-t border-border px-2 py-2 lg:block lg:overflow-visible lg:px-3 lg:py-3"
+            >
+              <h2
+                id="system-tabs-heading"
+                className="shrink-0 px-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase lg:mb-1"
+              >
+                System
+              </h2>
+              <ul className="flex gap-1 lg:flex-col">
+                {systemTabs.map((tab) => (
+                  <li key={tab.id} className="shrink-0">
+                    <TabLink tab={tab} active={tab.id === current.id} count={undefined} small />
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          <div className="hidden border-t border-border p-3 lg:mt-auto lg:block">
             <LogoutButton className="w-full" />
           </div>
         </aside>
@@ -100,7 +126,7 @@ function AdminConsole({ user, requested, history }: { user: User; requested?: Ad
 }
 
 /** `?history=kind:id` opens that entity's history over the tab (admins only); closing drops it from the URL. */
-function HistoryOverlay({ history, tab }: { history: string | undefined; tab: AdminTabId | undefined }) {
+function HistoryOverlay({ history, tab }: { history: string | undefined; tab: ConsoleTabId | undefined }) {
   const navigate = useNavigate();
   const entity = parseEntityRef(history);
   if (!entity) return null;
@@ -108,7 +134,17 @@ function HistoryOverlay({ history, tab }: { history: string | undefined; tab: Ad
   return <EntityHistoryPanel kind={entity.kind} id={entity.id} onClose={close} />;
 }
 
-function TabLink({ tab, active, count }: { tab: AdminTab; active: boolean; count: number | undefined }) {
+function TabLink({
+  tab,
+  active,
+  count,
+  small,
+}: {
+  tab: AdminTab | SystemTab;
+  active: boolean;
+  count: number | undefined;
+  small?: boolean;
+}) {
   const Icon = tab.icon;
   return (
     <Link
@@ -118,7 +154,8 @@ function TabLink({ tab, active, count }: { tab: AdminTab; active: boolean; count
       activeProps={{}}
       aria-current={active ? 'page' : undefined}
       className={cn(
-        'flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors',
+        'flex items-center gap-2 rounded-md px-3 font-medium whitespace-nowrap transition-colors',
+        small ? 'py-1.5 text-xs' : 'py-2 text-sm',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
         active ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
       )}
@@ -151,8 +188,30 @@ function useTabBadges(isAdmin: boolean): Partial<Record<AdminTabId, number>> {
   return { applications: applications.data?.length, alerts: alerts.data?.length };
 }
 
-function TabContent({ tab }: { tab: AdminTabId }) {
+/**
+ * Whether the console shows the Mailbox tab: the server answers its mailbox only while mail stays
+ * in the outbox. Asked when the admin opens the console (or the tab itself).
+ */
+function useConsoleMailbox(isAdmin: boolean, requested: boolean): boolean {
+  const mailbox = useQuery({
+    queryKey: systemApi.mailboxKey,
+    queryFn: systemApi.mailbox,
+    enabled: isAdmin,
+    retry: false,
+    throwOnError: false,
+  });
+  // While the answer is on its way, a link to ?tab=mailbox keeps its tab.
+  return mailbox.isSuccess || (requested && mailbox.isPending && isAdmin);
+}
+
+function TabContent({ tab }: { tab: ConsoleTabId }) {
   switch (tab) {
+    case 'projections':
+      return <ProjectionsTab />;
+    case 'jobs':
+      return <JobsTab />;
+    case 'mailbox':
+      return <MailboxTab />;
     case 'overview':
       return <OverviewTab />;
     case 'applications':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applicantName, timeAgo } from './format.ts';
-import { tabsFor, validateAdminSearch } from './tabs.ts';
+import { systemTabsFor, tabsFor, validateAdminSearch } from './tabs.ts';
 
 const now = Date.parse('2026-11-23T12:00:00Z');
 const secondsAgo = (seconds: number) => new Date(now - seconds * 1000).toISOString();
@@ -46,5 +46,12 @@ describe('admin tabs', () => {
     expect(validateAdminSearch({ tab: 'create-tutor' })).toEqual({ tab: 'create-tutor' });
     expect(validateAdminSearch({ tab: 'nope' })).toEqual({});
     expect(validateAdminSearch({})).toEqual({});
+  });
+  it('accepts the System tabs in ?tab= and shows them to admins only, the Mailbox only with the outbox', () => {
+    expect(validateAdminSearch({ tab: 'projections' })).toEqual({ tab: 'projections' });
+    expect(validateAdminSearch({ tab: 'mailbox' })).toEqual({ tab: 'mailbox' });
+    expect(systemTabsFor('admin', { mailbox: true }).map((t) => t.label)).toEqual(['Projections', 'Jobs', 'Mailbox']);
+    expect(systemTabsFor('admin', { mailbox: false }).map((t) => t.id)).toEqual(['projections', 'jobs']);
+    expect(systemTabsFor('finance', { mailbox: true })).toEqual([]);
   });
 });

@@ -5,6 +5,9 @@ import {
   Bell,
   CalendarDays,
   ClipboardList,
+  Cog,
+  DatabaseZap,
+  Inbox,
   LayoutDashboard,
   ScrollText,
   ShoppingCart,
@@ -62,6 +65,37 @@ export const ADMIN_TABS: readonly AdminTab[] = [
 /** Finance staff see Purchases and Payouts only (issue 12: the operations console). */
 const FINANCE_TABS: readonly AdminTabId[] = ['purchases', 'payouts'];
 
+/**
+ * The smaller "System" group below the ten (issue 12 §7–§9), admins only: projections, jobs and,
+ * while mail stays in the outbox, the dev mailbox.
+ */
+export const SYSTEM_TAB_IDS = ['projections', 'jobs', 'mailbox'] as const;
+export type SystemTabId = (typeof SYSTEM_TAB_IDS)[number];
+export type ConsoleTabId = AdminTabId | SystemTabId;
+
+export interface SystemTab {
+  id: SystemTabId;
+  label: string;
+  icon: LucideIcon;
+  summary: string;
+}
+
+export const SYSTEM_TABS: readonly SystemTab[] = [
+  {
+    id: 'projections',
+    label: 'Projections',
+    icon: DatabaseZap,
+    summary: 'The read models: how far behind the log they are, rebuilds, and events they parked.',
+  },
+  { id: 'jobs', label: 'Jobs', icon: Cog, summary: 'Background work: queues, failed jobs and schedules.' },
+  { id: 'mailbox', label: 'Mailbox', icon: Inbox, summary: 'E-mails this server kept instead of sending (no mail provider).' },
+];
+
+export function systemTabsFor(role: string, options: { mailbox: boolean }): readonly SystemTab[] {
+  if (role !== 'admin') return [];
+  return SYSTEM_TABS.filter((tab) => tab.id !== 'mailbox' || options.mailbox);
+}
+
 export function tabsFor(role: string): readonly AdminTab[] {
   return role === 'finance' ? ADMIN_TABS.filter((tab) => FINANCE_TABS.includes(tab.id)) : ADMIN_TABS;
 }
@@ -70,19 +104,23 @@ export function isAdminTabId(value: unknown): value is AdminTabId {
   return typeof value === 'string' && (ADMIN_TAB_IDS as readonly string[]).includes(value);
 }
 
+export function isConsoleTabId(value: unknown): value is ConsoleTabId {
+  return isAdminTabId(value) || (typeof value === 'string' && (SYSTEM_TAB_IDS as readonly string[]).includes(value));
+}
+
 /**
- * `?tab=` of /admin: one of the ten tab ids, or absent (the role's first tab). `?history=kind:id`
+ * `?tab=` of /admin: one of the ten tab ids or a System tab's, or absent (the role's first tab). `?history=kind:id`
  * opens that entity's history over the tab (every console table's rows link there).
  */
 export interface AdminSearch {
-  tab?: AdminTabId;
+  tab?: ConsoleTabId;
   history?: string;
 }
 
 export function validateAdminSearch(search: Record<string, unknown>): AdminSearch {
   const history = parseEntityRef(search.history);
   return {
-    ...(isAdminTabId(search.tab) ? { tab: search.tab } : {}),
+    ...(isConsoleTabId(search.tab) ? { tab: search.tab } : {}),
     ...(history ? { history: `${history.kind}:${history.id}` } : {}),
   };
 }

@@ -1,0 +1,58 @@
+import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
+import { courseLedger } from '../../commands/courses/courseLedger.ts';
+import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
+import { ORPHAN_CLAIM_MS, type OrphanSweepOutcome, sweepClaim } from '../../commands/sessions/orphanedClaims.ts';
+import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
+import type { Reactor } from '../kit/reactor.ts';
+
+export const ORPHANED_CLAIM_QUEUE = 'session-orphaned-claims';
+/** Checked a little after a claim could first count as left behind. */
+const SWEEP_DELAY_MS = ORPHAN_CLAIM_MS + 30_000;
+
+export interface OrphanedClaimJob {
+  tutorId: string;
+  sessionId: string;
+  /** The claim's own time: a later claim of the same session (a retry, a reschedule) is another claim. */
+  at: string;
+  correlationId: string;
+}
+
+/** Every claimed hour gets one check, ORPHAN_CLAIM_MS later: booked by then, or given back. */
+export const orphanedClaimReactor: Reactor = {
+  name: 'session_orphaned_claims',
+  handles: ['TutorHourClaimed'],
+  jobsFor(event: RecordedEvent): JobRequest[] {
+    const { tutorId, sessionId, at } = event.data as { tutorId: string; sessionId: string; at?: string };
+    // Claims recorded before claims kept their time cannot be told apart from a live one.
+    if (!at) return [];
+    const job: OrphanedClaimJob = { tutorId, sessionId, at, correlationId: event.metadata.correlationId ?? sessionId };
+    return [
+      {
+        queue: ORPHANED_CLAIM_QUEUE,
+        id: deterministicUuid(`orphaned-claim/${sessionId}/${at}`),
+        data: { ...job },
+        startAfter: new Date(Date.parse(at) + SWEEP_DELAY_MS),
+      },
+    ];
+  },
+};
+
+/** Runs one check; a claim not yet old enough (the job ran early) is retried by the queue. */
+export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = new Date()): Promise<OrphanSweepOutcome> {
+  const ctx = commandContext({
+    commandId: deterministicUuid(`orphaned-claim-sweep/${job.sessionId}/${job.at}`),
+    actorRole: 'system',
+    correlationId: job.correlationId,
+    now,
+  });
+  const outcome = await sweepClaim(sessionHandlers(store), courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }).release, job, ctx);
+  if (outcome === 'too-young') throw new Error(`claim of session ${job.sessionId} checked before it could be left behind`);
+  return outcome;
+}
+
+export async function workOrphanedClaims(queue: JobQueue, store: EventStore): Promise<void> {
+  await queue.work<OrphanedClaimJob>(ORPHANED_CLAIM_QUEUE, async (job) => {
+    await sweepOrphanedClaim(store, job);
+  });
+}

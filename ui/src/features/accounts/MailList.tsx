@@ -1,0 +1,79 @@
+import type { DevMail } from '@shared/accounts/accountApi.ts';
+
+const sentFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+
+function formatSent(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : sentFormat.format(date);
+}
+
+/**
+ * Mails kept in the outbox, as given (newest first): one card per mail on narrow screens, a table
+ * on wider ones. The dev mailbox page and the console's Mailbox tab both show it.
+ */
+export function MailList({ mails }: { mails: readonly DevMail[] }) {
+  return (
+    <>
+      {/* Phones and narrow windows: one card per mail, the text wrapped to the width. */}
+      <ul className="space-y-4 md:hidden" aria-label="Captured e-mails, newest first">
+        {mails.map((mail) => (
+          <li key={mail.id} className="rounded-lg border border-border bg-white p-4 shadow-sm">
+            <article aria-labelledby={`mail-${mail.id}-subject`}>
+              <h2 id={`mail-${mail.id}-subject`} className="text-base font-semibold break-words text-slate-900">
+                {mail.subject}
+              </h2>
+              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-slate-500">To</dt>
+                <dd className="min-w-0 break-all text-slate-900">{mail.to}</dd>
+                <dt className="text-slate-500">Sent</dt>
+                <dd className="text-slate-700">
+                  <time dateTime={mail.sentAt}>{formatSent(mail.sentAt)}</time>
+                </dd>
+              </dl>
+              <pre className="mt-3 max-h-80 overflow-y-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
+                {mail.text}
+              </pre>
+            </article>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto rounded-lg border border-border md:block">
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="sr-only">Captured e-mails, newest first</caption>
+          <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                To
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Subject
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                Sent
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Text
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {mails.map((mail) => (
+              <tr key={mail.id} className="align-top">
+                <td className="px-4 py-3 break-all text-slate-900">{mail.to}</td>
+                <td className="px-4 py-3 font-medium text-slate-900">{mail.subject}</td>
+                <td className="px-4 py-3 whitespace-nowrap text-slate-600">
+                  <time dateTime={mail.sentAt}>{formatSent(mail.sentAt)}</time>
+                </td>
+                <td className="px-4 py-3">
+                  <pre className="max-h-64 max-w-xl overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
+                    {mail.text}
+                  </pre>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
