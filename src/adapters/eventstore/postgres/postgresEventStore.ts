@@ -346,7 +346,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readByCorrelation(correlationId: string, options: { limit?: number } = {}): Promise<RecordedEvent[]> {
-    // A range on es_events_correlation (migration 0012), already in log order.
+    // A range on es_events_correlation (migration 0013), already in log order.
     const rows = await this.sql<EventRow[]>`
       SELECT event_id, type, data, metadata, stream_id, revision, txid::text AS txid, seq, recorded_at
       FROM es_events
