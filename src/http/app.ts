@@ -21,6 +21,7 @@ import { courseRoutes } from './routes/courses/courseRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
 import { alertRoutes } from './routes/operations/alertRoutes.ts';
 import { auditLogRoutes } from './routes/operations/auditLogRoutes.ts';
+import { entityHistoryRoutes } from './routes/operations/entityHistoryRoutes.ts';
 import { jobRoutes } from './routes/operations/jobRoutes.ts';
 import { consoleMailboxRoutes } from './routes/operations/mailboxRoutes.ts';
 import { projectionRoutes } from './routes/operations/projectionRoutes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(packageRoutes(system));
   await app.register(promoCodeRoutes(system));
   await app.register(alertRoutes(system));
+  await app.register(entityHistoryRoutes(system));
   await app.register(projectionRoutes(system));
   await app.register(jobRoutes(system));
   await app.register(consoleMailboxRoutes(system));

@@ -118,4 +118,14 @@ describe('every API route enforces its declared roles on the server', () => {
     const declared = new Map(app.declaredRoutes.map((r) => [`${r.method} ${r.url}`, r.roles]));
     for (const route of adminOnly) expect(declared.get(route), route).toEqual(['admin']);
   });
+
+  it('keeps entity histories (personal data, every entity) to admins: finance and everyone else are refused', () => {
+    const history = [
+      'GET /api/admin/entities/:kind/:id/events',
+      'GET /api/admin/entities/:kind/:id/state',
+      'GET /api/admin/correlations/:correlationId/events',
+    ];
+    const declared = new Map(app.declaredRoutes.map((r) => [`${r.method} ${r.url}`, r.roles]));
+    for (const route of history) expect(declared.get(route), route).toEqual(['admin']);
+  });
 });

@@ -175,6 +175,29 @@ export function eventStoreContract(name: string, create: () => Promise<ContractT
       expect(positions[0]! > head || head === START).toBe(true);
     });
 
+    it('finds the events of every stream sharing a correlation id, in log order, up to a limit', async (ctx) => {
+      if (!target) return ctx.skip();
+      const correlationId = randomUUID();
+      const correlated = (type: string) => ({ ...event(type), metadata: { commandId: randomUUID(), correlationId } });
+      const [a, b] = [stream('booking'), stream('ledger')];
+      const written = [correlated('HourClaimed'), correlated('CreditReserved'), correlated('SessionBooked')];
+      await store.append(a, [written[0] as NewEvent], 'no_stream');
+      await store.append(b, [event('Unrelated'), written[1] as NewEvent], 'no_stream');
+      await store.append(a, [written[2] as NewEvent], { exact: 0 });
+      await until(async () => (await store.readByCorrelation(correlationId)).length >= 3, 'the correlated events to be readable');
+      const found = await store.readByCorrelation(correlationId);
+      expect(found.map((e) => [e.id, e.streamId])).toEqual([
+        [written[0]?.id, a],
+        [written[1]?.id, b],
+        [written[2]?.id, a],
+      ]);
+      expect(found.map((e) => e.revision)).toEqual([0, 1, 1]);
+      const positions = found.map((e) => e.position);
+      expect([...positions].sort()).toEqual(positions);
+      expect((await store.readByCorrelation(correlationId, { limit: 2 })).map((e) => e.id)).toEqual([written[0]?.id, written[1]?.id]);
+      expect(await store.readByCorrelation(randomUUID())).toEqual([]);
+    });
+
     it('lists streams by category', async (ctx) => {
       if (!target) return ctx.skip();
       const category = `cat${randomUUID().slice(0, 8)}`;

@@ -110,6 +110,11 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events strictly after `from`, in global order, at most `limit`. */
   readAll(from: Position, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * The events of every stream whose metadata carries this correlation id (one request's whole
+   * story across streams), in global order, at most `limit` (default 1000).
+   */
+  readByCorrelation(correlationId: string, options?: { limit?: number }): Promise<RecordedEvent[]>;
   /** Position of the newest event a reader may see now (START when empty). */
   headPosition(): Promise<Position>;
   /**

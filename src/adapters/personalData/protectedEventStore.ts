@@ -88,6 +88,10 @@ export class ProtectedEventStore implements EventStore {
     return this.open(await this.inner.readAll(from, limit));
   }
 
+  async readByCorrelation(correlationId: string, options?: { limit?: number }) {
+    return this.open(await this.inner.readByCorrelation(correlationId, options));
+  }
+
   /** The raw, still-encrypted log: what an operator or a backup sees. */
   readAllSealed(from: Position, limit: number) {
     return this.inner.readAll(from, limit);

@@ -275,6 +275,23 @@ export class EsdbEventStore implements EventStore {
     return out;
   }
 
+  /**
+   * A filtered scan of $all: the `$bc-<correlationId>` streams of the by-correlation system
+   * projection would be faster, but that projection reads `$correlationId`, which our metadata does
+   * not carry (`correlationId`), and it must be enabled and caught up. Operations use only.
+   */
+  async readByCorrelation(correlationId: string, options: { limit?: number } = {}): Promise<RecordedEvent[]> {
+    const limit = options.limit ?? 1000;
+    const out: RecordedEvent[] = [];
+    if (limit <= 0) return out;
+    await this.scanForward(START, MAX_PAGE, (event) => {
+      const recorded = toRecorded(event);
+      if (recorded.metadata.correlationId === correlationId) out.push(recorded);
+      return out.length < limit;
+    });
+    return out;
+  }
+
   async headPosition(): Promise<Position> {
     let cursor: Position | null = null;
     for (;;) {

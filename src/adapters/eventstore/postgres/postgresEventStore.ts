@@ -345,6 +345,18 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  async readByCorrelation(correlationId: string, options: { limit?: number } = {}): Promise<RecordedEvent[]> {
+    // A range on es_events_correlation (migration 0013), already in log order.
+    const rows = await this.sql<EventRow[]>`
+      SELECT event_id, type, data, metadata, stream_id, revision, txid::text AS txid, seq, recorded_at
+      FROM es_events
+      WHERE metadata->>'correlationId' = ${correlationId}
+        AND txid < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY metadata->>'correlationId', es_events.txid, es_events.seq
+      LIMIT ${options.limit ?? 1000}`;
+    return rows.map(toRecorded);
+  }
+
   async headPosition(): Promise<Position> {
     const [row] = await this.sql<{ txid: string; seq: bigint }[]>`
       SELECT txid::text AS txid, seq FROM es_events

@@ -1,5 +1,6 @@
+import { parseEntityRef } from '@shared/operations/entityKinds.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
 import { Logo } from '../../app/layout/Logo.tsx';
@@ -11,6 +12,7 @@ import { AlertsTab } from './AlertsTab.tsx';
 import { AuditLogTab } from './AuditLogTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
+import { EntityHistoryPanel } from './EntityHistoryPanel.tsx';
 import { JobsTab } from './JobsTab.tsx';
 import { LaterTab } from './LaterTab.tsx';
 import { MailboxTab } from './MailboxTab.tsx';
@@ -28,11 +30,13 @@ import { UsersTab } from './UsersTab.tsx';
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 
 /** /admin (admin, finance): the console shell of spec part 2 §2 with the tab named by `?tab=`. */
-export function AdminDashboardPage({ tab }: { tab?: ConsoleTabId }) {
-  return <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} />}</ProtectedRoute>;
+export function AdminDashboardPage({ tab, history }: { tab?: ConsoleTabId; history?: string }) {
+  return (
+    <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} history={history} />}</ProtectedRoute>
+  );
 }
 
-function AdminConsole({ user, requested }: { user: User; requested?: ConsoleTabId }) {
+function AdminConsole({ user, requested, history }: { user: User; requested?: ConsoleTabId; history?: string | undefined }) {
   const tabs = tabsFor(user.role);
   const isAdmin = user.role === 'admin';
   const systemTabs = systemTabsFor(user.role, { mailbox: useConsoleMailbox(isAdmin, requested === 'mailbox') });
@@ -121,8 +125,18 @@ function AdminConsole({ user, requested }: { user: User; requested?: ConsoleTabI
           </div>
         </main>
       </div>
+      {isAdmin ? <HistoryOverlay history={history} tab={requested} /> : null}
     </div>
   );
+}
+
+/** `?history=kind:id` opens that entity's history over the tab (admins only); closing drops it from the URL. */
+function HistoryOverlay({ history, tab }: { history: string | undefined; tab: ConsoleTabId | undefined }) {
+  const navigate = useNavigate();
+  const entity = parseEntityRef(history);
+  if (!entity) return null;
+  const close = () => void navigate({ to: '/admin', search: tab ? { tab } : {} });
+  return <EntityHistoryPanel kind={entity.kind} id={entity.id} onClose={close} />;
 }
 
 function TabLink({

@@ -3,6 +3,7 @@ import { Clock, GraduationCap, UserCheck, Users } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { adminApi } from './api.ts';
+import { OpenEntityForm } from './EntityHistoryPanel.tsx';
 import { RecentActivityFeed } from './RecentActivityFeed.tsx';
 
 const COUNTERS = [
@@ -49,6 +50,8 @@ export function OverviewTab() {
           </dl>
         </section>
       )}
+
+      <OpenEntityForm />
 
       <RecentActivityFeed />
     </div>

@@ -12,8 +12,8 @@ export const adminRoute = createRoute({
   path: '/admin',
   validateSearch: validateAdminSearch,
   component: function AdminRouteComponent() {
-    const { tab } = adminRoute.useSearch();
-    return <AdminDashboardPage tab={tab} />;
+    const { tab, history } = adminRoute.useSearch();
+    return <AdminDashboardPage tab={tab} history={history} />;
   },
 });
 
