@@ -14,7 +14,6 @@ import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { EntityHistoryPanel } from './EntityHistoryPanel.tsx';
 import { JobsTab } from './JobsTab.tsx';
-import { LaterTab } from './LaterTab.tsx';
 import { MailboxTab } from './MailboxTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
 import { PayoutsTab } from './PayoutsTab.tsx';
@@ -237,7 +236,5 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
       return <SessionsTab />;
     case 'audit-log':
       return <AuditLogTab />;
-    default:
-      return <LaterTab tab={tab} />;
   }
 }
