@@ -23,7 +23,7 @@ export interface RebuildProgressGap {
   projections: number;
   /** From the request to the last projection swapped in. */
   totalMs: number;
-  /** The longest time between two changes of the reported figures (events done, phase, status) of any projection. */
+  /** The longest time between two changes of the reported figures (events done, index build progress, phase, status) of any projection. */
   maxGapMs: number;
   /** The longest time between two writes of the progress rows (the heartbeat included). */
   heartbeatMaxGapMs: number;
@@ -37,6 +37,7 @@ interface Row {
   status: string;
   phase: string | null;
   done: string;
+  step_done: string | null;
   heartbeat_at: Date | null;
 }
 
@@ -65,9 +66,9 @@ export async function measureRebuildProgressGap(
   let worstGap = '';
   for (;;) {
     const rows = await system.sql<Row[]>`
-      SELECT name, status, phase, done::text, heartbeat_at FROM projection_rebuilds WHERE rebuild_id = ${rebuildId} ORDER BY name`;
+      SELECT name, status, phase, done::text, step_done::text, heartbeat_at FROM projection_rebuilds WHERE rebuild_id = ${rebuildId} ORDER BY name`;
     const now = performance.now();
-    const figures = rows.map((r) => `${r.name}:${r.status}:${r.phase}:${r.done}`).join('|');
+    const figures = rows.map((r) => `${r.name}:${r.status}:${r.phase}:${r.done}:${r.step_done ?? ''}`).join('|');
     if (figures !== lastFigures) {
       if (now - lastChange > maxGapMs) worstGap = describeChange(lastFigures, figures);
       maxGapMs = Math.max(maxGapMs, now - lastChange);

@@ -10,6 +10,9 @@ export const rebuildProgressSchema = z.object({
   done: z.number(),
   total: z.number(),
   eventsPerSecond: z.number().nullable(),
+  /** The indexing phase's own progress (table blocks scanned and tuples loaded), null outside it. */
+  stepDone: z.number().nullable(),
+  stepTotal: z.number().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),

@@ -39,7 +39,8 @@ export interface ProjectionStatus {
   parked: number;
   eventsProcessed: number;
   updatedAt: Date;
-  rebuild: (RebuildProgress & { rebuildId: string | null }) | null;
+  /** `stepDone`/`stepTotal`: how far the indexing phase is (PostgreSQL's index build progress), else null. */
+  rebuild: (RebuildProgress & { rebuildId: string | null; stepDone: number | null; stepTotal: number | null }) | null;
 }
 
 export type RebuildPhase = 'requested' | 'replaying' | 'indexing' | 'swapping' | 'completed' | 'failed';
@@ -752,7 +753,7 @@ export class ProjectionRunner {
               SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null, 'replaying', now()
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
                 started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null,
-                phase = 'replaying', heartbeat_at = now()`;
+                phase = 'replaying', heartbeat_at = now(), step_done = null, step_total = null`;
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4);
 
@@ -787,7 +788,14 @@ export class ProjectionRunner {
         await phase('indexing');
         await sql.begin(async (tx) => {
           await inSchema(tx);
-          await p.indexes?.(tx);
+          const [backend] = await tx<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          // Indexes over a million rows take seconds: report PostgreSQL's own progress of the build meanwhile.
+          const watching = watchIndexBuild(sql, p.name, backend?.pid ?? 0);
+          try {
+            await p.indexes?.(tx);
+          } finally {
+            await watching.stop();
+          }
         });
         await phase('swapping');
         // Hold the live follower off, apply what arrived meanwhile, move the tables in.
@@ -943,6 +951,8 @@ export async function projectionStatus(
       error: string | null;
       phase: RebuildPhase | null;
       rebuild_id: string | null;
+      step_done: bigint | null;
+      step_total: bigint | null;
     }[]
   >`SELECT * FROM projection_rebuilds`;
   const parkedCounts = await sql<{ projector: string; parked: bigint }[]>`
@@ -987,6 +997,8 @@ export async function projectionStatus(
             done: Number(rb.done),
             total: Number(rb.total),
             eventsPerSecond: rb.events_per_second,
+            stepDone: rb.step_done === null ? null : Number(rb.step_done),
+            stepTotal: rb.step_total === null ? null : Number(rb.step_total),
             startedAt: rb.started_at,
             finishedAt: rb.finished_at,
             error: rb.error,
@@ -1017,4 +1029,33 @@ export async function waitForProjections(
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, delay));
   }
+}
+
+/** How often the indexing phase's figures are read while its indexes are built. */
+const INDEX_PROGRESS_MS = 250;
+
+/**
+ * Copies PostgreSQL's progress of the index being built by backend `pid`
+ * (pg_stat_progress_create_index: table blocks scanned, then tuples loaded) into the rebuild's
+ * `step_done` / `step_total`, every INDEX_PROGRESS_MS, until stopped.
+ */
+export function watchIndexBuild(sql: Sql, name: string, pid: number): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await new Promise((r) => setTimeout(r, INDEX_PROGRESS_MS));
+      if (!running) break;
+      await sql`
+        UPDATE projection_rebuilds r SET step_done = p.done, step_total = p.total, heartbeat_at = now()
+        FROM (SELECT blocks_done + tuples_done AS done, blocks_total + tuples_total AS total
+              FROM pg_stat_progress_create_index WHERE pid = ${pid}) p
+        WHERE r.name = ${name}`.catch(() => {});
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
 }

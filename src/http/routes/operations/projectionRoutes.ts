@@ -53,6 +53,8 @@ function projectionView(s: ProjectionStatus): ProjectionView {
       done: rb.done,
       total: rb.total,
       eventsPerSecond: rb.eventsPerSecond,
+      stepDone: rb.stepDone,
+      stepTotal: rb.stepTotal,
       startedAt: rb.startedAt.toISOString(),
       finishedAt: rb.finishedAt?.toISOString() ?? null,
       error: rb.error,

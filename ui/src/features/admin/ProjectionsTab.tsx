@@ -43,6 +43,10 @@ const PHASE_LABEL: Record<RebuildProgressView['phase'], string> = {
   failed: 'Rebuild failed',
 };
 
+/** The current index build's share done (PostgreSQL counts blocks scanned, then tuples loaded). */
+const indexPercent = (rebuild: RebuildProgressView) =>
+  rebuild.stepTotal ? Math.min(100, Math.floor(((rebuild.stepDone ?? 0) / rebuild.stepTotal) * 100)) : 0;
+
 function RebuildProgress({ name, rebuild }: { name: string; rebuild: RebuildProgressView }) {
   const percent = rebuild.total > 0 ? Math.min(100, Math.floor((rebuild.done / rebuild.total) * 100)) : 0;
   return (
@@ -60,6 +64,7 @@ function RebuildProgress({ name, rebuild }: { name: string; rebuild: RebuildProg
       </div>
       <p className="mt-1 text-xs text-slate-600">
         {PHASE_LABEL[rebuild.phase]} · {numbers.format(rebuild.done)}/{numbers.format(rebuild.total)}
+        {rebuild.phase === 'indexing' && rebuild.stepTotal ? ` · indexes ${indexPercent(rebuild)}%` : ''}
         {rebuild.eventsPerSecond ? ` · ${numbers.format(Math.round(rebuild.eventsPerSecond))} ev/s` : ''}
         {rebuild.finishedAt ? (
           <>
