@@ -930,6 +930,38 @@ export class ProjectionRunner {
   }
 }
 
+/** A row of `projection_rebuilds`. */
+interface RebuildRow {
+  name: string;
+  status: string;
+  done: bigint;
+  total: bigint;
+  events_per_second: number | null;
+  started_at: Date;
+  finished_at: Date | null;
+  error: string | null;
+  phase: RebuildPhase | null;
+  rebuild_id: string | null;
+  step_done: bigint | null;
+  step_total: bigint | null;
+}
+
+function rebuildOf(rb: RebuildRow): NonNullable<ProjectionStatus['rebuild']> {
+  return {
+    status: rb.status,
+    phase: rb.phase ?? (rb.status === 'running' ? 'replaying' : rb.status === 'completed' ? 'completed' : 'failed'),
+    rebuildId: rb.rebuild_id,
+    done: Number(rb.done),
+    total: Number(rb.total),
+    eventsPerSecond: rb.events_per_second,
+    stepDone: rb.step_done === null ? null : Number(rb.step_done),
+    stepTotal: rb.step_total === null ? null : Number(rb.step_total),
+    startedAt: rb.started_at,
+    finishedAt: rb.finished_at,
+    error: rb.error,
+  };
+}
+
 export async function projectionStatus(
   sql: Sql,
   store: EventStore,
@@ -939,22 +971,7 @@ export async function projectionStatus(
   const rows = names
     ? await sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ANY(${names as string[]}) ORDER BY kind, name`
     : await sql<CheckpointRow[]>`SELECT * FROM projection_checkpoints ORDER BY kind, name`;
-  const rebuilds = await sql<
-    {
-      name: string;
-      status: string;
-      done: bigint;
-      total: bigint;
-      events_per_second: number | null;
-      started_at: Date;
-      finished_at: Date | null;
-      error: string | null;
-      phase: RebuildPhase | null;
-      rebuild_id: string | null;
-      step_done: bigint | null;
-      step_total: bigint | null;
-    }[]
-  >`SELECT * FROM projection_rebuilds`;
+  const rebuilds = await sql<RebuildRow[]>`SELECT * FROM projection_rebuilds`;
   const parkedCounts = await sql<{ projector: string; parked: bigint }[]>`
     SELECT projector, count(*) AS parked FROM parked_events WHERE status IN ('failed', 'blocked') GROUP BY projector`.catch(
     (error: { code?: string }) => {
@@ -989,21 +1006,7 @@ export async function projectionStatus(
       parked: Number(parkedCounts.find((c) => c.projector === row.name)?.parked ?? 0),
       eventsProcessed: Number(row.events_processed),
       updatedAt: row.updated_at,
-      rebuild: rb
-        ? {
-            status: rb.status,
-            phase: rb.phase ?? (rb.status === 'running' ? 'replaying' : rb.status === 'completed' ? 'completed' : 'failed'),
-            rebuildId: rb.rebuild_id,
-            done: Number(rb.done),
-            total: Number(rb.total),
-            eventsPerSecond: rb.events_per_second,
-            stepDone: rb.step_done === null ? null : Number(rb.step_done),
-            stepTotal: rb.step_total === null ? null : Number(rb.step_total),
-            startedAt: rb.started_at,
-            finishedAt: rb.finished_at,
-            error: rb.error,
-          }
-        : null,
+      rebuild: rb ? rebuildOf(rb) : null,
     });
   }
   return out;
