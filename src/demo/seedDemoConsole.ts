@@ -63,8 +63,7 @@ export async function seedDemoConsole(
   // Maya's rate since before the last period, then that period's sessions, then its approval: a closed period.
   const admin = await signedIn(app, accounts.admin);
   const lastPeriod = previousPeriod(new Date());
-  const rate = await system.sql`SELECT 1 FROM es_events WHERE stream_id = ${`tutor-${maya.id}`} AND type = 'TutorRateChanged'`;
-  if (rate.length === 0)
+  if ((await tutorHandlers(system.store).tutors.load(maya.id)).rates.length === 0)
     await admin.put(`/api/admin/tutors/${maya.id}/rate`, {
       hourlyRate: 45,
       effectiveFrom: new Date(lastPeriod.start.getTime() - 31 * 86_400_000).toISOString(),
