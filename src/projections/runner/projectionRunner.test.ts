@@ -388,6 +388,7 @@ describe('projection runner', () => {
   it('reads the log once for all its projectors, following, catching up and rebuilding', async () => {
     const projectors = [countingProjector(`${prefix}_a`), countingProjector(`${prefix}_b`), orderingProjector(`${prefix}_c`).projector];
     await appendMany(10, 10);
+    await append(`${prefix}-long`, Array.from({ length: 300 }, (_, i) => tested({ i })), 'no_stream');
     const reads = { count: 0 };
     const counted = new Proxy(store, {
       get(target, key, receiver) {
@@ -411,9 +412,14 @@ describe('projection runner', () => {
     for (const p of projectors.slice(0, 2)) expect(await counts(`${p.name}_counts`)).toEqual(await expectedCounts());
     reads.count = 0;
     await settled();
-    await runner.rebuildAll();
-    // Batches of 5,000 while replaying, plus one read per projector to catch up in its swap.
-    expect(reads.count).toBeLessThanOrEqual(Math.ceil(total / 5000) + 1 + projectors.length);
+    const firstReports = new Map<string, number>();
+    await runner.rebuildAll(undefined, (name, progress) => {
+      if (progress.done > 0 && !firstReports.has(name)) firstReports.set(name, progress.done);
+    });
+    // Batches of 250, 1,000 and 4,000, then 5,000 while replaying, plus one read per projector to catch up in its swap.
+    expect(reads.count).toBeLessThanOrEqual(3 + Math.ceil(total / 5000) + 1 + projectors.length);
+    // Every projector's first figure comes after the small first batch, not after 5,000 events.
+    expect([...firstReports.values()]).toEqual(projectors.map(() => Math.min(250, total)));
     for (const p of projectors.slice(0, 2)) expect(await counts(`${p.name}_counts`)).toEqual(await expectedCounts());
   });
 
