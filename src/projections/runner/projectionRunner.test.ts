@@ -388,7 +388,11 @@ describe('projection runner', () => {
   it('reads the log once for all its projectors, following, catching up and rebuilding', async () => {
     const projectors = [countingProjector(`${prefix}_a`), countingProjector(`${prefix}_b`), orderingProjector(`${prefix}_c`).projector];
     await appendMany(10, 10);
-    await append(`${prefix}-long`, Array.from({ length: 300 }, (_, i) => tested({ i })), 'no_stream');
+    await append(
+      `${prefix}-long`,
+      Array.from({ length: 300 }, (_, i) => tested({ i })),
+      'no_stream',
+    );
     const reads = { count: 0 };
     const counted = new Proxy(store, {
       get(target, key, receiver) {
