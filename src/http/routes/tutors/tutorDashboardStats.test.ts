@@ -6,7 +6,7 @@ import { createTestSystem, type TestSystem } from '../../../../tests/support/sys
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { courseHandlers, enrollCourse } from '../../../commands/courses/courseHandlers.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
-import { billingPeriodOf, weekOf } from '../../../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/tutors/billingPeriod.ts';
 import { dashboardStatsSchema } from '../../../domain/tutors/tutorApi.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';
@@ -154,5 +154,48 @@ describe('tutor dashboard figures', () => {
 
     await system.sql`UPDATE tutors SET hourly_rate_cents = 4550 WHERE id = ${tutor.tutorId}`;
     expect((await stats()).earningsThisBillingPeriod).toBe(91);
+  });
+
+  it('takes the billing period from Toronto, as payouts do, whatever the tutor’s zone', async () => {
+    const far = await approvedTutor(system, 'stats-kiritimati');
+    // Kiritimati is 19 hours ahead of Toronto: there, the hour before Toronto's period starts is already in it.
+    await system.sql`UPDATE users SET timezone = 'Pacific/Kiritimati' FROM tutors t WHERE t.user_id = users.id AND t.id = ${far.tutorId}`;
+    const student = await registeredStudent(system, 'stats-kiri');
+    const parties = { tutorId: far.tutorId, studentId: student.studentId, studentUserId: student.userId };
+    const period = billingPeriodOf(new Date(), PAYOUT_TIME_ZONE);
+    const justBefore = await appendBookedSession(system.store, parties, new Date(period.start.getTime() - HOUR).toISOString());
+    const justAfter = await appendBookedSession(system.store, parties, new Date(period.start.getTime() + HOUR).toISOString());
+    for (const [sessionId, start] of [
+      [justBefore, period.start.getTime() - HOUR],
+      [justAfter, period.start.getTime() + HOUR],
+    ] as const) {
+      await system.store.append(
+        `session-${sessionId}`,
+        [
+          {
+            id: randomUUID(),
+            type: 'SessionCompleted',
+            data: {
+              sessionId,
+              ...parties,
+              courseId: 'c',
+              completedBy: far.userId,
+              notes: 'Done',
+              at: new Date(start + HOUR).toISOString(),
+            },
+            metadata: {},
+          },
+        ],
+        { exact: 0 },
+      );
+    }
+    await system.sql`UPDATE tutors SET hourly_rate_cents = 5000 WHERE id = ${far.tutorId}`;
+    expect(await waitForProjections(system.sql, ['sessions', 'tutors'], await system.store.committedPosition(), 30_000)).toBe(true);
+    const res = await app.inject({ method: 'GET', url: '/api/tutor/dashboard-stats', headers: { cookie: far.cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const figures = dashboardStatsSchema.parse(res.json());
+    // Only the session after Toronto's period start: the one an hour before it is paid in the previous period.
+    expect(figures.hoursThisBillingPeriod).toBe(1);
+    expect(figures.earningsThisBillingPeriod).toBe(50);
   });
 });

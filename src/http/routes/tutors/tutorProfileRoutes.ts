@@ -6,7 +6,7 @@ import { openPictureUpload, receivePictureUpload, uploadPath, useUploadedPicture
 import { setQualifications } from '../../../commands/tutors/setQualifications.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { billingPeriodOf, weekOf } from '../../../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/tutors/billingPeriod.ts';
 import {
   dashboardStatsSchema,
   editTutorProfileBody,
@@ -241,7 +241,8 @@ export const tutorProfileRoutes =
         config: tutorOnly,
         schema: {
           tags: ['tutors'],
-          summary: "The dashboard's figures: this week (Monday–Sunday) and this billing period (1st–15th, 16th–end), in the tutor's zone",
+          summary:
+            "The dashboard's figures: this week (Monday–Sunday, in the tutor's zone) and this billing period (1st–15th, 16th–end, in Toronto as payouts are)",
           response: { 200: dashboardStatsSchema, 404: messageSchema },
         },
       },
@@ -250,7 +251,11 @@ export const tutorProfileRoutes =
         const timeZone = await tutorTimeZone(sql, tutorId);
         if (!timeZone) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
         const now = new Date();
-        const stats = await dashboardStats(sql, tutorId, { week: weekOf(now, timeZone), billingPeriod: billingPeriodOf(now, timeZone) });
+        // The period's earnings must be the ones the payout will show: its periods are Toronto's, whatever the tutor's zone.
+        const stats = await dashboardStats(sql, tutorId, {
+          week: weekOf(now, timeZone),
+          billingPeriod: billingPeriodOf(now, PAYOUT_TIME_ZONE),
+        });
         if (!stats) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
         return stats;
       },
