@@ -1,3 +1,4 @@
+import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import type { TimeInterval, WeeklyHours } from '../../domain/calendar/availability.ts';
 import type { CourseStatus } from '../../domain/courses/course.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
@@ -24,9 +25,10 @@ export interface CourseLedger {
   reserve(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ alreadyHandled: boolean }>;
   /** Whether the session holds (or has used) a credit of the course now, as its stream says. */
   holds(courseId: string, sessionId: string): Promise<boolean>;
-  release(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
-  consume(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
-  forfeit(courseId: string, sessionId: string, ctx: CommandContext): Promise<unknown>;
+  /** The settlements answer the position of what they appended (null: already settled), for read-your-writes. */
+  release(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ position: Position | null }>;
+  consume(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ position: Position | null }>;
+  forfeit(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ position: Position | null }>;
 }
 
 export interface TutorHours {

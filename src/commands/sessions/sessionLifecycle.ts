@@ -1,4 +1,3 @@
-import type { Position } from '../../adapters/eventstore/eventStore.ts';
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
@@ -9,13 +8,13 @@ import { compensating, stepOf } from '../kit/processStep.ts';
 import type { SessionPorts } from './ports.ts';
 import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
-
-const later = (a: Position | null, b: Position | null) => (a === null ? b : b === null ? a : a > b ? a : b);
+import { laterPosition, settleSession } from './settleSession.ts';
 
 /**
  * Cancels a session (spec part 1 §9): the session records the decision (more than 12 hours'
  * notice releases the credit, later forfeits it), then the course's ledger settles the credit and
- * the tutor's hour is freed. Steps derive from the request's command id: a retry finishes them.
+ * the tutor's hour is freed (`settleSession`). Steps derive from the request's command id: a retry
+ * finishes them; a request that dies and is never retried is finished by the settlement job.
  */
 export async function cancelSession(
   handlers: SessionHandlers,
@@ -32,16 +31,10 @@ export async function cancelSession(
   const decided = await handlers.sessions.handle(sessionId, command, step('cancel'));
   const cancelled = decided.events.find((e) => e.type === 'SessionCancelled');
   if (cancelled?.type !== 'SessionCancelled') return { position: decided.position, credit: null };
-  const { courseId, tutorId, credit } = cancelled.data;
-  const settle = credit === 'released' ? ports.courses.release : ports.courses.forfeit;
-  await settle.call(ports.courses, courseId, input.sessionId, step('credit'));
-  const freed = await handlers.schedules.handle(
-    tutorId,
-    { type: 'ReleaseHour', data: { tutorId, sessionId: input.sessionId, reason: 'cancelled' } },
-    step('release-hour'),
-    { maxAttempts: SCHEDULE_ATTEMPTS },
-  );
-  return { position: later(decided.position, freed.position), credit };
+  // If this request dies before settling, the settlement job that follows SessionCancelled does it.
+  const { tutorId, courseId, credit } = cancelled.data;
+  const settled = await settleSession(handlers, ports.courses, { sessionId, tutorId, courseId, credit }, step);
+  return { position: laterPosition(decided.position, settled), credit };
 }
 
 /** The tutor marks the session completed (at or after its start): the notes become its report, the credit is used. */
@@ -54,10 +47,11 @@ export async function completeSession(
   const step = stepOf(ctx);
   const decided = await handlers.sessions.handle(input.sessionId, { type: 'CompleteSession', data: input }, step('complete'));
   const completed = decided.events.find((e) => e.type === 'SessionCompleted');
-  if (completed?.type === 'SessionCompleted') {
-    await ports.courses.consume(completed.data.courseId, input.sessionId, step('consume-credit'));
-  }
-  return { position: decided.position };
+  if (completed?.type !== 'SessionCompleted') return { position: decided.position };
+  // As for a cancellation, the settlement job that follows SessionCompleted covers a request that dies here.
+  const { tutorId, courseId } = completed.data;
+  const settled = await settleSession(handlers, ports.courses, { sessionId: input.sessionId, tutorId, courseId, credit: 'consumed' }, step);
+  return { position: laterPosition(decided.position, settled) };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   workSessionCalendar,
 } from './sessionCalendarSaga.ts';
 import { SESSION_REMINDER_QUEUE, sessionReminderReactor, workSessionReminders } from './sessionReminders.ts';
+import { SESSION_SETTLEMENT_QUEUE, sessionSettlementReactor, workSessionSettlement } from './sessionSettlement.ts';
 
 export const sessionSagas: SagaFeature = {
   name: 'sessions',
@@ -18,11 +19,14 @@ export const sessionSagas: SagaFeature = {
     { name: SESSION_CALENDAR_QUEUE, retryLimit: CALENDAR_RETRY_LIMIT, retryDelaySeconds: 2 },
     { name: SESSION_CALENDAR_RESYNC_QUEUE, retryLimit: 0 },
     { name: ORPHANED_CLAIM_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
+    // Credit and hour of a cancelled or completed session whose request died before settling them.
+    { name: SESSION_SETTLEMENT_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
   ],
-  reactors: [sessionReminderReactor, sessionCalendarReactor, orphanedClaimReactor],
+  reactors: [sessionReminderReactor, sessionCalendarReactor, orphanedClaimReactor, sessionSettlementReactor],
   work: async (ports) => {
     await workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
     await workOrphanedClaims(ports.jobs, ports.store);
+    await workSessionSettlement(ports.jobs, ports.store);
     const calendarDeps = { store: ports.store, calendar: ports.calendar };
     await workSessionCalendar(ports.jobs, {
       sql: ports.sql,
