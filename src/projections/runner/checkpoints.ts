@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../adapters/db/db.ts';
+import { readModelTransactions } from '../../adapters/db/readModelTransactions.ts';
 
 /** projection_checkpoints and projection_rebuilds are created by migration 0002_projection_checkpoints.sql. */
 export interface CheckpointRow {
@@ -25,6 +26,23 @@ export async function lockCheckpoint(tx: TransactionSql, name: string): Promise<
   const [row] = await tx<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`;
   if (!row) throw new Error(`No checkpoint for ${name}`);
   return row;
+}
+
+/**
+ * Runs `work` in a transaction that writes read models only (it appends no events), listed in
+ * `readModelTransactions` while it runs so that the event store's readers do not wait for it.
+ */
+export function readModelTransaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  return sql.begin(async (tx) => {
+    const [row] = await tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+    const xid = row?.xid as string;
+    readModelTransactions.begin(xid);
+    try {
+      return await work(tx);
+    } finally {
+      readModelTransactions.end(xid);
+    }
+  }) as Promise<T>;
 }
 
 /**

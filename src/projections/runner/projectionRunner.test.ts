@@ -427,6 +427,43 @@ describe('projection runner', () => {
     for (const p of projectors.slice(0, 2)) expect(await counts(`${p.name}_counts`)).toEqual(await expectedCounts());
   });
 
+  it('keeps following with the others while one projector is stuck in a slow batch', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let stuck = false;
+    // The slow one blocks inside its first batch's transaction (checkpoint locked, an id of its own).
+    const slow = countingProjector(`${prefix}_slow`, {
+      beforeApply: async () => {
+        if (stuck) return;
+        stuck = true;
+        await gate;
+      },
+    });
+    const fast = countingProjector(`${prefix}_fast`);
+    const runner = new ProjectionRunner(sql, store, [slow, fast], { batchSize: 20, pollMs: 50 });
+    await runner.start();
+    try {
+      await appendMany(1, 5);
+      await until(async () => stuck);
+      // Written while the slow batch is open: the fast projector follows them to the head, batch after batch.
+      for (let s = 0; s < 12; s++)
+        await append(
+          `${prefix}-later-${s}`,
+          Array.from({ length: 10 }, (_, i) => tested({ i })),
+          'no_stream',
+        );
+      await until(() => caughtUp(fast.name));
+      expect(await caughtUp(slow.name)).toBe(false);
+    } finally {
+      release();
+    }
+    await until(() => caughtUp(slow.name));
+    await runner.stop();
+    for (const p of [slow, fast]) expect(await counts(`${p.name}_counts`)).toEqual(await expectedCounts());
+  });
+
   it('does not hold the others back while a new projector catches up from the start', async () => {
     const old = countingProjector(`${prefix}_old`);
     await appendMany(4, 50);

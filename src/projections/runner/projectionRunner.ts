@@ -1,7 +1,15 @@
 import type { Sql, TransactionSql } from '../../adapters/db/db.ts';
 import { type EventStore, type Position, type RecordedEvent, START } from '../../adapters/eventstore/eventStore.ts';
 import { toStorableText } from '../../domain/kit/storableText.ts';
-import { type CheckpointRow, ensureCheckpoint, lockCheckpoint, type ParkedRow, type ParkedStatus, parkedEventsDdl } from './checkpoints.ts';
+import {
+  type CheckpointRow,
+  ensureCheckpoint,
+  lockCheckpoint,
+  type ParkedRow,
+  type ParkedStatus,
+  parkedEventsDdl,
+  readModelTransaction,
+} from './checkpoints.ts';
 import { handledBy, type Projector } from './projector.ts';
 
 /** What an alert about a parked event names. */
@@ -302,6 +310,12 @@ export class ProjectionRunner {
   private unwatch: (() => void) | null = null;
   /** Projectors whose last batch failed with a transient error, and when to try them again. */
   private retryAt = new Map<string, number>();
+  /**
+   * While following: each projector's batch in flight. A round hands the log to the projectors
+   * that are free and does not wait for the others, so a slow projector (the audit log) never
+   * holds back the next batch of a fast one (the sessions a booking waits for).
+   */
+  private applying = new Map<string, Promise<void>>();
 
   constructor(
     private readonly sql: Sql,
@@ -349,6 +363,7 @@ export class ProjectionRunner {
     this.unwatch = null;
     this.wake();
     await this.loop;
+    await Promise.all(this.applying.values());
     this.loop = null;
   }
 
@@ -402,17 +417,35 @@ export class ProjectionRunner {
    * projector the events after its own. Projectors far ahead of that batch (a new one catching
    * up beside the others) get a read of their own in the same round. False when there was nothing
    * to read. A projector whose batch fails transiently is retried after `retryMs` ('retry later')
-   * or the error is thrown ('throw').
+   * or the error is thrown ('throw'). Following ('retry later'), the round returns once the batches
+   * are handed out, leaving out projectors still applying an earlier one; catching up ('throw'), it
+   * returns when every batch is applied.
    */
   private async round(projectors: readonly Projector[], onError: 'retry later' | 'throw'): Promise<boolean> {
     const now = Date.now();
-    const due = onError === 'throw' ? projectors : projectors.filter((p) => (this.retryAt.get(p.name) ?? 0) <= now);
+    const due =
+      onError === 'throw'
+        ? projectors
+        : projectors.filter((p) => (this.retryAt.get(p.name) ?? 0) <= now && !this.applying.has(p.name));
     if (due.length === 0) return false;
     const rows = await this.sql<{ name: string; position: string; status: string }[]>`
       SELECT name, position, status FROM projection_checkpoints WHERE name = ANY(${due.map((p) => p.name)})`;
     const at = new Map(rows.filter((r) => r.status === 'running').map((r) => [r.name, r.position]));
     let pending = due.filter((p) => at.has(p.name)).sort((a, b) => ((at.get(a.name) as string) < (at.get(b.name) as string) ? -1 : 1));
     const work: Promise<void>[] = [];
+    const hand = (names: readonly string[], applied: Promise<void>) => {
+      if (onError === 'throw') {
+        work.push(applied);
+        return;
+      }
+      const settled = applied
+        .catch((error: unknown) => this.options.log?.(`${this.kind} runner will retry after an error`, { error: String(error) }))
+        .finally(() => {
+          for (const name of names) this.applying.delete(name);
+          this.wake();
+        });
+      for (const name of names) this.applying.set(name, settled);
+    };
     let read = false;
     while (pending.length > 0) {
       const from = at.get((pending[0] as Projector).name) as string;
@@ -428,7 +461,8 @@ export class ProjectionRunner {
           idle.push({ name: p.name, from: position });
           continue;
         }
-        work.push(
+        hand(
+          [p.name],
           this.applyBatch(p, position, events).then(
             () => {
               this.retryAt.delete(p.name);
@@ -441,7 +475,11 @@ export class ProjectionRunner {
           ),
         );
       }
-      if (idle.length > 0) work.push(this.advanceIdle(idle, last));
+      if (idle.length > 0)
+        hand(
+          idle.map((i) => i.name),
+          this.advanceIdle(idle, last),
+        );
       // Whoever is at or past the end of this batch: at the head if the batch was short.
       pending = batch.length < this.batchSize ? [] : pending.filter((x) => (at.get(x.name) as string) >= last.position);
     }
@@ -484,7 +522,7 @@ export class ProjectionRunner {
   }
 
   private async applyLive(p: Projector, from: Position, events: RecordedEvent[], careful: boolean): Promise<NewParked[]> {
-    return this.sql.begin(async (tx) => {
+    return readModelTransaction(this.sql, async (tx) => {
       const cp = await lockCheckpoint(tx, p.name);
       if (cp.position !== from || cp.status !== 'running') return [];
       const handled = handledBy(p, events);
@@ -860,7 +898,7 @@ export class ProjectionRunner {
       if (handled.length > 0) {
         // Committed without waiting for the WAL flush: private tables, and a rebuild cut short starts over.
         const result = await fastThenCareful((careful) =>
-          this.sql.begin(async (tx) => {
+          readModelTransaction(this.sql, async (tx) => {
             await tx`SELECT set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
             return this.applyParking(tx, p, handled, parking, careful);
           }),
@@ -888,7 +926,7 @@ export class ProjectionRunner {
     careful: boolean,
   ): Promise<number> {
     const batchSize = Math.max(this.batchSize, 5000);
-    return this.sql.begin(async (tx) => {
+    return readModelTransaction(this.sql, async (tx) => {
       await lockCheckpoint(tx, p.name);
       await tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
       const streams = new Set(parking.streams);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
+import { readModelTransactions } from '../../db/readModelTransactions.ts';
 import { eventStoreContract } from '../eventStore.contract.ts';
 import { type NewEvent, START, WrongExpectedRevisionError } from '../eventStore.ts';
 import { PostgresEventStore } from './postgresEventStore.ts';
@@ -167,5 +168,45 @@ describe('postgres event store heads', () => {
     while ((await store.headPosition()) !== written.position && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await store.headPosition()).toBe(written.position);
     await store.close();
+  });
+
+  it('does not keep events from readers behind this process’s open read-model transactions, which cannot append', async () => {
+    const store = new PostgresEventStore(db.sql);
+    const before = await store.headPosition();
+    let release: () => void = () => {};
+    let started: (xid: string) => void = () => {};
+    const holding = new Promise<string>((resolve) => {
+      started = resolve;
+    });
+    // A projector's batch: an id of its own, listed as a read-model transaction, still open.
+    const open = db.sql.begin(async (tx) => {
+      const [row] = await tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+      readModelTransactions.begin(row?.xid as string);
+      started(row?.xid as string);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    const xid = await holding;
+    try {
+      const written = await store.append(
+        `heads-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Seen', data: {}, metadata: {} }],
+        'no_stream',
+      );
+      const deadline = Date.now() + 10_000;
+      const seen = async () => (await store.readAll(before, 100)).some((e) => e.position === written.position);
+      while (!(await seen()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await seen()).toBe(true);
+      // Unlisted, the same open transaction holds the next event back again.
+      readModelTransactions.end(xid);
+      const held = await store.append(`heads-${randomUUID()}`, [{ id: randomUUID(), type: 'Held', data: {}, metadata: {} }], 'no_stream');
+      expect((await store.readAll(before, 100)).some((e) => e.position === held.position)).toBe(false);
+    } finally {
+      readModelTransactions.end(xid);
+      release();
+      await open;
+      await store.close();
+    }
   });
 });

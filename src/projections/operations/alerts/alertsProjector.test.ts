@@ -147,6 +147,34 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('alerts, batches of $batc
     expect(rows.find((r) => r.id === movedId)).toMatchObject({ type: 'calendar_event_moved', is_resolved: false, severity: 'medium' });
   });
 
+  it('a run of written calendar events closes each session’s earlier failure, not a failure raised after it', async () => {
+    const [s1, s2] = [randomUUID(), randomUUID()];
+    const [failed1, failed2, failedAgain] = [randomUUID(), randomUUID(), randomUUID()];
+    const start = '2026-12-02T15:00:00.000Z';
+    const failure = (sessionId: string, id: string) =>
+      event(
+        `sessionCalendar-${sessionId}`,
+        'SessionCalendarSyncFailed',
+        { sessionId, tutorId: 't-2', start, reason: 'unavailable', message: 'Calendar down', attempts: 5, at: start },
+        { id },
+      );
+    const written = (sessionId: string) =>
+      event(`sessionCalendar-${sessionId}`, 'SessionCalendarEventWritten', {
+        sessionId,
+        tutorId: 't-2',
+        calendarEventId: `e-${sessionId}`,
+        start,
+        end: start,
+        meetingLink: null,
+        at: start,
+      });
+    await spec.given(failure(s1, failed1), failure(s2, failed2), written(s1), written(s2), written(s1), failure(s1, failedAgain));
+    const rows = await spec.rows(alerts);
+    expect(rows.find((r) => r.id === failed1)).toMatchObject({ is_resolved: true, resolved_by: 'system' });
+    expect(rows.find((r) => r.id === failed2)).toMatchObject({ is_resolved: true, resolved_by: 'system' });
+    expect(rows.find((r) => r.id === failedAgain)).toMatchObject({ type: 'calendar_sync_failed', is_resolved: false });
+  });
+
   it('a cancellation that forfeits the credit raises a late_cancellation alert; one in time raises none', async () => {
     const [lateId, inTimeId] = [randomUUID(), randomUUID()];
     const cancelled = (sessionId: string, credit: 'released' | 'forfeited', noticeMinutes: number, id: string) =>

@@ -113,10 +113,17 @@ async function resolveCalendarAlerts(tx: TransactionSql, restored: ProjectedEven
            WHERE type = 'calendar_invalid_grant' AND user_id = ${restored.data.userId} AND NOT is_resolved`;
 }
 
-/** A session's calendar event written after all closes its sync-failure alert: the integration recovered by itself. */
-async function resolveSyncAlerts(tx: TransactionSql, written: ProjectedEvent<'SessionCalendarEventWritten'>): Promise<void> {
-  await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${written.recordedAt.toISOString()}, resolved_by = 'system'
-           WHERE type = 'calendar_sync_failed' AND session_id = ${written.data.sessionId} AND NOT is_resolved`;
+/**
+ * Sessions' calendar events written after all close their sync-failure alerts: the integration
+ * recovered by itself. One statement for a run of them (every booking writes one); a session
+ * written twice in the run is resolved by the first.
+ */
+async function resolveSyncAlerts(tx: TransactionSql, written: readonly ProjectedEvent<'SessionCalendarEventWritten'>[]): Promise<void> {
+  const first = new Map<string, string>();
+  for (const e of written) if (!first.has(e.data.sessionId)) first.set(e.data.sessionId, e.recordedAt.toISOString());
+  await tx`UPDATE alerts a SET is_resolved = true, resolved_at = x.at, resolved_by = 'system'
+           FROM unnest(${[...first.keys()]}::text[], ${[...first.values()]}::timestamptz[]) AS x(session_id, at)
+           WHERE a.type = 'calendar_sync_failed' AND a.session_id = x.session_id AND NOT a.is_resolved`;
 }
 
 /** An admin closed the alert with a note; the first resolution stands (the alert's stream allows one). */
@@ -144,19 +151,33 @@ export const alertsProjector = defineProjection({
   ],
   tables: [alerts],
   async apply(tx, events) {
-    // Set-based between resolutions (rare): each one acts on what was raised before it, in log order.
+    // Set-based by runs, in log order: each resolution acts on what was raised before it, and
+    // not on what is raised after it.
     let raised: AlertRow[] = [];
-    for (const e of events) {
-      if (e.type !== 'TutorCalendarAccessRestored' && e.type !== 'AlertResolved' && e.type !== 'SessionCalendarEventWritten') {
-        if (raises(e)) raised.push(alertOf(e));
-        continue;
-      }
+    let written: ProjectedEvent<'SessionCalendarEventWritten'>[] = [];
+    const flushRaised = async () => {
       await insertRows(tx, alerts, raised, 'nothing');
       raised = [];
-      if (e.type === 'AlertResolved') await resolveAlert(tx, e);
-      else if (e.type === 'SessionCalendarEventWritten') await resolveSyncAlerts(tx, e);
-      else await resolveCalendarAlerts(tx, e);
+    };
+    const flushWritten = async () => {
+      if (written.length > 0) await resolveSyncAlerts(tx, written);
+      written = [];
+    };
+    for (const e of events) {
+      if (e.type === 'SessionCalendarEventWritten') {
+        await flushRaised();
+        written.push(e);
+      } else if (e.type === 'TutorCalendarAccessRestored' || e.type === 'AlertResolved') {
+        await flushRaised();
+        await flushWritten();
+        if (e.type === 'AlertResolved') await resolveAlert(tx, e);
+        else await resolveCalendarAlerts(tx, e);
+      } else {
+        await flushWritten();
+        if (raises(e)) raised.push(alertOf(e));
+      }
     }
-    await insertRows(tx, alerts, raised, 'nothing');
+    await flushWritten();
+    await flushRaised();
   },
 });
