@@ -211,6 +211,23 @@ async function run(base: string, tutors: Tutor[]): Promise<{ outcomes: Outcome[]
   return { outcomes, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * CPU time used so far by the server processes serving database `db` (its connections stay open
+ * through the run), from /proc: only when PostgreSQL runs on this machine; null otherwise.
+ */
+async function postgresCpuMs(db: string): Promise<number | null> {
+  const { readFile } = await import('node:fs/promises');
+  const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${db}`;
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (stat === null) return null;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
+}
+
 const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
 const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -229,7 +246,15 @@ try {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   say(`booking: ${REQUESTS} requests from ${CLIENTS} clients…`);
+  const nodeBefore = process.cpuUsage();
+  const postgresBefore = await postgresCpuMs(dbName);
   const { outcomes, seconds } = await run(base, tutors);
+  const nodeCpu = process.cpuUsage(nodeBefore);
+  const postgresAfter = await postgresCpuMs(dbName);
+  const cpuPerRequest = {
+    node: (nodeCpu.user + nodeCpu.system) / 1000 / outcomes.length,
+    postgres: postgresBefore === null || postgresAfter === null ? null : (postgresAfter - postgresBefore) / outcomes.length,
+  };
 
   const booked = outcomes.filter((o) => o.status === 201);
   const refused = outcomes.filter((o) => o.status === 409);
@@ -276,6 +301,11 @@ try {
       ['latency p99, ms', f(figures.p99Ms), '≤ 50'],
       ['projection lag p99, ms (commit → answer, read model showing it)', f(figures.lagP99Ms), '≤ 100'],
       ['double bookings (hours with two sessions, from the event store)', f(figures.doubleBookings), '0'],
+      [
+        'CPU per request, ms: Node (this process) / PostgreSQL (its backends)',
+        `${cpuPerRequest.node.toFixed(1)} / ${cpuPerRequest.postgres === null ? 'n/a' : cpuPerRequest.postgres.toFixed(1)}`,
+        '',
+      ],
     ];
     console.log(`\nload average at the start: ${load.map((l) => l.toFixed(1)).join(', ')} (${availableParallelism()} cores)`);
     console.log('\n| measure | figure | target |\n|---|---:|---:|');

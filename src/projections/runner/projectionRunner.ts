@@ -10,6 +10,7 @@ import {
   parkedEventsDdl,
   readModelTransaction,
 } from './checkpoints.ts';
+import { checkpointCommitted, committedHere, nextCommit } from './committedProgress.ts';
 import { handledBy, type Projector } from './projector.ts';
 
 /** What an alert about a parked event names. */
@@ -424,9 +425,7 @@ export class ProjectionRunner {
   private async round(projectors: readonly Projector[], onError: 'retry later' | 'throw'): Promise<boolean> {
     const now = Date.now();
     const due =
-      onError === 'throw'
-        ? projectors
-        : projectors.filter((p) => (this.retryAt.get(p.name) ?? 0) <= now && !this.applying.has(p.name));
+      onError === 'throw' ? projectors : projectors.filter((p) => (this.retryAt.get(p.name) ?? 0) <= now && !this.applying.has(p.name));
     if (due.length === 0) return false;
     const rows = await this.sql<{ name: string; position: string; status: string }[]>`
       SELECT name, position, status FROM projection_checkpoints WHERE name = ANY(${due.map((p) => p.name)})`;
@@ -489,10 +488,12 @@ export class ProjectionRunner {
 
   /** Moves the checkpoints of projectors that handle none of a batch's events, in one statement. */
   private async advanceIdle(idle: readonly { name: string; from: Position }[], last: RecordedEvent): Promise<void> {
-    await this.sql`
+    const moved = await this.sql<{ name: string }[]>`
       UPDATE projection_checkpoints c SET position = ${last.position}, last_event_at = ${last.recordedAt}, updated_at = now()
       FROM unnest(${idle.map((i) => i.name)}::text[], ${idle.map((i) => i.from)}::text[]) AS x(name, from_position)
-      WHERE c.name = x.name AND c.position = x.from_position AND c.status = 'running'`;
+      WHERE c.name = x.name AND c.position = x.from_position AND c.status = 'running'
+      RETURNING c.name`;
+    for (const { name } of moved) checkpointCommitted(this.sql, name, last.position);
   }
 
   /**
@@ -522,9 +523,11 @@ export class ProjectionRunner {
   }
 
   private async applyLive(p: Projector, from: Position, events: RecordedEvent[], careful: boolean): Promise<NewParked[]> {
-    return readModelTransaction(this.sql, async (tx) => {
+    let moved = false;
+    const parked = await readModelTransaction(this.sql, async (tx) => {
       const cp = await lockCheckpoint(tx, p.name);
       if (cp.position !== from || cp.status !== 'running') return [];
+      moved = true;
       const handled = handledBy(p, events);
       // The checkpoint row, read under its lock, is current: its mark says whether to look for parked streams.
       const parking: Parking = { table: PARKED, streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
@@ -538,6 +541,8 @@ export class ProjectionRunner {
                WHERE name = ${p.name}`;
       return result.parked;
     });
+    if (moved) checkpointCommitted(this.sql, p.name, lastOf(events).position);
+    return parked;
   }
 
   /**
@@ -1073,13 +1078,21 @@ export async function waitForProjections(
 ): Promise<boolean> {
   if (!position || names.length === 0) return true;
   const deadline = Date.now() + timeoutMs;
-  for (let delay = 2; ; delay = Math.min(delay * 2, 25)) {
-    const [row] = await sql<{ behind: bigint }[]>`
-      SELECT count(*) AS behind FROM projection_checkpoints
-      WHERE name = ANY(${names as string[]}) AND position < ${position} AND status = 'running'`;
-    if (Number(row?.behind ?? 0) === 0) return true;
+  // Projectors followed in this process say so the moment they commit; the table is read on a
+  // backoff for those followed elsewhere (or stopped: a stopped projector is not waited for).
+  let checkAt = 0;
+  for (let delay = 2; ; ) {
+    if (committedHere(sql, names, position)) return true;
+    if (Date.now() >= checkAt) {
+      const [row] = await sql<{ behind: bigint }[]>`
+        SELECT count(*) AS behind FROM projection_checkpoints
+        WHERE name = ANY(${names as string[]}) AND position < ${position} AND status = 'running'`;
+      if (Number(row?.behind ?? 0) === 0) return true;
+      checkAt = Date.now() + delay;
+      delay = Math.min(delay * 2, 25);
+    }
     if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, delay));
+    await nextCommit(Math.max(1, checkAt - Date.now()));
   }
 }
 

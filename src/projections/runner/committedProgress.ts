@@ -1,0 +1,39 @@
+import type { Sql } from '../../adapters/db/db.ts';
+import type { Position } from '../../adapters/eventstore/eventStore.ts';
+
+/**
+ * Where this process's runners have committed each projector's checkpoint, per database (its
+ * connection pool), and a wake-up for whoever waits on it: a request that waits for its own
+ * write to reach a read model (read your writes) learns it the moment the batch commits here
+ * instead of polling the checkpoints table. A projector followed by another process never shows
+ * up here; waiters still read the table for it.
+ */
+const committed = new WeakMap<Sql, Map<string, Position>>();
+const waiters = new Set<() => void>();
+
+/** A runner of this process committed `name`'s checkpoint at `position` in the database of `sql`. */
+export function checkpointCommitted(sql: Sql, name: string, position: Position): void {
+  let positions = committed.get(sql);
+  if (!positions) committed.set(sql, (positions = new Map()));
+  if (position > (positions.get(name) ?? '')) positions.set(name, position);
+  for (const wake of [...waiters]) wake();
+}
+
+/** Whether this process committed every named projector's checkpoint at or past `position`. */
+export function committedHere(sql: Sql, names: readonly string[], position: Position): boolean {
+  const positions = committed.get(sql);
+  return positions !== undefined && names.every((name) => (positions.get(name) ?? '') >= position);
+}
+
+/** Resolves at the next checkpoint committed in this process, or after `ms`. */
+export function nextCommit(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    }
+    waiters.add(done);
+  });
+}
