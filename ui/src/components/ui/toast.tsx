@@ -44,8 +44,8 @@ export function Toaster() {
           <div className="grid gap-1">
             {title ? <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title> : null}
             {description ? (
-              // Full strength on the pale success background (AA contrast); softened elsewhere.
-              <ToastPrimitive.Description className={cn('text-sm', variant !== 'success' && 'opacity-90')}>
+              // Softened only on the neutral toast: white on red and dark green on pale green need full strength for AA contrast.
+              <ToastPrimitive.Description className={cn('text-sm', variant === 'default' && 'opacity-90')}>
                 {description}
               </ToastPrimitive.Description>
             ) : null}
