@@ -266,6 +266,9 @@ test('once its start has passed, the tutor completes the session with notes; the
     await expect(completed).toContainText(report);
     await expect(completed).toContainText('completed');
     await expect(studentPage.getByTestId('sessions-remaining')).toHaveText('3 remaining');
+    // One session held; the other three of the course are still to come.
+    await expect(studentPage.getByTestId('completed-count')).toHaveText('1');
+    await expect(studentPage.getByTestId('pending-count')).toHaveText('3');
     const me = (await (await studentPage.request.get('/api/user')).json()) as { student: { id: string } };
     const courses = (await (await studentPage.request.get(`/api/student/${me.student.id}/courses`)).json()) as {
       sessionsRemaining: number;

@@ -14,7 +14,10 @@ const waiters = new Set<() => void>();
 /** A runner of this process committed `name`'s checkpoint at `position` in the database of `sql`. */
 export function checkpointCommitted(sql: Sql, name: string, position: Position): void {
   let positions = committed.get(sql);
-  if (!positions) committed.set(sql, (positions = new Map()));
+  if (!positions) {
+    positions = new Map();
+    committed.set(sql, positions);
+  }
   if (position > (positions.get(name) ?? '')) positions.set(name, position);
   for (const wake of [...waiters]) wake();
 }

@@ -182,7 +182,7 @@ function DashboardBody({ user, data }: { user: User; data: DashboardData }) {
           </AlertDescription>
         </Alert>
       )}
-      <MyCourses user={user} canPurchase={data.canPurchase} />
+      <MyCourses user={user} canPurchase={data.canPurchase} sessions={data.sessions} />
       <StudentSessions user={user} sessions={data.sessions} courses={data.courses} canAct={data.canPurchase && !data.isSubAccount} />
     </>
   );

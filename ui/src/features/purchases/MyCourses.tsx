@@ -1,3 +1,4 @@
+import { isCompleted, isUpcoming, type StudentSession } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, CircleAlert, UserCheck } from 'lucide-react';
@@ -17,14 +18,17 @@ import { savePendingEnrollment } from './storage.ts';
 export const MAX_COURSES = 4;
 
 const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId === null;
+/** Credits no longer free: booked, held or forfeited (the course's progress bar). */
 const used = (c: StudentCourse) => Math.max(0, c.totalSessions - c.sessionsRemaining);
 
 /**
  * The courses part of the student dashboard (spec part 2 §2): the "Tutor Selection Required"
- * banner, Completed/Pending counts and the My Courses card with Add Course. Everything comes from
- * GET /api/student/{id}/courses.
+ * banner, Completed/Pending counts and the My Courses card with Add Course, from
+ * GET /api/student/{id}/courses and the dashboard's sessions. Completed counts sessions held;
+ * Pending, the sessions still to come in open courses: booked ones and credits not yet booked (a
+ * booked hour is not a completed one, though its credit is no longer free).
  */
-export function MyCourses({ user, canPurchase }: { user: User; canPurchase: boolean }) {
+export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurchase: boolean; sessions: readonly StudentSession[] }) {
   const studentId = user.student?.id ?? '';
   const courses = useQuery({
     queryKey: purchasesApi.coursesKey(studentId),
@@ -49,8 +53,11 @@ export function MyCourses({ user, canPurchase }: { user: User; canPurchase: bool
   const list = courses.data ?? [];
   const open = list.filter((c) => c.status !== 'inactive');
   const pendingTutor = list.filter(awaitsTutor);
-  const completed = list.reduce((sum, c) => sum + used(c), 0);
-  const pending = open.reduce((sum, c) => sum + c.sessionsRemaining, 0);
+  const openIds = new Set(open.map((c) => c.id));
+  const completed = sessions.filter(isCompleted).length;
+  const pending =
+    open.reduce((sum, c) => sum + c.sessionsRemaining, 0) +
+    sessions.filter((s) => isUpcoming(s) && (s.courseId === null || openIds.has(s.courseId))).length;
 
   /** The tutor-selection screen reads the saved enrollment: a course from the dashboard is saved first. */
   const rememberForSetup = (course: StudentCourse) => {
