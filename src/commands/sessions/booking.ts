@@ -6,9 +6,9 @@ import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../dom
 import { holdersOverlapping, SLOT_TAKEN } from '../../domain/sessions/tutorSchedule.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
+import { retriedClaim } from '../kit/retriedClaim.ts';
 import { giveBackClaim, isOrphaned } from './orphanedClaims.ts';
 import type { SessionPorts } from './ports.ts';
-import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './sessionHandlers.ts';
 
 export const NOT_THIS_COURSES_TUTOR = 'This tutor does not teach this course. Book with the tutor chosen for the course.';

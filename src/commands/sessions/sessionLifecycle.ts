@@ -5,8 +5,8 @@ import { type CreditPolicy, SESSION_MINUTES } from '../../domain/sessions/sessio
 import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
+import { retriedClaim } from '../kit/retriedClaim.ts';
 import type { SessionPorts } from './ports.ts';
-import { retriedClaim } from './retriedClaim.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
 import { laterPosition, settleSession } from './settleSession.ts';
 

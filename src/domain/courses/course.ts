@@ -44,6 +44,19 @@ export const courseCreditsRemoved = z.object({
 });
 /** The refund that removed them failed at the payment provider: the credits are the student's again. */
 export const courseCreditsRestored = courseCreditsRemoved;
+/**
+ * A repurchase of the course is being paid for (claimed on the course's stream before its purchase
+ * starts): one at a time, and the course cannot be ended meanwhile (its credits would reopen it).
+ */
+export const courseRepurchasePending = z.object({ courseId: z.string(), purchaseId: z.string(), at: z.string() });
+/** How a pending repurchase ended: credited, abandoned (cancelled, expired), failed, or given back by its own request. */
+export const repurchaseOutcomes = ['completed', 'abandoned', 'failed', 'given_back'] as const;
+export const courseRepurchaseCleared = z.object({
+  courseId: z.string(),
+  purchaseId: z.string(),
+  outcome: z.enum(repurchaseOutcomes),
+  at: z.string(),
+});
 /** One credit held by a booked session, until it is released, consumed or forfeited. */
 const sessionCredit = z.object({ courseId: z.string(), sessionId: z.string(), at: z.string() });
 
@@ -55,6 +68,10 @@ export const courseEvents = {
   CourseCreditsAdded: eventType(courseCreditsAdded, { describe: (d) => `${d.credits} session(s) added to the course` }),
   CourseCreditsRemoved: eventType(courseCreditsRemoved, { describe: (d) => `${d.credits} unused session(s) removed (purchase refunded)` }),
   CourseCreditsRestored: eventType(courseCreditsRestored, { describe: (d) => `${d.credits} session(s) given back (refund failed)` }),
+  CourseRepurchasePending: eventType(courseRepurchasePending, { describe: () => 'More sessions for the course are being paid for' }),
+  CourseRepurchaseCleared: eventType(courseRepurchaseCleared, {
+    describe: (d) => `The repurchase being paid for is over (${d.outcome.replace('_', ' ')})`,
+  }),
   CourseCreditReserved: eventType(sessionCredit, { describe: () => 'Session credit reserved by a booking' }),
   CourseCreditReleased: eventType(sessionCredit, { describe: () => 'Session credit released (cancelled in time)' }),
   CourseCreditConsumed: eventType(sessionCredit, { describe: () => 'Session credit used (session completed)' }),
@@ -79,6 +96,8 @@ export interface CourseState {
   purchases: string[];
   /** Each purchase's credits in the order they came, and how many a refund removed. */
   credited: CreditedPurchase[];
+  /** The repurchase being paid for (its purchase id), if any: at most one at a time. */
+  pendingRepurchase: string | null;
 }
 
 export interface CreditedPurchase {
@@ -98,6 +117,7 @@ export const initialCourseState: CourseState = {
   used: [],
   purchases: [],
   credited: [],
+  pendingRepurchase: null,
 };
 
 /** Credits neither reserved nor used (spec `sessionsRemaining`); never below zero by construction of the decider. */
@@ -164,6 +184,10 @@ export function evolveCourse(state: CourseState, event: CourseEvent): CourseStat
         totalSessions: state.totalSessions + event.data.credits,
         credited: withRemoved(state.credited, event.data.purchaseId, 0),
       };
+    case 'CourseRepurchasePending':
+      return { ...state, pendingRepurchase: event.data.purchaseId };
+    case 'CourseRepurchaseCleared':
+      return state.pendingRepurchase === event.data.purchaseId ? { ...state, pendingRepurchase: null } : state;
     case 'CourseCreditReserved':
       return { ...state, reserved: [...state.reserved, event.data.sessionId] };
     case 'CourseCreditReleased':

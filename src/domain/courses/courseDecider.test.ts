@@ -10,6 +10,9 @@ import {
   END_ONLY_WHEN_USED,
   NO_CREDIT_HELD,
   NO_SESSIONS_REMAINING,
+  REPURCHASE_ALREADY_PENDING,
+  REPURCHASE_BEING_PAID,
+  REPURCHASE_WHILE_SESSIONS_REMAIN,
   TUTOR_NOT_CHOSEN,
   TUTOR_NOT_QUALIFIED,
 } from './courseDecider.ts';
@@ -151,6 +154,120 @@ describe('course decider', () => {
       .when(repurchase)
       .thenNothing();
     expect(sessionsRemainingOf(fold(courseDecider, [...used, ended, added, activated]))).toBe(8);
+  });
+
+  describe('a repurchase being paid for is claimed on the course', () => {
+    const used = [
+      enrolled,
+      tutorChosen,
+      activated,
+      ...['x1', 'x2'].flatMap((s) => [credit('CourseCreditReserved', s), credit('CourseCreditConsumed', s)]),
+    ];
+    const mark = (purchaseId: string) => ({ type: 'MarkRepurchasePending' as const, data: { courseId, purchaseId }, metadata });
+    const pending = (purchaseId: string): CourseEvent => ({ type: 'CourseRepurchasePending', data: { courseId, purchaseId, at } });
+    const clear = (purchaseId: string, outcome: 'completed' | 'abandoned' | 'failed' | 'given_back') => ({
+      type: 'ClearRepurchase' as const,
+      data: { courseId, purchaseId, outcome },
+      metadata,
+    });
+    const cleared = (purchaseId: string, outcome: 'completed' | 'abandoned' | 'failed' | 'given_back'): CourseEvent => ({
+      type: 'CourseRepurchaseCleared',
+      data: { courseId, purchaseId, outcome, at },
+    });
+    const end = { type: 'EndCourse' as const, data: { courseId }, metadata };
+    const ended: CourseEvent = { type: 'CourseEnded', data: { courseId, at } };
+    const add = (purchaseId: string) => ({
+      type: 'AddCourseCredits' as const,
+      data: { courseId, packageId: 'pkg-4', purchaseId, credits: 4 },
+      metadata,
+    });
+    const added = (purchaseId: string): CourseEvent => ({ type: 'CourseCreditsAdded', data: { ...add(purchaseId).data, at } });
+
+    it('one at a time: a second repurchase is refused while the first is pending; the same one again changes nothing', () => {
+      spec
+        .given(used)
+        .when(mark('r1'))
+        .thenEvents([pending('r1')]);
+      spec
+        .given([...used, pending('r1')])
+        .when(mark('r2'))
+        .thenThrows(REPURCHASE_ALREADY_PENDING, 'conflict');
+      spec
+        .given([...used, pending('r1')])
+        .when(mark('r3'))
+        .thenThrows(REPURCHASE_ALREADY_PENDING, 'conflict');
+      spec
+        .given([...used, pending('r1')])
+        .when(mark('r1'))
+        .thenNothing();
+      expect(fold(courseDecider, [...used, pending('r1')]).pendingRepurchase).toBe('r1');
+    });
+
+    it('refused for an ended course, a course with sessions left, an unknown course', () => {
+      spec
+        .given([...used, ended])
+        .when(mark('r1'))
+        .thenThrows(COURSE_ENDED, 'conflict');
+      spec.given([enrolled, tutorChosen]).when(mark('r1')).thenThrows(REPURCHASE_WHILE_SESSIONS_REMAIN, 'conflict');
+      spec.given([]).when(mark('r1')).thenThrows(COURSE_NOT_FOUND, 'not_found');
+    });
+
+    it('End Course is refused while one is pending, and allowed once it is cleared', () => {
+      spec
+        .given([...used, pending('r1')])
+        .when(end)
+        .thenThrows(REPURCHASE_BEING_PAID, 'conflict');
+      spec
+        .given([...used, pending('r1'), cleared('r1', 'abandoned')])
+        .when(end)
+        .thenEvents([ended]);
+    });
+
+    it('cleared with the credits on completion, once', () => {
+      spec
+        .given([...used, pending('r1')])
+        .when(add('r1'))
+        .thenEvents([added('r1'), cleared('r1', 'completed')]);
+      spec
+        .given([...used, pending('r1'), added('r1'), cleared('r1', 'completed')])
+        .when(add('r1'))
+        .thenNothing();
+      // Another purchase's credits leave the pending one's mark alone.
+      spec
+        .given([...used, pending('r1')])
+        .when(add('r0'))
+        .thenEvents([added('r0')]);
+      // Credited already: a late mark of the same purchase claims nothing.
+      spec
+        .given([...used, pending('r1'), added('r1'), cleared('r1', 'completed')])
+        .when(mark('r1'))
+        .thenNothing();
+      const after = fold(courseDecider, [...used, pending('r1'), added('r1'), cleared('r1', 'completed')]);
+      expect(after.pendingRepurchase).toBeNull();
+    });
+
+    it('cleared when abandoned, failed or given back; idempotent by state (only the pending purchase, only once)', () => {
+      for (const outcome of ['abandoned', 'failed', 'given_back'] as const) {
+        spec
+          .given([...used, pending('r1')])
+          .when(clear('r1', outcome))
+          .thenEvents([cleared('r1', outcome)]);
+      }
+      spec
+        .given([...used, pending('r1'), cleared('r1', 'abandoned')])
+        .when(clear('r1', 'abandoned'))
+        .thenNothing();
+      spec.given(used).when(clear('r1', 'abandoned')).thenNothing();
+      spec
+        .given([...used, pending('r1')])
+        .when(clear('r2', 'abandoned'))
+        .thenNothing();
+      // Cleared: the next repurchase may start.
+      spec
+        .given([...used, pending('r1'), cleared('r1', 'abandoned')])
+        .when(mark('r2'))
+        .thenEvents([pending('r2')]);
+    });
   });
 
   it('keeps sessionsRemaining = bought − reserved − used over any history', () => {

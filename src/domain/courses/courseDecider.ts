@@ -1,5 +1,13 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
-import { type CourseEvent, type CourseState, evolveCourse, initialCourseState, sessionsRemainingOf, unusedCreditsOf } from './course.ts';
+import {
+  type CourseEvent,
+  type CourseState,
+  evolveCourse,
+  initialCourseState,
+  type repurchaseOutcomes,
+  sessionsRemainingOf,
+  unusedCreditsOf,
+} from './course.ts';
 
 /** Spec part 2 §8. */
 export const COURSE_NOT_FOUND = 'Could not find your course enrollment. Please contact support.';
@@ -12,6 +20,11 @@ export const END_ONLY_WHEN_USED = 'A course can be ended only when it has no ses
 export const NO_CREDIT_HELD = 'This session holds no credit of the course';
 export const PURCHASE_NOT_CREDITED = "This purchase's sessions are not on the course yet. Please try again in a moment.";
 export const NOTHING_UNUSED = 'Every session of this purchase is used or booked: there is nothing left to refund';
+export const REPURCHASE_ALREADY_PENDING =
+  'More sessions for this course are already being paid for. Finish that payment, or try again once it has expired (30 minutes).';
+export const REPURCHASE_WHILE_SESSIONS_REMAIN = 'More sessions can be bought once this course has no sessions remaining';
+export const REPURCHASE_BEING_PAID =
+  'More sessions for this course are being paid for. Finish that payment, or end the course once it has expired (30 minutes).';
 
 type Ref = { courseId: string };
 type SessionRef = Ref & { sessionId: string };
@@ -26,6 +39,10 @@ export type CourseCommand =
   | Command<'RemovePurchaseCredits', Ref & { purchaseId: string }>
   /** The refund failed: the removed credits come back. */
   | Command<'RestorePurchaseCredits', Ref & { purchaseId: string }>
+  /** A repurchase is about to start: claimed here first, so one repurchase at a time is paid for, and none of an ended course. */
+  | Command<'MarkRepurchasePending', Ref & { purchaseId: string }>
+  /** The repurchase ended (credited, abandoned, failed) or its request gave the claim back; only that purchase's mark is cleared. */
+  | Command<'ClearRepurchase', Ref & { purchaseId: string; outcome: (typeof repurchaseOutcomes)[number] }>
   | Command<'ReserveCredit', SessionRef>
   | Command<'ReleaseCredit', SessionRef>
   | Command<'ConsumeCredit', SessionRef>
@@ -85,6 +102,8 @@ export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>(
     existing(state);
     if (state.status === 'inactive') return [];
     if (sessionsRemainingOf(state) > 0 || state.reserved.length > 0) throw new DomainError(END_ONLY_WHEN_USED, 'conflict');
+    // Its credits would reopen the course after the student's slot was given up (spec part 2 §4).
+    if (state.pendingRepurchase !== null) throw new DomainError(REPURCHASE_BEING_PAID, 'conflict');
     return [{ type: 'CourseEnded', data: { courseId: data.courseId, at: now.toISOString() } }];
   },
 
@@ -93,11 +112,33 @@ export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>(
     if (state.purchases.includes(data.purchaseId)) return [];
     positiveCredits(data.credits);
     // Paid for: credited even on an ended course, which the repurchase brings back into use.
-    const credited: CourseEvent = { type: 'CourseCreditsAdded', data: { ...data, at: now.toISOString() } };
-    return state.status === 'inactive'
-      ? [credited, { type: 'CourseActivated', data: { courseId: data.courseId, at: now.toISOString() } }]
-      : [credited];
+    const at = now.toISOString();
+    const events: CourseEvent[] = [{ type: 'CourseCreditsAdded', data: { ...data, at } }];
+    if (state.status === 'inactive') events.push({ type: 'CourseActivated', data: { courseId: data.courseId, at } });
+    // The repurchase being paid for is over: credited once, so cleared once.
+    if (state.pendingRepurchase === data.purchaseId)
+      events.push({
+        type: 'CourseRepurchaseCleared',
+        data: { courseId: data.courseId, purchaseId: data.purchaseId, outcome: 'completed', at },
+      });
+    return events;
   },
+
+  MarkRepurchasePending: ({ data, metadata: { now } }, state) => {
+    existing(state);
+    // The same repurchase again (a retried request), or one already credited: nothing to claim.
+    if (state.pendingRepurchase === data.purchaseId || state.purchases.includes(data.purchaseId)) return [];
+    if (state.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
+    if (state.pendingRepurchase !== null) throw new DomainError(REPURCHASE_ALREADY_PENDING, 'conflict');
+    if (sessionsRemainingOf(state) > 0) throw new DomainError(REPURCHASE_WHILE_SESSIONS_REMAIN, 'conflict');
+    return [{ type: 'CourseRepurchasePending', data: { courseId: data.courseId, purchaseId: data.purchaseId, at: now.toISOString() } }];
+  },
+
+  // Idempotent by state: only the pending purchase's own end clears the mark, once.
+  ClearRepurchase: ({ data, metadata: { now } }, state) =>
+    existing(state).pendingRepurchase === data.purchaseId
+      ? [{ type: 'CourseRepurchaseCleared', data: { ...data, at: now.toISOString() } }]
+      : [],
 
   RemovePurchaseCredits: ({ data, metadata: { now } }, state) => {
     const credited = existing(state).credited.find((c) => c.purchaseId === data.purchaseId);

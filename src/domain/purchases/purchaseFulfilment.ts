@@ -5,7 +5,9 @@ import type { PurchaseEvent } from './purchase.ts';
  * What follows a purchase's outcome. Completed: the course is created with the package's credits,
  * the student's claimed slot is confirmed and the promo use becomes a redemption; a completed
  * repurchase adds the package's credits to its course instead (no slot involved). Failed or
- * abandoned: the promo use and the slot are given back. Refunded: the promo use stops counting. Each step is a command on another stream
+ * abandoned: the promo use and the slot are given back, and a repurchase's mark on its course is
+ * cleared (every way a purchase is given up, the cancel route, the sweep, a failed payment, ends
+ * here; completion clears it with the credits). Refunded: the promo use stops counting. Each step is a command on another stream
  * with an id derived from (workflow, event, step), so a replayed event takes no step twice; every
  * step is itself idempotent (a second redemption, course or release changes nothing).
  */
@@ -17,6 +19,8 @@ export type PurchaseFulfilmentStep =
   | { step: 'confirm-enrollment'; purchaseId: string }
   | { step: 'release-promo'; purchaseId: string; reason: 'payment_failed' | 'abandoned' }
   | { step: 'release-enrollment'; purchaseId: string }
+  /** A repurchase given up: its course may be repurchased or ended again (nothing for a first purchase, nor when not pending). */
+  | { step: 'clear-repurchase'; purchaseId: string; outcome: 'failed' | 'abandoned' }
   /** Refunded: the promo use no longer counts (a redemption is cancelled, a claim still held released). */
   | { step: 'refund-promo'; purchaseId: string };
 
@@ -53,6 +57,7 @@ export const purchaseFulfilmentWorkflow: Workflow<Input, null, PurchaseFulfilmen
     return [
       { step: 'release-promo', purchaseId, reason },
       { step: 'release-enrollment', purchaseId },
+      { step: 'clear-repurchase', purchaseId, outcome: event.type === 'PurchaseFailed' ? 'failed' : 'abandoned' },
     ];
   },
   isFinished: () => true,

@@ -66,16 +66,6 @@ export async function stalePendingPurchases(
   return rows.map((r) => ({ purchaseId: r.id, paymentIntentId: r.payment_intent_id }));
 }
 
-/**
- * Whether a payment for the student's subject is still awaited. With the subject's course open (the
- * enrolment rules allow no second first purchase), that is a repurchase of the course being paid.
- */
-export async function hasPendingPurchase(sql: Sql, studentId: string, subjectId: string): Promise<boolean> {
-  const rows = await sql`
-    SELECT 1 FROM purchases WHERE student_id = ${studentId} AND subject_id = ${subjectId} AND status = 'pending' LIMIT 1`;
-  return rows.length > 0;
-}
-
 /** The console's order keys (adminPurchaseApi's sort keys) as SQL. */
 const ADMIN_ORDER_BY: Record<AdminPurchaseListQuery['sort'], string> = {
   createdAt: 'p.created_at',

@@ -1,6 +1,7 @@
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
 import { confirmEnrollment, releaseEnrollment } from '../../commands/accounts/enrollment.ts';
 import { addCourseCredits, type CourseHandlers, courseIdForPurchase, enrollCourse } from '../../commands/courses/courseHandlers.ts';
+import { clearRepurchase } from '../../commands/courses/courseRepurchase.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import type { PromoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
 import { redeemPromoCode, refundPromoUse, releasePromoUse } from '../../commands/promoCodes/promoUses.ts';
@@ -60,6 +61,9 @@ export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector 
         return refundPromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, purchaseId }, ctx);
       case 'release-enrollment':
         return releaseEnrollment(deps.students, { studentId, purchaseId }, ctx);
+      case 'clear-repurchase':
+        if (started.kind !== 'repurchase' || !started.courseId) return;
+        return clearRepurchase(deps.courses, { courseId: started.courseId, purchaseId, outcome: step.outcome }, ctx);
     }
   });
 }

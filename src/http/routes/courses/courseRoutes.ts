@@ -9,15 +9,12 @@ import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from 
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { enrollmentStatus, findCourse, findStudentCourse, listStudentCourses } from '../../../projections/courses/queries.ts';
-import { hasPendingPurchase } from '../../../projections/purchases/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 export const STUDENT_NOT_FOUND = 'Student not found';
-export const REPURCHASE_BEING_PAID =
-  'More sessions for this course are being paid for. Finish that payment, or end the course once it has expired (30 minutes).';
 /** Who may read a student's courses: the student, their parent or account holder, their view-only login, an admin. */
 const readers = { roles: ['admin', 'student', 'parent', 'student_secondary'] } as const;
 /** Who may change them: the student or their parent; a view-only login never. */
@@ -172,9 +169,7 @@ export const courseRoutes =
           const course = await findCourse(sql, request.params.id);
           if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
           await checkAccess(sql, principalOf(request), course.studentId, 'write');
-          // Credits bought for it would reopen the course after its slot was given up (spec part 2 §4).
-          if (course.status !== 'inactive' && (await hasPendingPurchase(sql, course.studentId, course.subjectId)))
-            throw new DomainError(REPURCHASE_BEING_PAID, 'conflict');
+          // Refused (409) while a repurchase is being paid for: the course's stream holds its mark (the decider).
           const { position } = await endCourse(handlers, { courseId: course.id }, ctx);
           // The slot is free for a new enrolment.
           await recordCourseEnded(accounts.handlers, { studentId: course.studentId, courseId: course.id }, stepOf(ctx)('student'));

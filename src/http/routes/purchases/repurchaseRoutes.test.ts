@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
 import type { SandboxPayments } from '../../../adapters/payments/sandbox/sandboxPayments.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
@@ -10,6 +11,7 @@ import { createPromoCode } from '../../../commands/promoCodes/managePromoCodes.t
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { purchaseHandlers } from '../../../commands/purchases/purchaseHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { REPURCHASE_ALREADY_PENDING, REPURCHASE_BEING_PAID } from '../../../domain/courses/courseDecider.ts';
 import { repurchaseAnswerSchema, sandboxCheckoutResultSchema, sandboxCheckoutSchema } from '../../../domain/purchases/purchaseApi.ts';
 import {
   REPURCHASE_COURSE_ENDED,
@@ -22,7 +24,6 @@ import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
-import { REPURCHASE_BEING_PAID } from '../courses/courseRoutes.ts';
 import { AMOUNT_MISMATCH } from './checkoutTerms.ts';
 
 let system: TestSystem;
@@ -55,6 +56,7 @@ beforeAll(async () => {
 
 const courses = () => courseHandlers(system.store);
 const sandbox = () => system.payments as SandboxPayments;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function eventually<T>(read: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -285,6 +287,8 @@ describe('repurchase', () => {
     expect(await creditsAddedFor(answer.purchaseId)).toBe(1);
     expect(await findCourse(system.sql, courseId)).toMatchObject({ sessionsRemaining: 8, packageId: tier11[8]!.id });
     expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('completed');
+    // The credits cleared the course's repurchase mark.
+    expect((await courses().courses.load(courseId)).pendingRepurchase).toBeNull();
 
     // Sessions left now: no second repurchase.
     expect((await post(repurchaseUrl(studentId, courseId), cookie, body(tier11[4]!))).statusCode).toBe(409);
@@ -332,6 +336,7 @@ describe('repurchase', () => {
     const cancelled = await post(`/api/repurchase/${answer.purchaseId}/cancel`, cookie, {});
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toEqual({ cancelled: true });
+    expect((await courses().courses.load(courseId)).pendingRepurchase).toBeNull();
     expect((await post(`/api/repurchase/${answer.purchaseId}/cancel`, cookie, {})).json()).toEqual({ cancelled: true });
     expect((await findPurchase(system.sql, answer.purchaseId))?.status).toBe('abandoned');
     expect((await system.payments.retrieveCheckoutSession(sessionId)).status).toBe('expired');
@@ -376,6 +381,8 @@ describe('repurchase', () => {
     await sweepAbandonedPurchases(deps, later);
     await eventually(async () => (await findPurchase(system.sql, answer.purchaseId))?.status === 'abandoned');
     await eventually(async () => !(await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims[answer.purchaseId]);
+    await waitForProjections(system.sql, ['purchase_fulfilment'], await system.store.committedPosition(), 10_000);
+    expect((await courses().courses.load(courseId)).pendingRepurchase).toBeNull();
     const pay = await post(`/api/sandbox/checkout-sessions/${sessionIdOf(answer.checkoutUrl)}/pay`, cookie, {
       cardNumber: '4242424242424242',
     });
@@ -390,4 +397,108 @@ describe('repurchase', () => {
     expect(ended.statusCode).toBe(409);
     expect(ended.json()).toEqual({ message: REPURCHASE_COURSE_ENDED });
   });
+
+  it('ten repurchases of one used-up course at once (different idempotency keys): one is paid for, nine are 409, one checkout session', async () => {
+    const { studentId, courseId, cookie } = await studentWithCourse();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        app.inject({
+          method: 'POST',
+          url: repurchaseUrl(studentId, courseId),
+          headers: { cookie, 'idempotency-key': `tab-${i}-${randomUUID()}` },
+          payload: body(tier11[4]!),
+        }),
+      ),
+    );
+    const won = results.filter((r) => r.statusCode === 200);
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(won.length, results.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBe(1);
+    expect(refused).toHaveLength(9);
+    for (const r of refused) expect(r.json()).toEqual({ message: REPURCHASE_ALREADY_PENDING });
+    const { purchaseId } = repurchaseAnswerSchema.parse(won[0]!.json());
+    expect((await courses().courses.load(courseId)).pendingRepurchase).toBe(purchaseId);
+    const sessions = await system.sql`SELECT id FROM sandbox_checkout_sessions WHERE metadata->>'courseId' = ${courseId}`;
+    expect(sessions).toHaveLength(1);
+    const marks = await system.sql`
+      SELECT 1 FROM es_events WHERE type = 'CourseRepurchasePending' AND data->>'courseId' = ${courseId}`;
+    expect(marks).toHaveLength(1);
+
+    // Given up (its cancel URL): the course may be repurchased again.
+    expect((await post(`/api/repurchase/${purchaseId}/cancel`, cookie, {})).json()).toEqual({ cancelled: true });
+    const again = await post(repurchaseUrl(studentId, courseId), cookie, body(tier11[4]!));
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('a checkout that cannot start gives the course’s mark back; the same request retried claims it again and is paid for', async () => {
+    const { studentId, courseId, cookie } = await studentWithCourse();
+    const payments = system.payments;
+    const create = payments.createCheckoutSession.bind(payments);
+    let failures = 1;
+    payments.createCheckoutSession = async (input) => {
+      if (failures-- > 0) throw new PaymentError('unavailable', 'The provider is down');
+      return create(input);
+    };
+    try {
+      const request = () =>
+        app.inject({
+          method: 'POST',
+          url: repurchaseUrl(studentId, courseId),
+          headers: { cookie, 'idempotency-key': `retry-${courseId}` },
+          payload: body(tier11[4]!),
+        });
+      const failed = await request();
+      expect(failed.statusCode, failed.body).toBeGreaterThanOrEqual(500);
+      expect((await courses().courses.load(courseId)).pendingRepurchase).toBeNull();
+      const givenBack = await system.sql`
+        SELECT 1 FROM es_events WHERE type = 'CourseRepurchaseCleared' AND data->>'courseId' = ${courseId} AND data->>'outcome' = 'given_back'`;
+      expect(givenBack).toHaveLength(1);
+
+      const retried = await request();
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { purchaseId } = repurchaseAnswerSchema.parse(retried.json());
+      expect((await courses().courses.load(courseId)).pendingRepurchase).toBe(purchaseId);
+    } finally {
+      payments.createCheckoutSession = create;
+    }
+  });
+
+  it('End Course racing a repurchase start: never both (10 rounds)', async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const { studentId, courseId, cookie } = await studentWithCourse();
+      const [repurchase, end] = await Promise.all([
+        app.inject({
+          method: 'POST',
+          url: repurchaseUrl(studentId, courseId),
+          headers: { cookie, 'idempotency-key': `race-${randomUUID()}` },
+          payload: body(tier11[4]!),
+        }),
+        // The end starts a little later each round, so the rounds sweep the repurchase's steps.
+        sleep(round).then(() =>
+          app.inject({
+            method: 'PATCH',
+            url: `/api/student-courses/${courseId}/end`,
+            headers: { cookie, 'idempotency-key': `end-${randomUUID()}` },
+            payload: { status: 'inactive' },
+          }),
+        ),
+      ]);
+      const both = `${repurchase.statusCode} ${repurchase.body} / ${end.statusCode} ${end.body}`;
+      expect([repurchase.statusCode, end.statusCode].sort(), both).toEqual([200, 409]);
+      const ledger = await courses().courses.load(courseId);
+      if (repurchase.statusCode === 200) {
+        expect(end.json()).toEqual({ message: REPURCHASE_BEING_PAID });
+        expect(ledger.status).not.toBe('inactive');
+        expect(ledger.pendingRepurchase).toBe(repurchaseAnswerSchema.parse(repurchase.json()).purchaseId);
+        outcomes.push('repurchase');
+      } else {
+        expect(repurchase.json()).toEqual({ message: REPURCHASE_COURSE_ENDED });
+        expect(ledger).toMatchObject({ status: 'inactive', pendingRepurchase: null });
+        const sessions = await system.sql`SELECT id FROM sandbox_checkout_sessions WHERE metadata->>'courseId' = ${courseId}`;
+        expect(sessions).toHaveLength(0);
+        outcomes.push('end');
+      }
+    }
+    expect(outcomes).toHaveLength(10);
+  }, 120_000);
 });

@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type CheckoutSession, PaymentError } from '../../../adapters/payments/paymentPort.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { clearRepurchase, holdsRepurchase, markRepurchasePending } from '../../../commands/courses/courseRepurchase.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
+import { retriedClaim } from '../../../commands/kit/retriedClaim.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
@@ -133,9 +135,60 @@ export const repurchaseRoutes =
         courseId: params.courseId,
         checkoutSessionId: null,
       };
-      // The rules before anything is claimed or charged (the decider checks them again on the stream).
+      // The rules before anything is claimed or charged (the deciders check them again on the streams).
       checkRepurchase(terms, facts);
 
+      // First the course's own stream: one repurchase at a time, none of an ended course (409 for
+      // the others). A request retried after giving the mark back claims it again (`retriedClaim`);
+      // one whose purchase started needs no mark of its own (the purchase's end clears it).
+      const claim = { courseId: params.courseId, purchaseId };
+      const mark = await retriedClaim(
+        step,
+        'mark-repurchase',
+        (c) => markRepurchasePending(courses, claim, c),
+        async () => (await holdsRepurchase(courses, claim)) || (await purchases.purchases.load(purchaseId)).started !== null,
+      );
+      return compensating(
+        () =>
+          pay(
+            principal,
+            {
+              terms,
+              facts,
+              quote,
+              promoCodeId,
+              courseId: params.courseId,
+              description: `${subjectName}: ${found.name}`,
+              email: body.email,
+            },
+            ctx,
+          ),
+        async () => {
+          // Started: from now on the purchase owns the mark, and its end (credited, abandoned) clears it.
+          if ((await purchases.purchases.load(purchaseId)).started) return;
+          await clearRepurchase(courses, { ...claim, outcome: 'given_back' }, step(`release-repurchase${mark.suffix}`));
+        },
+      );
+    }
+
+    /** Claims the promo use, then starts the purchase: completed at once when free, else on a hosted checkout session. */
+    async function pay(
+      principal: Principal,
+      order: {
+        terms: Omit<PurchaseStartedData, 'at'>;
+        facts: RepurchaseFacts;
+        quote: Awaited<ReturnType<typeof quoteFor>>['quote'];
+        promoCodeId: string | null;
+        courseId: string;
+        /** What the hosted checkout page says is bought. */
+        description: string;
+        email: string | null | undefined;
+      },
+      ctx: CommandContext,
+    ) {
+      const { terms, facts, quote, promoCodeId, courseId } = order;
+      const { purchaseId, studentId, packageId } = terms;
+      const step = stepOf(ctx);
       return compensating(
         async () => {
           if (promoCodeId) {
@@ -157,18 +210,12 @@ export const repurchaseRoutes =
             amountCents: quote.finalCents,
             currency: 'cad',
             idempotencyKey: paymentIdempotencyKey(purchaseId),
-            description: `${subjectName}: ${found.name}`,
-            metadata: {
-              purchaseId,
-              kind: REPURCHASE_METADATA_KIND,
-              studentId: params.studentId,
-              courseId: params.courseId,
-              packageId: found.id,
-            },
+            description: order.description,
+            metadata: { purchaseId, kind: REPURCHASE_METADATA_KIND, studentId, courseId, packageId },
             successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
             cancelUrl: `${site}/checkout?repurchase=true&cancelled=true&purchase=${encodeURIComponent(purchaseId)}`,
             expiresAt: sessionExpiry(ctx.now),
-            ...(body.email ? { customerEmail: body.email } : {}),
+            ...(order.email ? { customerEmail: order.email } : {}),
           });
           const { position } = await startRepurchase(
             purchases,
@@ -317,7 +364,8 @@ export const repurchaseRoutes =
           return { cancelled: false };
         }
         const { position } = await abandonPurchase(purchases, { purchaseId }, ctx('abandon'));
-        await readYourWrites(sql, purchaseProjections, position);
+        // The fulfilment gives the promo use back and clears the course's repurchase mark (End Course works at once).
+        await readYourWrites(sql, fulfilmentProjections, position, 10_000);
         return { cancelled: true };
       },
     );

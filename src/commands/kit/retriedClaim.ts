@@ -1,4 +1,4 @@
-import type { CommandContext } from '../kit/commandContext.ts';
+import type { CommandContext } from './commandContext.ts';
 
 /**
  * A claim step of a process whose request may be retried after a compensation gave the claim
