@@ -103,12 +103,12 @@ test('a student books from the dashboard, sees the Meet link and one session few
     .poll(
       async () => {
         await page.reload();
-        return page
-          .getByRole('region', { name: 'Upcoming Sessions' })
-          .getByRole('link', { name: /Join Google Meet/ })
-          .count();
+        // Count once the reloaded list shows the session: right after a reload it may still be loading.
+        const list = page.getByRole('region', { name: 'Upcoming Sessions' });
+        await list.getByText('Limits and derivatives').first().waitFor({ timeout: 15_000 });
+        return list.getByRole('link', { name: /Join Google Meet/ }).count();
       },
-      { timeout: 30_000, intervals: [1_000] },
+      { timeout: 45_000, intervals: [1_000] },
     )
     .toBe(1);
   await expect(row.getByRole('link', { name: /Join Google Meet/ })).toHaveAttribute('href', /^https:\/\//);
