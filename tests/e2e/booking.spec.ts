@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
-import { horizontalOverflow } from './browser.ts';
+import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { demoAccount } from './demoAccounts.ts';
 import { signIn, signOut, unique } from './helpers.ts';
 import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
@@ -14,18 +13,6 @@ import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, studentWithMaya } fr
  * it; cancels it more than 12 hours ahead and gets the credit back. Also the first-session step's
  * "Book First Session Now".
  */
-
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  // Colours mid-transition (a slot just chosen fades to its selected colours) are not what a user reads.
-  // (Evaluated as text: the tests compile without the DOM's types.)
-  await page.evaluate(
-    'Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))).then(() => undefined)',
-  );
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 const timeIn = (iso: string, zone: string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso));

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { horizontalOverflow } from './browser.ts';
+import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
 
 /**
@@ -14,11 +13,6 @@ import { googleStudent, moveServerClock, unique } from './helpers.ts';
 test.use({ timezoneId: 'America/Toronto' });
 
 const MAYA = { email: 'maya.tutor@demo.topmark.example', firstName: 'Maya', lastName: 'Okafor', zone: 'America/Toronto' };
-
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id}`);
-}
 
 /** An API client signed in as the e2e admin (tests/e2e/serve.ts). */
 async function adminApi(request: APIRequestContext) {

@@ -1,16 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { horizontalOverflow } from './browser.ts';
+import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, unique } from './helpers.ts';
 
 /** A 1x1 transparent PNG. */
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-/** Serious or critical axe violations on the page as it is now. */
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id}`);
-}
 
 /** The dev consent page that stands in for Google, as a tutor. */
 async function googleTutor(page: Page, email: string, firstName: string, lastName: string) {
