@@ -1,4 +1,5 @@
 import type { CommandContext } from '../kit/commandContext.ts';
+import { retriedClaim } from '../kit/retriedClaim.ts';
 import { HOT_STREAM_ATTEMPTS, type PromoCodeHandlers } from './promoCodeHandlers.ts';
 
 /**
@@ -16,6 +17,32 @@ export interface PromoUse {
 
 export const claimPromoUse = (handlers: PromoCodeHandlers, use: PromoUse, ctx: CommandContext) =>
   handlers.promoCodes.handle(use.promoCodeId, { type: 'ClaimPromoUse', data: use }, ctx, { maxAttempts: HOT_STREAM_ATTEMPTS });
+
+/** Whether the code's stream still counts the use for `claimId` (held, redeemed or refunded; not given back). */
+async function promoUseKept(handlers: PromoCodeHandlers, promoCodeId: string, claimId: string): Promise<boolean> {
+  const state = await handlers.promoCodes.load(promoCodeId);
+  return Boolean(state.claims[claimId]) || state.redeemed.includes(claimId) || state.refunded.includes(claimId);
+}
+
+/**
+ * A checkout request's claim of a use, safe to retry after its compensation gave the use back: the
+ * retried claim step would be answered "already handled" from the stream and the payment would go
+ * on with no use held, so the claim is made again under the next step name (`retriedClaim`). The
+ * compensation releases under `release-promo` + the returned suffix.
+ */
+export async function claimPromoUseOnce(
+  handlers: PromoCodeHandlers,
+  use: PromoUse,
+  step: (name: string) => CommandContext,
+): Promise<{ suffix: string }> {
+  const { suffix } = await retriedClaim(
+    step,
+    'claim-promo',
+    (ctx) => claimPromoUse(handlers, use, ctx),
+    () => promoUseKept(handlers, use.promoCodeId, use.claimId),
+  );
+  return { suffix };
+}
 
 export const releasePromoUse = (
   handlers: PromoCodeHandlers,

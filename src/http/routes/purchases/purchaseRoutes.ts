@@ -7,7 +7,7 @@ import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts
 import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { claimPromoUseOnce, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
   completePurchase,
   handlePaymentEvent,
@@ -109,14 +109,18 @@ export const purchaseRoutes =
         { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: found.gradeTier.id },
         step('claim-enrollment'),
       );
+      // The claim's round: a retried request that had given the use back claims it again under the next step name.
+      let promoRound = '';
       return compensating(
         async () => {
           if (promoCodeId) {
-            await claimPromoUse(
-              promos,
-              { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
-              step('claim-promo'),
-            );
+            promoRound = (
+              await claimPromoUseOnce(
+                promos,
+                { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
+                step,
+              )
+            ).suffix;
           }
           return compensating(
             async () => {
@@ -140,7 +144,11 @@ export const purchaseRoutes =
             },
             async () => {
               if (promoCodeId)
-                await releasePromoUse(promos, { promoCodeId, claimId: purchaseId, reason: 'payment_failed' }, step('release-promo'));
+                await releasePromoUse(
+                  promos,
+                  { promoCodeId, claimId: purchaseId, reason: 'payment_failed' },
+                  step(`release-promo${promoRound}`),
+                );
             },
           );
         },

@@ -429,8 +429,13 @@ describe('repurchase', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
-  it('a checkout that cannot start gives the course’s mark back; the same request retried claims it again and is paid for', async () => {
+  it('a checkout that cannot start gives the course’s mark and promo use back; the same request retried claims both again and is paid for', async () => {
     const { studentId, courseId, cookie } = await studentWithCourse();
+    const pkg = tier11[4]!;
+    const promoCodeId = await promo(`AGAIN${randomUUID().slice(0, 6)}`.toUpperCase(), 'percentage', '10');
+    const discount = Math.round(pkg.cents * 0.1) / 100;
+    const withPromo = body(pkg, { promoCodeId, discountAmount: discount, finalAmount: pkg.cents / 100 - discount });
+    const promoClaims = async () => (await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims;
     const payments = system.payments;
     const create = payments.createCheckoutSession.bind(payments);
     let failures = 1;
@@ -444,11 +449,12 @@ describe('repurchase', () => {
           method: 'POST',
           url: repurchaseUrl(studentId, courseId),
           headers: { cookie, 'idempotency-key': `retry-${courseId}` },
-          payload: body(tier11[4]!),
+          payload: withPromo,
         });
       const failed = await request();
       expect(failed.statusCode, failed.body).toBeGreaterThanOrEqual(500);
       expect((await courses().courses.load(courseId)).pendingRepurchase).toBeNull();
+      expect(Object.keys(await promoClaims())).toEqual([]);
       const givenBack = await system.sql`
         SELECT 1 FROM es_events WHERE type = 'CourseRepurchaseCleared' AND data->>'courseId' = ${courseId} AND data->>'outcome' = 'given_back'`;
       expect(givenBack).toHaveLength(1);
@@ -457,6 +463,8 @@ describe('repurchase', () => {
       expect(retried.statusCode, retried.body).toBe(200);
       const { purchaseId } = repurchaseAnswerSchema.parse(retried.json());
       expect((await courses().courses.load(courseId)).pendingRepurchase).toBe(purchaseId);
+      // The retried request holds the code's use again (its first claim step had been given back).
+      expect(Object.keys(await promoClaims())).toEqual([purchaseId]);
     } finally {
       payments.createCheckoutSession = create;
     }

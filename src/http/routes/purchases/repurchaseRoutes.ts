@@ -7,7 +7,7 @@ import { type CommandContext, commandContext, deterministicUuid } from '../../..
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { retriedClaim } from '../../../commands/kit/retriedClaim.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { claimPromoUse, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { claimPromoUseOnce, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
   abandonPurchase,
   completePurchase,
@@ -189,14 +189,18 @@ export const repurchaseRoutes =
       const { terms, facts, quote, promoCodeId, courseId } = order;
       const { purchaseId, studentId, packageId } = terms;
       const step = stepOf(ctx);
+      // The claim's round: a retried request that had given the use back claims it again under the next step name.
+      let promoRound = '';
       return compensating(
         async () => {
           if (promoCodeId) {
-            await claimPromoUse(
-              promos,
-              { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
-              step('claim-promo'),
-            );
+            promoRound = (
+              await claimPromoUseOnce(
+                promos,
+                { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
+                step,
+              )
+            ).suffix;
           }
           if (quote.finalCents === 0) {
             await startRepurchase(purchases, { terms, ...facts }, step('start'));
@@ -227,7 +231,11 @@ export const repurchaseRoutes =
         },
         async () => {
           if (promoCodeId)
-            await releasePromoUse(promos, { promoCodeId, claimId: purchaseId, reason: 'payment_failed' }, step('release-promo'));
+            await releasePromoUse(
+              promos,
+              { promoCodeId, claimId: purchaseId, reason: 'payment_failed' },
+              step(`release-promo${promoRound}`),
+            );
         },
       );
     }
