@@ -1,4 +1,5 @@
 import type { CommandContext } from '../kit/commandContext.ts';
+import { retriedClaim } from '../kit/retriedClaim.ts';
 import type { AccountHandlers } from './accountDeps.ts';
 
 type Students = Pick<AccountHandlers, 'students'>;
@@ -16,6 +17,27 @@ export function claimEnrollment(
   ctx: CommandContext,
 ) {
   return handlers.students.handle(input.studentId, { type: 'ClaimEnrollment', data: input }, ctx, { maxAttempts: ENROLLMENT_ATTEMPTS });
+}
+
+/**
+ * A checkout request's claim of the slot, safe to retry after its compensation gave the slot back:
+ * answered "already handled" from the stream, the retried step would let the payment go on with
+ * no slot held (past the 4-course and one-course-per-subject rules), so the claim is made again
+ * under the next step name (`retriedClaim`). The compensation releases under
+ * `release-enrollment` + the returned suffix.
+ */
+export async function claimEnrollmentOnce(
+  handlers: Students,
+  input: { studentId: string; subjectId: string; purchaseId: string; gradeTierId: string },
+  step: (name: string) => CommandContext,
+): Promise<{ suffix: string }> {
+  const { suffix } = await retriedClaim(
+    step,
+    'claim-enrollment',
+    (ctx) => claimEnrollment(handlers, input, ctx),
+    async () => (await handlers.students.load(input.studentId)).enrollments.some((e) => e.purchaseId === input.purchaseId),
+  );
+  return { suffix };
 }
 
 /** The payment failed or was abandoned: frees the claimed slot (nothing if it was not claimed). */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
+import { accountHandlers } from '../../../commands/accounts/accountDeps.ts';
 import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedPackages } from '../../../commands/packages/seedPackages.ts';
@@ -193,6 +195,38 @@ describe('checkout', () => {
     expect(list.json()).toMatchObject([
       { id: answer.purchaseId, status: 'completed', finalAmount: final / 100, subjectId: SUBJECT, sessionsRemaining: 8 },
     ]);
+  });
+
+  it('a payment that cannot start gives the slot and the promo use back; the same request retried holds both again', async () => {
+    const { studentId, cookie } = await newStudent();
+    const promoCodeId = await promo(`RETRY${randomUUID().slice(0, 6)}`.toUpperCase(), 'fixed_amount', '5');
+    const payments = system.payments;
+    const create = payments.createPaymentIntent.bind(payments);
+    let failures = 1;
+    payments.createPaymentIntent = async (input) => {
+      if (failures-- > 0) throw new PaymentError('unavailable', 'The provider is down');
+      return create(input);
+    };
+    const slots = async () => (await accountHandlers(system.store).students.load(studentId)).enrollments.map((e) => e.purchaseId);
+    const uses = async () => Object.keys((await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).claims);
+    try {
+      const request = () =>
+        post('/api/create-payment-intent', cookie, checkoutBody(studentId, { promoCodeId, amount: (pkg.cents - 500) / 100 }), {
+          'idempotency-key': `retry-${studentId}`,
+        });
+      const failed = await request();
+      expect(failed.statusCode, failed.body).toBeGreaterThanOrEqual(500);
+      expect(await slots()).toEqual([]);
+      expect(await uses()).toEqual([]);
+      const retried = await request();
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { purchaseId } = paymentIntentAnswerSchema.parse(retried.json());
+      // Its first claim steps had been given back: the retry holds the slot and the code's use again.
+      expect(await slots()).toEqual([purchaseId]);
+      expect(await uses()).toEqual([purchaseId]);
+    } finally {
+      payments.createPaymentIntent = create;
+    }
   });
 
   it('a declined card: the provider’s message, no course, the promo use and the slot released', async () => {

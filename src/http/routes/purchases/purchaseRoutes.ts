@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import type { PaymentIntent } from '../../../adapters/payments/paymentPort.ts';
 import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
-import { claimEnrollment, releaseEnrollment } from '../../../commands/accounts/enrollment.ts';
+import { claimEnrollmentOnce, releaseEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
@@ -104,10 +104,10 @@ export const purchaseRoutes =
       });
 
       // The rules first, before any money moves: the student's slot, then the code's use.
-      await claimEnrollment(
+      const enrollment = await claimEnrollmentOnce(
         students,
         { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: found.gradeTier.id },
-        step('claim-enrollment'),
+        step,
       );
       // The claim's round: a retried request that had given the use back claims it again under the next step name.
       let promoRound = '';
@@ -152,7 +152,7 @@ export const purchaseRoutes =
             },
           );
         },
-        () => releaseEnrollment(students, { studentId: body.studentId, purchaseId }, step('release-enrollment')),
+        () => releaseEnrollment(students, { studentId: body.studentId, purchaseId }, step(`release-enrollment${enrollment.suffix}`)),
       );
     }
 
