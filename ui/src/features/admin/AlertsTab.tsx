@@ -17,8 +17,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { alertsApi } from './alertsApi.ts';
+import { SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { exactTime, timeAgo } from './format.ts';
 
@@ -88,43 +88,29 @@ export function AlertsTab() {
           {STATUS_LABELS[status]} alerts{alerts.data ? ` (${alerts.data.total})` : ''}
         </h2>
         <div className="flex flex-wrap items-end gap-3">
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.status}>Status</Label>
-            <select
-              id={ids.status}
-              className={selectClasses}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value as Status);
-                firstPage();
-              }}
-            >
-              {alertStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.type}>Type</Label>
-            <select
-              id={ids.type}
-              className={selectClasses}
-              value={type}
-              onChange={(event) => {
-                setType(event.target.value as AlertType | '');
-                firstPage();
-              }}
-            >
-              <option value="">All types</option>
-              {alertTypes.map((t) => (
-                <option key={t} value={t}>
-                  {alertTypeLabels[t]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectFilter
+            id={ids.status}
+            label="Status"
+            value={status}
+            options={alertStatuses}
+            labelOf={(s) => STATUS_LABELS[s]}
+            onChange={(value) => {
+              setStatus(value as Status);
+              firstPage();
+            }}
+          />
+          <SelectFilter
+            id={ids.type}
+            label="Type"
+            value={type}
+            options={alertTypes}
+            labelOf={(t) => alertTypeLabels[t]}
+            allLabel="All types"
+            onChange={(value) => {
+              setType(value as AlertType | '');
+              firstPage();
+            }}
+          />
           {alerts.isFetching && !alerts.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />
           ) : null}

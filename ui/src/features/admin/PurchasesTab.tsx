@@ -15,11 +15,10 @@ import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
+import { DateFilter, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate } from './format.ts';
@@ -161,65 +160,48 @@ export function PurchasesTab() {
           Purchases{purchases.data ? ` (${purchases.data.total})` : ''}
         </h2>
         <div className="flex w-full flex-wrap items-end gap-3 sm:w-auto">
-          <div className="flex w-full flex-col gap-1 sm:w-56">
-            <Label htmlFor={ids.search}>Search</Label>
-            <Input
-              id={ids.search}
-              type="search"
-              value={search}
-              maxLength={200}
-              placeholder="Buyer, student, subject, code"
-              onChange={(event) => {
-                setSearch(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.status}>Status</Label>
-            <select
-              id={ids.status}
-              className={selectClasses}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value as AdminPurchaseStatus | '');
-                firstPage();
-              }}
-            >
-              <option value="">All statuses</option>
-              {adminPurchaseStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {adminPurchaseStatusLabels[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.from}>From</Label>
-            <Input
-              id={ids.from}
-              type="date"
-              value={from}
-              max={to || undefined}
-              onChange={(event) => {
-                setFrom(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.to}>To</Label>
-            <Input
-              id={ids.to}
-              type="date"
-              value={to}
-              min={from || undefined}
-              onChange={(event) => {
-                setTo(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
+          <SearchFilter
+            id={ids.search}
+            className="sm:w-56"
+            value={search}
+            placeholder="Buyer, student, subject, code"
+            onChange={(value) => {
+              setSearch(value);
+              firstPage();
+            }}
+          />
+          <SelectFilter
+            id={ids.status}
+            label="Status"
+            value={status}
+            options={adminPurchaseStatuses}
+            labelOf={(s) => adminPurchaseStatusLabels[s]}
+            allLabel="All statuses"
+            onChange={(value) => {
+              setStatus(value as AdminPurchaseStatus | '');
+              firstPage();
+            }}
+          />
+          <DateFilter
+            id={ids.from}
+            label="From"
+            value={from}
+            max={to || undefined}
+            onChange={(value) => {
+              setFrom(value);
+              firstPage();
+            }}
+          />
+          <DateFilter
+            id={ids.to}
+            label="To"
+            value={to}
+            min={from || undefined}
+            onChange={(value) => {
+              setTo(value);
+              firstPage();
+            }}
+          />
           {purchases.isFetching && !purchases.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />
           ) : null}

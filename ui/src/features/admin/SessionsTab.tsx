@@ -7,10 +7,8 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
+import { DateFilter, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, timeAgo } from './format.ts';
@@ -180,64 +178,46 @@ export function SessionsTab() {
           ) : null}
         </div>
         <div className="flex flex-wrap items-end gap-3">
-          <div className="flex w-full flex-col gap-1 sm:w-64">
-            <Label htmlFor={ids.search}>Search</Label>
-            <Input
-              id={ids.search}
-              type="search"
-              value={search}
-              maxLength={200}
-              placeholder="Tutor, student or subject"
-              onChange={(event) => {
-                setSearch(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.status}>Status</Label>
-            <select
-              id={ids.status}
-              className={selectClasses}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value as SessionStatus | '');
-                firstPage();
-              }}
-            >
-              <option value="">All statuses</option>
-              {sessionStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.from}>From</Label>
-            <Input
-              id={ids.from}
-              type="date"
-              value={from}
-              onChange={(event) => {
-                setFrom(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.to}>To</Label>
-            <Input
-              id={ids.to}
-              type="date"
-              value={to}
-              min={from || undefined}
-              onChange={(event) => {
-                setTo(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
+          <SearchFilter
+            id={ids.search}
+            value={search}
+            placeholder="Tutor, student or subject"
+            onChange={(value) => {
+              setSearch(value);
+              firstPage();
+            }}
+          />
+          <SelectFilter
+            id={ids.status}
+            label="Status"
+            value={status}
+            options={sessionStatuses}
+            labelOf={(s) => STATUS_LABELS[s]}
+            allLabel="All statuses"
+            onChange={(value) => {
+              setStatus(value as SessionStatus | '');
+              firstPage();
+            }}
+          />
+          <DateFilter
+            id={ids.from}
+            label="From"
+            value={from}
+            onChange={(value) => {
+              setFrom(value);
+              firstPage();
+            }}
+          />
+          <DateFilter
+            id={ids.to}
+            label="To"
+            value={to}
+            min={from || undefined}
+            onChange={(value) => {
+              setTo(value);
+              firstPage();
+            }}
+          />
         </div>
         {tutor || student ? (
           <ul className="flex flex-wrap gap-2" aria-label="Active filters">

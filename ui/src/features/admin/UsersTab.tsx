@@ -14,10 +14,8 @@ import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
+import { SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate, timeAgo } from './format.ts';
@@ -123,58 +121,39 @@ export function UsersTab() {
           Accounts{users.data ? ` (${users.data.total})` : ''}
         </h2>
         <div className="flex w-full flex-wrap items-end gap-3 sm:w-auto">
-          <div className="flex w-full flex-col gap-1 sm:w-64">
-            <Label htmlFor={ids.search}>Search</Label>
-            <Input
-              id={ids.search}
-              type="search"
-              value={search}
-              maxLength={200}
-              placeholder="Name, username or email"
-              onChange={(event) => {
-                setSearch(event.target.value);
-                firstPage();
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.role}>Role</Label>
-            <select
-              id={ids.role}
-              className={selectClasses}
-              value={role}
-              onChange={(event) => {
-                setRole(event.target.value);
-                firstPage();
-              }}
-            >
-              <option value="">All roles</option>
-              {accountRoles.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r] ?? r}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.status}>Status</Label>
-            <select
-              id={ids.status}
-              className={selectClasses}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value as UserStatus | '');
-                firstPage();
-              }}
-            >
-              <option value="">All statuses</option>
-              {userStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SearchFilter
+            id={ids.search}
+            value={search}
+            placeholder="Name, username or email"
+            onChange={(value) => {
+              setSearch(value);
+              firstPage();
+            }}
+          />
+          <SelectFilter
+            id={ids.role}
+            label="Role"
+            value={role}
+            options={accountRoles}
+            labelOf={(r) => ROLE_LABELS[r] ?? r}
+            allLabel="All roles"
+            onChange={(value) => {
+              setRole(value);
+              firstPage();
+            }}
+          />
+          <SelectFilter
+            id={ids.status}
+            label="Status"
+            value={status}
+            options={userStatuses}
+            labelOf={(s) => STATUS_LABELS[s]}
+            allLabel="All statuses"
+            onChange={(value) => {
+              setStatus(value as UserStatus | '');
+              firstPage();
+            }}
+          />
           {users.isFetching && !users.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />
           ) : null}

@@ -1,0 +1,80 @@
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { cn } from '../../lib/utils.ts';
+import { selectClasses } from '../accounts/FieldMessage.tsx';
+
+/**
+ * The filter controls above the console's tables (Sessions, Purchases, Users, Alerts): a labelled
+ * search box, select or date each. `onChange` receives the new value; the tab sets its filter and
+ * goes back to the first page.
+ */
+
+export function SearchFilter(props: {
+  id: string;
+  value: string;
+  placeholder: string;
+  className?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className={cn('flex w-full flex-col gap-1', props.className ?? 'sm:w-64')}>
+      <Label htmlFor={props.id}>Search</Label>
+      <Input
+        id={props.id}
+        type="search"
+        value={props.value}
+        maxLength={200}
+        placeholder={props.placeholder}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+export function SelectFilter<T extends string>(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly T[];
+  labelOf: (option: T) => string;
+  /** The empty choice's label ("All statuses"); none when a value is always chosen. */
+  allLabel?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={props.id}>{props.label}</Label>
+      <select id={props.id} className={selectClasses} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        {props.allLabel !== undefined ? <option value="">{props.allLabel}</option> : null}
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {props.labelOf(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function DateFilter(props: {
+  id: string;
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={props.id}>{props.label}</Label>
+      <Input
+        id={props.id}
+        type="date"
+        value={props.value}
+        min={props.min}
+        max={props.max}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </div>
+  );
+}
