@@ -33,8 +33,10 @@ async function claimWithRepair(
   } catch (error) {
     if (!(error instanceof DomainError) || error.message !== SLOT_TAKEN || !claim.slotFree) throw error;
     const state = await handlers.schedules.load(claim.tutorId);
-    let repaired = false;
-    for (const holder of holdersOverlapping(state, claim, claim.sessionId)) {
+    const holders = holdersOverlapping(state, claim, claim.sessionId);
+    // Nobody holds it any more (the sweep gave the claim back meanwhile): claim it again.
+    let repaired = holders.length === 0;
+    for (const holder of holders) {
       if (!(await isOrphaned(handlers, holder.sessionId, holder, ctx.now))) continue;
       await giveBackClaim(handlers, ports.courses.release, { tutorId: claim.tutorId, ...holder }, ctx);
       repaired = true;
