@@ -2,7 +2,7 @@ import type { TransactionSql } from '../../adapters/db/db.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import { definitionOf, type EventType, type eventCatalog } from '../../domain/eventCatalog.ts';
 import type { DataOf } from '../../domain/kit/eventDefinition.ts';
-import type { Projector } from '../runner/projector.ts';
+import type { ApplyTarget, Projector } from '../runner/projector.ts';
 import type { AnyTable } from './table.ts';
 
 /** A recorded event of a catalogued type, its data parsed by the catalogue's schema. */
@@ -24,8 +24,11 @@ interface Definition<Event> {
   name: string;
   /** The tables it owns: their DDL and indexes are its setup, a rebuild replaces exactly these. */
   tables: readonly AnyTable[];
-  /** A batch of the handled events, in log order; write it set-based, one statement per kind of change. */
-  apply(tx: TransactionSql, events: Event[]): Promise<void>;
+  /**
+   * A batch of the handled events, in log order; write it set-based, one statement per kind of
+   * change. `target` says whether the tables are a rebuild's fresh ones (see `ApplyTarget`).
+   */
+  apply(tx: TransactionSql, events: Event[], target: ApplyTarget): Promise<void>;
 }
 
 /** Parses event data by its catalogue schema; data that does not match stops the projector at that event. */
@@ -72,12 +75,13 @@ export function defineProjection(
         for (const t of withIndexes) await tx.unsafe(t.indexDdl as string);
       },
     }),
-    async apply(tx, events) {
+    async apply(tx, events, target = 'live') {
       if (definition.handles === '*') {
         if (events.length > 0)
           await definition.apply(
             tx,
             events.map((e) => parsed(e) ?? e),
+            target,
           );
         return;
       }
@@ -85,7 +89,7 @@ export function defineProjection(
         const event = handled?.has(e.type) ? parsed(e) : null;
         return event ? [event] : [];
       });
-      if (typed.length > 0) await definition.apply(tx, typed);
+      if (typed.length > 0) await definition.apply(tx, typed, target);
     },
   };
 }

@@ -56,9 +56,9 @@ export async function projectionSpec(
   const watched = projectors.map(
     (p): Projector => ({
       ...p,
-      async apply(tx, events) {
+      async apply(tx, events, target) {
         try {
-          await p.apply(tx, events);
+          await p.apply(tx, events, target);
         } catch (error) {
           failures.push(`${p.name}: ${error instanceof Error ? error.message : String(error)}`);
           throw error;

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../../../tests/support/da
 import type { TransactionSql } from '../../adapters/db/db.ts';
 import { foldRows } from './foldRows.ts';
 import { boolean, int, jsonb, type ReadRowOf, type RowOf, table, text, timestamptz, uuid } from './table.ts';
-import { deleteRows, insertRows, updateRows } from './writes.ts';
+import { copyRows, deleteRows, insertRows, updateRows } from './writes.ts';
 
 const widgets = table(
   'widgets',
@@ -155,6 +155,41 @@ describe('table writes against PostgreSQL', () => {
     // The next test starts from the rows the one before left.
     await db.sql`DELETE FROM widgets`;
     await db.sql.begin((tx) => insertRows(tx, widgets, before as unknown as RowOf<typeof widgets>[], 'nothing'));
+  });
+
+  it('bulk-loads rows by COPY with every value round-tripping; a COPY the server refuses rejects and leaves the transaction usable', async () => {
+    await db.sql.unsafe(`CREATE TABLE copied (LIKE widgets INCLUDING ALL)`);
+    const copied = { ...widgets, name: 'copied' };
+    const awkward = 'tab\there\nnew line\r\\back\\slash \\N "quoted" é 🎓 \\.';
+    const rows = [
+      row(ids[0], { count: null, active: true, meta: { tags: [awkward, '\\N', '', '\t'] }, position: awkward }),
+      row(ids[1], { label: 'b', count: -42, meta: null, at: '2026-03-08T07:00:00.000Z' }),
+    ];
+    await db.sql.begin((tx) => copyRows(tx, copied, rows));
+    const read = await db.sql<ReadRowOf<typeof widgets>[]>`SELECT * FROM copied ORDER BY id`;
+    expect(read.map((r) => [r.label, r.count, r.active, r.meta, r.position, r.at.toISOString()])).toEqual([
+      ['a', null, true, { tags: [awkward, '\\N', '', '\t'] }, awkward, '2025-01-01T00:00:00.000Z'],
+      ['b', -42, false, null, '0001', '2026-03-08T07:00:00.000Z'],
+    ]);
+    // The same id again violates the primary key once the COPY is complete (postgres.js left such a COPY waiting for good).
+    const outcome = await db.sql.begin(async (tx) => {
+      const failed = await tx
+        .savepoint((sp) => copyRows(sp, copied, [row(ids[2]), row(ids[0])]))
+        .then(
+          () => null,
+          (error: unknown) => (error as { code?: string }).code,
+        );
+      await copyRows(tx, copied, [row(ids[2], { label: 'b' })]);
+      return failed;
+    });
+    expect(outcome).toBe('23505');
+    expect((await db.sql`SELECT id, label FROM copied ORDER BY id`).map((r) => [r.id, r.label])).toEqual([
+      [ids[0], 'a'],
+      [ids[1], 'b'],
+      [ids[2], 'b'],
+    ]);
+    // A value the column's type refuses fails while the rows are still arriving.
+    await expect(db.sql.begin((tx) => copyRows(tx, copied, [row(ids[2], { at: 'not a time' })]))).rejects.toMatchObject({ code: '22007' });
   });
 
   it('folds events over the rows they touch, writing only what changed', async () => {

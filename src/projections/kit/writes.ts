@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { TransactionSql } from '../../adapters/db/db.ts';
 import { type AnyTable, type ColumnOf, quoted, type RowOf } from './table.ts';
 
@@ -54,6 +55,31 @@ export async function insertRows<T extends AnyTable>(
      ON CONFLICT (${quoted(table.primaryKey)}) ${conflict}`,
     arrays,
   );
+}
+
+/** COPY's text format: backslash, newline, carriage return and tab are escaped; the rest is literal. */
+const COPY_SPECIAL = /[\\\n\r\t]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  return value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c] as string);
+}
+
+/**
+ * Appends whole rows by COPY, for a table only this writer fills and that cannot hold them yet
+ * (a rebuild's fresh tables, written once in log order): there is no conflict handling. About a
+ * third cheaper for the server than `insertRows`, and the client skips the array encoding.
+ */
+export async function copyRows<T extends AnyTable>(tx: TransactionSql, table: T, rows: readonly RowOf<T>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = table.columnNames;
+  const types = columns.map((c) => table.sqlTypeOf(c));
+  const lines = rows.map(
+    (row) => `${columns.map((c, i) => copyField(asText((row as Record<string, unknown>)[c], types[i] as string))).join('\t')}\n`,
+  );
+  const stream = await tx.unsafe(`COPY ${table.name} (${columns.map(quoted).join(', ')}) FROM STDIN`).writable();
+  stream.end(lines.join(''));
+  await finished(stream);
 }
 
 /**

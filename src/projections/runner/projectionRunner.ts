@@ -11,7 +11,7 @@ import {
   readModelTransaction,
 } from './checkpoints.ts';
 import { checkpointCommitted, committedHere, nextCommit } from './committedProgress.ts';
-import { handledBy, type Projector } from './projector.ts';
+import { type ApplyTarget, handledBy, type Projector } from './projector.ts';
 
 /** What an alert about a parked event names. */
 export type ParkedEventRef = Pick<RecordedEvent, 'id' | 'type' | 'streamId' | 'position'>;
@@ -155,6 +155,8 @@ interface NewParked {
 /** Where parked events go: the live table, or the rebuild's own (its streams then kept in memory). */
 interface Parking {
   table: string;
+  /** The tables written: live, or a rebuild's fresh ones. */
+  target: ApplyTarget;
   /** Streams with parked events, when the caller tracks them; null: ask the table. */
   streams: ReadonlySet<string> | null;
   /** Events an operator skipped before: when they fail again they are skipped again. */
@@ -530,7 +532,7 @@ export class ProjectionRunner {
       moved = true;
       const handled = handledBy(p, events);
       // The checkpoint row, read under its lock, is current: its mark says whether to look for parked streams.
-      const parking: Parking = { table: PARKED, streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
+      const parking: Parking = { table: PARKED, target: 'live', streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
       const result = await this.applyParking(tx, p, handled, parking, careful);
       const last = lastOf(events);
       const newest = result.parked.filter((e) => e.status === 'failed').pop();
@@ -576,7 +578,7 @@ export class ProjectionRunner {
         if (streams.has(e.streamId)) park(e, 'blocked', null);
         else ready.push(e);
       }
-      if (ready.length > 0) await p.apply(tx, ready);
+      if (ready.length > 0) await p.apply(tx, ready, parking.target);
       applied = ready.length;
     } else {
       for (const e of handled) {
@@ -585,7 +587,7 @@ export class ProjectionRunner {
           continue;
         }
         try {
-          await tx.savepoint((sp) => p.apply(sp, [e]));
+          await tx.savepoint((sp) => p.apply(sp, [e], parking.target));
           applied++;
         } catch (error) {
           if (isTransient(error)) throw error;
@@ -816,7 +818,7 @@ export class ProjectionRunner {
     const rebuildOne = async (p: Projector, consumer: number): Promise<RebuildProgress> => {
       const schema = rebuildSchema(p.name);
       const skipped = new Set(skips.filter((x) => x.projector === p.name).map((x) => x.event_id));
-      const parking = { table: `${schema}.${PARKED}`, streams: new Set<string>(), skipped };
+      const parking = { table: `${schema}.${PARKED}`, target: 'fresh' as const, streams: new Set<string>(), skipped };
       const inSchema = (tx: TransactionSql) => tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
       let swapped = false;
       try {

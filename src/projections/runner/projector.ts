@@ -5,6 +5,12 @@ import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
  * A read model kept from the log. `setup` and `apply` use unqualified table names: the runner
  * points `search_path` at fresh tables during a rebuild, so the same code fills either.
  */
+/**
+ * Where a batch goes: the live tables, or a rebuild's fresh ones, which only the replay writes,
+ * once per event and in log order (no row can be there yet, so inserts may bulk-load by COPY).
+ */
+export type ApplyTarget = 'live' | 'fresh';
+
 export interface Projector {
   name: string;
   /** Event types it handles, or '*' for every event. */
@@ -15,7 +21,7 @@ export interface Projector {
   /** Secondary indexes; a rebuild creates them after the bulk load, which is faster than maintaining them row by row. */
   indexes?(tx: TransactionSql): Promise<void>;
   /** Applies a batch with set-based writes, inside the runner's transaction. */
-  apply(tx: TransactionSql, events: RecordedEvent[]): Promise<void>;
+  apply(tx: TransactionSql, events: RecordedEvent[], target?: ApplyTarget): Promise<void>;
 }
 
 export function handledBy(projector: Pick<Projector, 'handles'>, events: RecordedEvent[]): RecordedEvent[] {

@@ -3,7 +3,7 @@ import { categoryOf } from '../../../adapters/eventstore/eventStore.ts';
 import { definitionOf } from '../../../domain/eventCatalog.ts';
 import { personalSubjectOf } from '../../../domain/kit/eventDefinition.ts';
 import { type AnyEvent, defineProjection, isEvent } from '../../kit/defineProjection.ts';
-import { insertRows } from '../../kit/writes.ts';
+import { copyRows, insertRows } from '../../kit/writes.ts';
 import { type AuditFieldValuesRow, type AuditLogRow, auditFieldValues, auditLogs } from './tables.ts';
 
 export const REDACTED = '[personal data]';
@@ -58,7 +58,7 @@ export const auditLogProjector = defineProjection({
   name: 'audit_log',
   handles: '*',
   tables: [auditLogs, auditFieldValues],
-  async apply(tx, events) {
+  async apply(tx, events, target) {
     const known = await loadFieldValues(tx, [...new Set(events.map((e) => e.streamId))]);
     const touched = new Set<string>();
     const rows = events.map((e): AuditLogRow => {
@@ -85,7 +85,9 @@ export const auditLogProjector = defineProjection({
         created_at: e.recordedAt.toISOString(),
       };
     });
-    await insertRows(tx, auditLogs, rows, 'nothing');
+    // A rebuild's fresh table holds none of these rows yet: bulk-load it (a third of the insert's cost).
+    if (target === 'fresh') await copyRows(tx, auditLogs, rows);
+    else await insertRows(tx, auditLogs, rows, 'nothing');
     await insertRows(
       tx,
       auditFieldValues,
