@@ -62,7 +62,7 @@ export function defineProjection(
     if (handles.length === 0) throw new Error(`Projection ${name} handles no event type`);
   }
   const handled = handles === '*' ? null : new Set<string>(handles);
-  const withIndexes = tables.filter((t) => t.indexDdl !== null);
+  const indexes = tables.flatMap((t) => t.indexStatements);
   return {
     name,
     handles,
@@ -70,11 +70,7 @@ export function defineProjection(
     async setup(tx) {
       for (const t of tables) await tx.unsafe(t.ddl);
     },
-    ...(withIndexes.length > 0 && {
-      async indexes(tx: TransactionSql) {
-        for (const t of withIndexes) await tx.unsafe(t.indexDdl as string);
-      },
-    }),
+    ...(indexes.length > 0 && { indexes }),
     async apply(tx, events, target = 'live') {
       if (definition.handles === '*') {
         if (events.length > 0)

@@ -88,6 +88,8 @@ export interface Table<Name extends string = string, Cols extends Columns = Colu
   readonly ddl: string;
   /** `CREATE INDEX IF NOT EXISTS` of every secondary index; null when there are none. */
   readonly indexDdl: string | null;
+  /** The same, one statement per index: each can be built beside the others. */
+  readonly indexStatements: readonly string[];
   /** SQL type of a column, as `jsonb_to_recordset` and array casts need it. */
   sqlTypeOf(column: keyof Cols & string): SqlType;
   /** `"a" text, "b" int, …`: the record definition `jsonb_to_recordset` needs for these columns. */
@@ -103,6 +105,7 @@ export interface AnyTable {
   readonly primaryKey: string;
   readonly ddl: string;
   readonly indexDdl: string | null;
+  readonly indexStatements: readonly string[];
   sqlTypeOf(column: string): SqlType;
   recordDefinition(columns?: readonly string[]): string;
 }
@@ -153,15 +156,11 @@ END $$;`
   }`;
   const indexes = options.indexes ?? [];
   for (const index of indexes) if (!identifier.test(index.name)) throw new Error(`${index.name} is not a plain lower-case SQL name`);
-  const indexDdl =
-    indexes.length === 0
-      ? null
-      : indexes
-          .map(
-            (i) =>
-              `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${i.name} ON ${name} (${i.on.join(', ')})${i.where ? ` WHERE ${i.where}` : ''};`,
-          )
-          .join('\n');
+  const indexStatements = indexes.map(
+    (i) =>
+      `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${i.name} ON ${name} (${i.on.join(', ')})${i.where ? ` WHERE ${i.where}` : ''};`,
+  );
+  const indexDdl = indexStatements.length === 0 ? null : indexStatements.join('\n');
   return {
     name,
     columns,
@@ -169,6 +168,7 @@ END $$;`
     primaryKey,
     ddl,
     indexDdl,
+    indexStatements,
     sqlTypeOf: (n) => spec(n).sqlType,
     recordDefinition: (cols = names) => cols.map((n) => `${quoted(n)} ${spec(n).sqlType}`).join(', '),
   };

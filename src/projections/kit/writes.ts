@@ -58,11 +58,12 @@ export async function insertRows<T extends AnyTable>(
 }
 
 /** COPY's text format: backslash, newline, carriage return and tab are escaped; the rest is literal. */
-const COPY_SPECIAL = /[\\\n\r\t]/g;
+const COPY_SPECIAL = /[\\\n\r\t]/;
+const COPY_SPECIALS = /[\\\n\r\t]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 function copyField(value: string | null): string {
   if (value === null) return '\\N';
-  return value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c] as string);
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c] as string) : value;
 }
 
 /**
@@ -74,11 +75,16 @@ export async function copyRows<T extends AnyTable>(tx: TransactionSql, table: T,
   if (rows.length === 0) return;
   const columns = table.columnNames;
   const types = columns.map((c) => table.sqlTypeOf(c));
-  const lines = rows.map(
-    (row) => `${columns.map((c, i) => copyField(asText((row as Record<string, unknown>)[c], types[i] as string))).join('\t')}\n`,
-  );
+  let text = '';
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i++) {
+      const value = copyField(asText((row as Record<string, unknown>)[columns[i] as string], types[i] as string));
+      text += i === 0 ? value : `\t${value}`;
+    }
+    text += '\n';
+  }
   const stream = await tx.unsafe(`COPY ${table.name} (${columns.map(quoted).join(', ')}) FROM STDIN`).writable();
-  stream.end(lines.join(''));
+  stream.end(Buffer.from(text));
   await finished(stream);
 }
 

@@ -24,7 +24,7 @@ describe('a rebuild’s indexing phase', () => {
     }, 50);
     await db.sql.begin(async (tx) => {
       const [backend] = await tx<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-      const watching = watchIndexBuild(db.sql, 'big', backend?.pid ?? 0);
+      const watching = watchIndexBuild(db.sql, 'big', [backend?.pid ?? 0]);
       try {
         await tx`CREATE INDEX big_h ON big (h)`;
       } finally {

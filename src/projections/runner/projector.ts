@@ -18,8 +18,11 @@ export interface Projector {
   /** The tables it owns; a rebuild replaces exactly these. */
   tables: readonly string[];
   setup(tx: TransactionSql): Promise<void>;
-  /** Secondary indexes; a rebuild creates them after the bulk load, which is faster than maintaining them row by row. */
-  indexes?(tx: TransactionSql): Promise<void>;
+  /**
+   * Secondary indexes, one `CREATE INDEX IF NOT EXISTS` each: a rebuild creates them after the
+   * bulk load (faster than maintaining them row by row), several side by side.
+   */
+  indexes?: readonly string[];
   /** Applies a batch with set-based writes, inside the runner's transaction. */
   apply(tx: TransactionSql, events: RecordedEvent[], target?: ApplyTarget): Promise<void>;
 }
