@@ -192,6 +192,35 @@ describe('table writes against PostgreSQL', () => {
     await expect(db.sql.begin((tx) => copyRows(tx, copied, [row(ids[2], { at: 'not a time' })]))).rejects.toMatchObject({ code: '22007' });
   });
 
+  it('bulk-loads many rows in chunks; a bad row among them fails the COPY, which rolls back to its savepoint', async () => {
+    await db.sql.unsafe(`CREATE TABLE copied_many (LIKE widgets INCLUDING ALL)`);
+    const many = { ...widgets, name: 'copied_many' };
+    const idOf = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const rows = Array.from({ length: 3000 }, (_, i) =>
+      row(idOf(i), { count: null, position: `${i}`.padStart(8, '0'), meta: { tags: ['x'.repeat(60), `\t${i}`] } }),
+    );
+    const failed = await db.sql.begin(async (tx) => {
+      const outcome = await tx
+        .savepoint((sp) =>
+          copyRows(
+            sp,
+            many,
+            rows.map((r, i) => (i === 2500 ? { ...r, at: 'not a time' } : r)),
+          ),
+        )
+        .then(
+          () => null,
+          (error: unknown) => (error as { code?: string }).code,
+        );
+      await copyRows(tx, many, rows);
+      return outcome;
+    });
+    expect(failed).toBe('22007');
+    const [counted] = await db.sql<{ n: number; last: { tags: string[] } }[]>`
+      SELECT count(*)::int AS n, (SELECT meta FROM copied_many ORDER BY position DESC LIMIT 1) AS last FROM copied_many`;
+    expect(counted).toEqual({ n: 3000, last: { tags: ['x'.repeat(60), '\t2999'] } });
+  });
+
   it('folds events over the rows they touch, writing only what changed', async () => {
     type Change = { id: string; count: number | null } | { id: string; gone: true };
     const changes: Change[] = [

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { TransactionSql } from '../../adapters/db/db.ts';
 import { type AnyTable, type ColumnOf, quoted, type RowOf } from './table.ts';
@@ -57,6 +58,9 @@ export async function insertRows<T extends AnyTable>(
   );
 }
 
+/** How much COPY text is sent at a time (characters). */
+const COPY_CHUNK = 64 * 1024;
+
 /** COPY's text format: backslash, newline, carriage return and tab are escaped; the rest is literal. */
 const COPY_SPECIAL = /[\\\n\r\t]/;
 const COPY_SPECIALS = /[\\\n\r\t]/g;
@@ -75,6 +79,8 @@ export async function copyRows<T extends AnyTable>(tx: TransactionSql, table: T,
   if (rows.length === 0) return;
   const columns = table.columnNames;
   const types = columns.map((c) => table.sqlTypeOf(c));
+  const stream = await tx.unsafe(`COPY ${table.name} (${columns.map(quoted).join(', ')}) FROM STDIN`).writable();
+  // Sent in chunks as they are built: the server parses one while the next is being written.
   let text = '';
   for (const row of rows) {
     for (let i = 0; i < columns.length; i++) {
@@ -82,8 +88,11 @@ export async function copyRows<T extends AnyTable>(tx: TransactionSql, table: T,
       text += i === 0 ? value : `\t${value}`;
     }
     text += '\n';
+    if (text.length >= COPY_CHUNK) {
+      if (!stream.write(Buffer.from(text))) await once(stream, 'drain');
+      text = '';
+    }
   }
-  const stream = await tx.unsafe(`COPY ${table.name} (${columns.map(quoted).join(', ')}) FROM STDIN`).writable();
   stream.end(Buffer.from(text));
   await finished(stream);
 }

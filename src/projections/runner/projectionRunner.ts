@@ -789,7 +789,10 @@ export class ProjectionRunner {
     if (targets.length === 0) return [];
     const sql = this.sql;
     const all = targets.map((p) => p.name);
+    const T0 = performance.now();
+    const LOG = (m: string) => process.env.PHASES && console.log('T', (performance.now() - T0).toFixed(0), m);
     const total = await this.store.countAfter(START);
+    LOG('count');
     const startedAt = new Date();
     const progress = (done: number, status = 'running', error: string | null = null): RebuildProgress => {
       const seconds = (Date.now() - startedAt.getTime()) / 1000;
@@ -806,12 +809,13 @@ export class ProjectionRunner {
     };
     const skips = await sql<{ projector: string; event_id: string }[]>`
       SELECT projector, event_id FROM parked_events WHERE projector = ANY(${all}) AND status = 'skipped'`;
-    for (const p of targets) await ensureCheckpoint(sql, p.name, 'projector');
+    await Promise.all(targets.map((p) => ensureCheckpoint(sql, p.name, 'projector')));
     await sql`INSERT INTO projection_rebuilds (name, status, done, total, started_at, finished_at, error, events_per_second, phase, heartbeat_at)
               SELECT unnest(${all}::text[]), 'running', 0, ${total}, ${startedAt}, null, null, null, 'replaying', now()
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
                 started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null,
                 phase = 'replaying', heartbeat_at = now(), step_done = null, step_total = null`;
+    LOG('rebuild rows');
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4, FIRST_REBUILD_BATCH);
 
@@ -819,15 +823,16 @@ export class ProjectionRunner {
       const schema = rebuildSchema(p.name);
       const skipped = new Set(skips.filter((x) => x.projector === p.name).map((x) => x.event_id));
       const parking = { table: `${schema}.${PARKED}`, target: 'fresh' as const, streams: new Set<string>(), skipped };
-      const inSchema = (tx: TransactionSql) => tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
       let swapped = false;
       try {
-        await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+        // Not waiting for the WAL flush either: the schema is private, and a rebuild cut short starts over.
         await sql.begin(async (tx) => {
-          await inSchema(tx);
+          await tx.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+          await tx`SELECT set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
           await p.setup(tx);
           await tx.unsafe(parkedEventsDdl(`${schema}.${PARKED}`));
         });
+        LOG(`setup ${p.name}`);
         let reported = 0;
         const { position, done, applied } = await this.replay(p, schema, parking, reader, consumer, async (done) => {
           const pr = progress(done);
