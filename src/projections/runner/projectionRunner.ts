@@ -789,10 +789,7 @@ export class ProjectionRunner {
     if (targets.length === 0) return [];
     const sql = this.sql;
     const all = targets.map((p) => p.name);
-    const T0 = performance.now();
-    const LOG = (m: string) => process.env.PHASES && console.log('T', (performance.now() - T0).toFixed(0), m);
     const total = await this.store.countAfter(START);
-    LOG('count');
     const startedAt = new Date();
     const progress = (done: number, status = 'running', error: string | null = null): RebuildProgress => {
       const seconds = (Date.now() - startedAt.getTime()) / 1000;
@@ -815,7 +812,6 @@ export class ProjectionRunner {
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
                 started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null,
                 phase = 'replaying', heartbeat_at = now(), step_done = null, step_total = null`;
-    LOG('rebuild rows');
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4, FIRST_REBUILD_BATCH);
 
@@ -832,7 +828,6 @@ export class ProjectionRunner {
           await p.setup(tx);
           await tx.unsafe(parkedEventsDdl(`${schema}.${PARKED}`));
         });
-        LOG(`setup ${p.name}`);
         let reported = 0;
         const { position, done, applied } = await this.replay(p, schema, parking, reader, consumer, async (done) => {
           const pr = progress(done);
