@@ -28,19 +28,31 @@ export async function lockCheckpoint(tx: TransactionSql, name: string): Promise<
   return row;
 }
 
+/** A transaction's opening statement: it reads the transaction id, with whatever else the caller needs first. */
+export type Opening<R extends { xid: string }> = (tx: TransactionSql) => Promise<readonly R[]>;
+
+const xidOnly: Opening<{ xid: string }> = (tx) => tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+
 /**
  * Runs `work` in a transaction that writes read models only (it appends no events), listed in
  * `readModelTransactions` while it runs so that the event store's readers do not wait for it.
+ * `open` is its first statement, which takes the transaction id (`pg_current_xact_id()` as `xid`)
+ * and may do more in the same round trip (lock the checkpoint row, set the search path); its
+ * row is handed to `work`. No row (a checkpoint that does not exist) is an error.
  */
-export function readModelTransaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+export function readModelTransaction<T, R extends { xid: string } = { xid: string }>(
+  sql: Sql,
+  work: (tx: TransactionSql, opened: R) => Promise<T>,
+  open: Opening<R> = xidOnly as unknown as Opening<R>,
+): Promise<T> {
   return sql.begin(async (tx) => {
-    const [row] = await tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
-    const xid = row?.xid as string;
-    readModelTransactions.begin(xid);
+    const [row] = await open(tx);
+    if (!row) throw new Error('The transaction found nothing to open (no checkpoint row)');
+    readModelTransactions.begin(row.xid);
     try {
-      return await work(tx);
+      return await work(tx, row);
     } finally {
-      readModelTransactions.end(xid);
+      readModelTransactions.end(row.xid);
     }
   }) as Promise<T>;
 }

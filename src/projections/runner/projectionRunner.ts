@@ -526,23 +526,28 @@ export class ProjectionRunner {
 
   private async applyLive(p: Projector, from: Position, events: RecordedEvent[], careful: boolean): Promise<NewParked[]> {
     let moved = false;
-    const parked = await readModelTransaction(this.sql, async (tx) => {
-      const cp = await lockCheckpoint(tx, p.name);
-      if (cp.position !== from || cp.status !== 'running') return [];
-      moved = true;
-      const handled = handledBy(p, events);
-      // The checkpoint row, read under its lock, is current: its mark says whether to look for parked streams.
-      const parking: Parking = { table: PARKED, target: 'live', streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
-      const result = await this.applyParking(tx, p, handled, parking, careful);
-      const last = lastOf(events);
-      const newest = result.parked.filter((e) => e.status === 'failed').pop();
-      await tx`UPDATE projection_checkpoints
+    const parked = await readModelTransaction(
+      this.sql,
+      async (tx, cp: CheckpointRow & { xid: string }) => {
+        if (cp.position !== from || cp.status !== 'running') return [];
+        moved = true;
+        const handled = handledBy(p, events);
+        // The checkpoint row, read under its lock, is current: its mark says whether to look for parked streams.
+        const parking: Parking = { table: PARKED, target: 'live', streams: cp.error_event_id === null ? NONE : null, skipped: NONE };
+        const result = await this.applyParking(tx, p, handled, parking, careful);
+        const last = lastOf(events);
+        const newest = result.parked.filter((e) => e.status === 'failed').pop();
+        await tx`UPDATE projection_checkpoints
                SET position = ${last.position}, events_processed = events_processed + ${result.applied},
                    last_event_at = ${last.recordedAt}, updated_at = now()
                    ${newest ? tx`, last_error = ${newest.error}, error_event_id = ${newest.event_id}, error_position = ${newest.position}` : tx``}
                WHERE name = ${p.name}`;
-      return result.parked;
-    });
+        return result.parked;
+      },
+      // The checkpoint row locked (one writer per projector) in the transaction's first round trip.
+      (tx) => tx<(CheckpointRow & { xid: string })[]>`
+        SELECT *, pg_current_xact_id()::text AS xid FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`,
+    );
     if (moved) checkpointCommitted(this.sql, p.name, lastOf(events).position);
     return parked;
   }
@@ -895,10 +900,13 @@ export class ProjectionRunner {
       if (handled.length > 0) {
         // Committed without waiting for the WAL flush: private tables, and a rebuild cut short starts over.
         const result = await fastThenCareful((careful) =>
-          readModelTransaction(this.sql, async (tx) => {
-            await tx`SELECT set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
-            return this.applyParking(tx, p, handled, parking, careful);
-          }),
+          readModelTransaction(
+            this.sql,
+            (tx) => this.applyParking(tx, p, handled, parking, careful),
+            (tx) => tx<{ xid: string }[]>`
+              SELECT pg_current_xact_id()::text AS xid, set_config('search_path', ${`${schema}, public`}, true),
+                     set_config('synchronous_commit', 'off', true)`,
+          ),
         );
         applied += result.applied;
         for (const e of result.parked) parking.streams.add(e.stream_id);
