@@ -190,6 +190,8 @@ function toParkedEvent(row: ParkedRow): ParkedEvent {
 
 async function insertParked(tx: TransactionSql, table: string, projector: string, rows: readonly NewParked[]): Promise<void> {
   if (rows.length === 0) return;
+  // A rebuild's own table is created by the first event it parks: most rebuilds park none.
+  if (table !== PARKED) await tx.unsafe(parkedEventsDdl(table));
   await tx.unsafe(
     `INSERT INTO ${table} (projector, event_id, position, stream_id, revision, type, status, error)
      SELECT $1, x.event_id, x.position, x.stream_id, x.revision, x.type, x.status, x.error
@@ -817,6 +819,28 @@ export class ProjectionRunner {
               ON CONFLICT (name) DO UPDATE SET status = 'running', done = 0, total = ${total},
                 started_at = ${startedAt}, finished_at = null, error = null, events_per_second = null,
                 phase = 'replaying', heartbeat_at = now(), step_done = null, step_total = null`;
+    // Every fresh schema first, one after another in one transaction on one connection, without
+    // waiting for the WAL flush (private schemas; a rebuild cut short starts over). Sixteen schema
+    // setups at once on as many new connections took twice as long, each backend loading its
+    // catalogue caches, and held the replay back. A projector whose setup fails fails alone.
+    const setupFailures = new Map<string, unknown>();
+    await sql
+      .begin(async (tx) => {
+        await tx`SELECT set_config('synchronous_commit', 'off', true)`;
+        for (const p of targets) {
+          const schema = rebuildSchema(p.name);
+          await tx
+            .savepoint(async (sp) => {
+              await sp.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+              await sp`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
+              await p.setup(sp);
+            })
+            .catch((error: unknown) => setupFailures.set(p.name, error));
+        }
+      })
+      .catch((error: unknown) => {
+        for (const p of targets) setupFailures.set(p.name, error);
+      });
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4, FIRST_REBUILD_BATCH);
 
@@ -826,13 +850,7 @@ export class ProjectionRunner {
       const parking = { table: `${schema}.${PARKED}`, target: 'fresh' as const, streams: new Set<string>(), skipped };
       let swapped = false;
       try {
-        // Not waiting for the WAL flush either: the schema is private, and a rebuild cut short starts over.
-        await sql.begin(async (tx) => {
-          await tx.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-          await tx`SELECT set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`;
-          await p.setup(tx);
-          await tx.unsafe(parkedEventsDdl(`${schema}.${PARKED}`));
-        });
+        if (setupFailures.has(p.name)) throw setupFailures.get(p.name);
         let reported = 0;
         const { position, done, applied } = await this.replay(p, schema, parking, reader, consumer, async (done) => {
           const pr = progress(done);
@@ -949,10 +967,13 @@ export class ProjectionRunner {
       }
       // Events an operator skipped while the replay ran: skip them here too, and resume their streams.
       const table = `${schema}.${PARKED}`;
-      const skippedMeanwhile = await tx.unsafe<{ event_id: string; stream_id: string }[]>(
-        `SELECT r.event_id, r.stream_id FROM ${table} r
-         JOIN ${PARKED} o ON o.projector = r.projector AND o.event_id = r.event_id AND o.status = 'skipped'`,
-      );
+      const [replayParked] = await tx<{ exists: boolean }[]>`SELECT to_regclass(${table}) IS NOT NULL AS exists`;
+      const skippedMeanwhile = replayParked?.exists
+        ? await tx.unsafe<{ event_id: string; stream_id: string }[]>(
+            `SELECT r.event_id, r.stream_id FROM ${table} r
+             JOIN ${PARKED} o ON o.projector = r.projector AND o.event_id = r.event_id AND o.status = 'skipped'`,
+          )
+        : [];
       for (const row of skippedMeanwhile) {
         await tx.unsafe(`DELETE FROM ${table} WHERE projector = $1 AND event_id = $2`, [p.name, row.event_id]);
         applied += (await this.resumeStream(tx, p, table, row.stream_id)).applied.length;
@@ -962,14 +983,18 @@ export class ProjectionRunner {
         await tx.unsafe(`DROP TABLE IF EXISTS public.${t} CASCADE`);
         await tx.unsafe(`ALTER TABLE ${schema}.${t} SET SCHEMA public`);
       }
-      // The replay's parked events replace the old ones (keeping whether their alert went out).
-      await tx.unsafe(
-        `UPDATE ${table} r SET alerted_at = o.alerted_at FROM ${PARKED} o
-         WHERE o.projector = r.projector AND o.event_id = r.event_id AND r.status = 'failed' AND o.status = 'failed'`,
-      );
+      // The replay's parked events (if it parked any) replace the old ones (keeping whether their alert went out).
+      if (replayParked?.exists) {
+        await tx.unsafe(
+          `UPDATE ${table} r SET alerted_at = o.alerted_at FROM ${PARKED} o
+           WHERE o.projector = r.projector AND o.event_id = r.event_id AND r.status = 'failed' AND o.status = 'failed'`,
+        );
+      }
       await tx`DELETE FROM parked_events WHERE projector = ${p.name} AND status IN ('failed', 'blocked')`;
-      const columns = 'projector, event_id, position, stream_id, revision, type, status, error, attempts, parked_at, alerted_at';
-      await tx.unsafe(`INSERT INTO ${PARKED} (${columns}) SELECT ${columns} FROM ${table} ON CONFLICT (projector, event_id) DO NOTHING`);
+      if (replayParked?.exists) {
+        const columns = 'projector, event_id, position, stream_id, revision, type, status, error, attempts, parked_at, alerted_at';
+        await tx.unsafe(`INSERT INTO ${PARKED} (${columns}) SELECT ${columns} FROM ${table} ON CONFLICT (projector, event_id) DO NOTHING`);
+      }
       await tx.unsafe(`DROP SCHEMA ${schema} CASCADE`);
       const total = done + caughtUp;
       await tx`UPDATE projection_checkpoints
