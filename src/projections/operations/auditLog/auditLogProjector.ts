@@ -24,9 +24,14 @@ function actorOf(e: AnyEvent, data: Record<string, unknown>): { id: string | nul
   return typeof data.userId === 'string' ? { id: data.userId, role } : { id: null, role: role ?? ANONYMOUS_ROLE };
 }
 
+/** The event's data with personal fields masked: a copy only when there is something to mask. */
 function recordedData(e: AnyEvent): Record<string, unknown> {
-  const data: Record<string, unknown> = typeof e.data === 'object' && e.data !== null ? { ...e.data } : { value: e.data };
-  for (const field of definitionOf(e.type)?.personal?.fields ?? []) if (data[field] != null) data[field] = REDACTED;
+  if (typeof e.data !== 'object' || e.data === null) return { value: e.data };
+  const source = e.data as Record<string, unknown>;
+  const personal = definitionOf(e.type)?.personal?.fields ?? [];
+  if (!personal.some((field) => source[field] != null)) return source;
+  const data = { ...source };
+  for (const field of personal) if (data[field] != null) data[field] = REDACTED;
   return data;
 }
 
@@ -43,9 +48,16 @@ function describe(e: AnyEvent): string | null {
  * facts rather than diffs, so a field's "before" is the value the last event naming it recorded;
  * a field no earlier event named has none (a creation, or history older than this table).
  */
-function earlierValues(known: Record<string, unknown>, data: Record<string, unknown>): Record<string, unknown> | null {
-  const before = Object.keys(data).filter((field) => field in known);
-  return before.length === 0 ? null : Object.fromEntries(before.map((field) => [field, known[field]]));
+function earlierValues(known: Record<string, unknown> | undefined, data: Record<string, unknown>): Record<string, unknown> | null {
+  if (known === undefined) return null;
+  let before: Record<string, unknown> | null = null;
+  for (const field in data) {
+    if (Object.hasOwn(known, field)) {
+      before ??= {};
+      before[field] = known[field];
+    }
+  }
+  return before;
 }
 
 async function loadFieldValues(tx: TransactionSql, streams: string[]): Promise<Map<string, Record<string, unknown>>> {
@@ -63,8 +75,11 @@ export const auditLogProjector = defineProjection({
     const touched = new Set<string>();
     const rows = events.map((e): AuditLogRow => {
       const data = recordedData(e);
-      const previous = known.get(e.streamId) ?? {};
-      known.set(e.streamId, { ...previous, ...data });
+      const previous = known.get(e.streamId);
+      const old_values = earlierValues(previous, data);
+      // The stream's values are this batch's own objects (read from the table or made here): updated in place.
+      if (previous) Object.assign(previous, data);
+      else known.set(e.streamId, { ...data });
       touched.add(e.streamId);
       const category = categoryOf(e.streamId);
       const actor = actorOf(e, data);
@@ -76,7 +91,7 @@ export const auditLogProjector = defineProjection({
         action: e.type,
         entity_type: category,
         entity_id: e.streamId.slice(category.length + 1) || e.streamId,
-        old_values: earlierValues(previous, data),
+        old_values,
         new_values: data,
         description: describe(e),
         ip_address: e.metadata.ip ?? null,
