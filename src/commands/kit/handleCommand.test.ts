@@ -90,6 +90,32 @@ describe('command handler', () => {
     expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual(['ValueReserved', 'ValueReleased', 'ValueReserved']);
   });
 
+  it('after a conflict reads only the events past its cached revision, and folds them onto the cached state', async () => {
+    const reads: (number | undefined)[] = [];
+    const counting = Object.create(system.store) as typeof system.store;
+    counting.readStream = (streamId, options) => {
+      reads.push(options?.fromRevision);
+      return system.store.readStream(streamId, options);
+    };
+    const a = commandHandler(counting, reservationDecider, (id) => id, new FoldedStateCache());
+    const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
+    const stream = `usernameReservation-catchup${Date.now()}`;
+    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
+    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    // Another process takes the name twice over; a's entry is two events behind.
+    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    await b.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext());
+    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    reads.length = 0;
+    await expect(
+      a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext()),
+    ).rejects.toThrow('taken');
+    // The guess (revision 1) was refuted by the append; the retry read from revision 2 on, not the whole stream.
+    expect(reads).toEqual([2]);
+    expect(await a.load(stream)).toEqual(await b.load(stream));
+    expect(reads).toEqual([2, 5]);
+  });
+
   it('refuses text PostgreSQL cannot store before anything is appended', async () => {
     const ctx = commandContext();
     for (const name of ['Nul\u0000Name', 'Lone\uD800Surrogate']) {

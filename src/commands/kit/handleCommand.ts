@@ -85,7 +85,8 @@ export interface CommandHandler<C extends Command, E extends DomainEvent, S> {
 /**
  * The one way commands run: `commandHandler(decider, streamIdOf)`. Folded state of recently used
  * streams is kept in a bounded cache keyed by stream and revision; the expected-revision check of
- * the append corrects a stale entry (another process wrote): the conflict reloads the stream.
+ * the append corrects a stale entry (another process wrote): the conflict reads the events after
+ * the entry's revision and decides again.
  */
 export function commandHandler<C extends Command, E extends DomainEvent, S>(
   store: EventStore,
@@ -93,16 +94,22 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
   streamIdOf: (id: string) => string,
   cache: FoldedStateCache = sharedCache(store),
 ): CommandHandler<C, E, S> {
-  const readFolded = async (streamId: string): Promise<{ loaded: Loaded<S>; recorded: RecordedEvent[] }> => {
-    const recorded = await store.readStream(streamId);
-    let state = decider.initialState;
-    const commandIds = new Set<string>();
+  /**
+   * The stream folded to its head. From a cached entry only the events after its revision are
+   * read and folded onto it: an entry is the state the stream had at that revision (the cache
+   * holds nothing else), so a refuted guess costs the events it missed, not the whole stream.
+   */
+  const readFolded = async (streamId: string, from?: Loaded<S>): Promise<{ loaded: Loaded<S>; recorded: RecordedEvent[] }> => {
+    const after = from?.revision ?? null;
+    const recorded = await store.readStream(streamId, after === null ? undefined : { fromRevision: after + 1 });
+    let state = after === null ? decider.initialState : (from as Loaded<S>).state;
+    const commandIds = new Set<string>(after === null ? [] : (from as Loaded<S>).commandIds);
     for (const e of recorded) {
       state = decider.evolve(state, toDomainEvent<E>(e));
       if (e.metadata.commandId) commandIds.add(e.metadata.commandId);
     }
     const last = recorded[recorded.length - 1];
-    return { loaded: { state, revision: last ? last.revision : null, commandIds }, recorded };
+    return { loaded: { state, revision: last ? last.revision : after, commandIds }, recorded };
   };
 
   const alreadyHandled = async (streamId: string, commandId: string): Promise<CommandResult<E>> => {
@@ -130,7 +137,6 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
     } catch (error) {
       // A refusal on a guessed state may be the guess's fault: decide again on the stream itself.
       if (!guessed) throw error;
-      cache.delete(decider, streamId);
       return RETRY;
     }
     if (events.length === 0) {
@@ -143,15 +149,12 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
         toNewEvents(events, ctx),
         loaded.revision === null ? 'no_stream' : { exact: loaded.revision },
       );
-      if (result.alreadyAppended) {
-        cache.delete(decider, streamId);
-        return alreadyHandled(streamId, ctx.commandId);
-      }
+      if (result.alreadyAppended) return alreadyHandled(streamId, ctx.commandId);
       const state = events.reduce(decider.evolve, loaded.state);
       cache.set(decider, streamId, { state, revision: result.nextRevision, commandIds: new Set([...loaded.commandIds, ctx.commandId]) });
       return { events, position: result.position, alreadyHandled: false };
     } catch (error) {
-      cache.delete(decider, streamId);
+      // The entry stays: it is still the stream at its revision, and the retry reads on from there.
       if (error instanceof WrongExpectedRevisionError) return RETRY;
       throw error;
     }
@@ -163,7 +166,7 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
     // Always read: a decision taken on this state appends nowhere that would refute a stale cache entry.
     async load(id) {
       const streamId = streamIdOf(id);
-      const { loaded } = await readFolded(streamId);
+      const { loaded } = await readFolded(streamId, cache.get<Loaded<S>>(decider, streamId));
       cache.set(decider, streamId, loaded);
       return loaded.state;
     },
@@ -173,8 +176,10 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       const maxAttempts = options.maxAttempts ?? 5;
       for (let attempt = 1; ; attempt++) {
         const first = attempt === 1;
-        const guess = first ? (options.expectNewStream ? newStream : cache.get<Loaded<S>>(decider, streamId)) : undefined;
-        const loaded = guess ?? (await readFolded(streamId)).loaded;
+        const cached = cache.get<Loaded<S>>(decider, streamId);
+        const guess = first ? (options.expectNewStream ? newStream : cached) : undefined;
+        const loaded = guess ?? (await readFolded(streamId, cached)).loaded;
+        if (guess === undefined) cache.set(decider, streamId, loaded);
         if (loaded.commandIds.has(ctx.commandId)) return alreadyHandled(streamId, ctx.commandId);
         const outcome = await decideAndAppend(streamId, command, loaded, ctx, guess !== undefined);
         if (outcome !== RETRY) return outcome;

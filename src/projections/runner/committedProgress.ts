@@ -10,8 +10,40 @@ import type { Position } from '../../adapters/eventstore/eventStore.ts';
  */
 const committed = new WeakMap<Sql, Map<string, Position>>();
 const waiters = new Set<() => void>();
+/** How many runners of this process follow each projector, per database. */
+const followers = new WeakMap<Sql, Map<string, number>>();
 
-/** A runner of this process committed `name`'s checkpoint at `position` in the database of `sql`. */
+/** A runner of this process follows these projectors (until `unfollowedHere`). */
+export function followedHere(sql: Sql, names: readonly string[]): void {
+  let counts = followers.get(sql);
+  if (!counts) {
+    counts = new Map();
+    followers.set(sql, counts);
+  }
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+}
+
+/** A runner of this process stopped following these projectors. */
+export function unfollowedHere(sql: Sql, names: readonly string[]): void {
+  const counts = followers.get(sql);
+  if (!counts) return;
+  for (const name of names) {
+    const n = (counts.get(name) ?? 0) - 1;
+    if (n > 0) counts.set(name, n);
+    else counts.delete(name);
+  }
+}
+
+/** Whether every named projector is followed by a runner of this process. */
+export function allFollowedHere(sql: Sql, names: readonly string[]): boolean {
+  const counts = followers.get(sql);
+  return counts !== undefined && names.every((name) => counts.has(name));
+}
+
+/**
+ * `name`'s checkpoint is committed at `position` in the database of `sql`: by a runner of this
+ * process, or (read from the table) by whichever process applied it.
+ */
 export function checkpointCommitted(sql: Sql, name: string, position: Position): void {
   let positions = committed.get(sql);
   if (!positions) {

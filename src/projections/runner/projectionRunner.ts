@@ -10,7 +10,7 @@ import {
   parkedEventsDdl,
   readModelTransaction,
 } from './checkpoints.ts';
-import { checkpointCommitted, committedHere, nextCommit } from './committedProgress.ts';
+import { allFollowedHere, checkpointCommitted, committedHere, followedHere, nextCommit, unfollowedHere } from './committedProgress.ts';
 import { type ApplyTarget, handledBy, type Projector } from './projector.ts';
 
 /** What an alert about a parked event names. */
@@ -358,11 +358,20 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     await this.setup();
     this.stopped = false;
+    followedHere(
+      this.sql,
+      this.projectors.map((p) => p.name),
+    );
     this.unwatch = this.store.watch(() => this.wake());
     this.loop = this.follow();
   }
 
   async stop(): Promise<void> {
+    if (!this.stopped)
+      unfollowedHere(
+        this.sql,
+        this.projectors.map((p) => p.name),
+      );
     this.stopped = true;
     this.unwatch?.();
     this.unwatch = null;
@@ -434,6 +443,8 @@ export class ProjectionRunner {
     const rows = await this.sql<{ name: string; position: string; status: string }[]>`
       SELECT name, position, status FROM projection_checkpoints WHERE name = ANY(${due.map((p) => p.name)})`;
     const at = new Map(rows.filter((r) => r.status === 'running').map((r) => [r.name, r.position]));
+    // Committed, whoever applied it (another process following the same projector): tell the waiters.
+    for (const r of rows) checkpointCommitted(this.sql, r.name, r.position);
     let pending = due.filter((p) => at.has(p.name)).sort((a, b) => ((at.get(a.name) as string) < (at.get(b.name) as string) ? -1 : 1));
     const work: Promise<void>[] = [];
     const hand = (names: readonly string[], applied: Promise<void>) => {
@@ -1091,6 +1102,9 @@ export async function projectionStatus(
   return out;
 }
 
+/** How often a read-your-writes wait on projectors followed in this process still reads the checkpoints table. */
+const FOLLOWED_HERE_CHECK_MS = 100;
+
 /**
  * Read-your-writes: resolves once every named projection has passed `position` (or stopped),
  * or after `timeoutMs`; returns whether they all caught up.
@@ -1103,9 +1117,11 @@ export async function waitForProjections(
 ): Promise<boolean> {
   if (!position || names.length === 0) return true;
   const deadline = Date.now() + timeoutMs;
-  // Projectors followed in this process say so the moment they commit; the table is read on a
-  // backoff for those followed elsewhere (or stopped: a stopped projector is not waited for).
-  let checkAt = 0;
+  // Projectors followed in this process say so the moment they commit. The table is read on a
+  // backoff for those followed elsewhere (or stopped: a stopped projector is not waited for);
+  // for those followed here only now and then, in case another process applied the batch.
+  const here = allFollowedHere(sql, names);
+  let checkAt = here ? Date.now() + FOLLOWED_HERE_CHECK_MS : 0;
   for (let delay = 2; ; ) {
     if (committedHere(sql, names, position)) return true;
     if (Date.now() >= checkAt) {
@@ -1113,7 +1129,7 @@ export async function waitForProjections(
         SELECT count(*) AS behind FROM projection_checkpoints
         WHERE name = ANY(${names as string[]}) AND position < ${position} AND status = 'running'`;
       if (Number(row?.behind ?? 0) === 0) return true;
-      checkAt = Date.now() + delay;
+      checkAt = Date.now() + (here ? FOLLOWED_HERE_CHECK_MS : delay);
       delay = Math.min(delay * 2, 25);
     }
     if (Date.now() >= deadline) return false;
