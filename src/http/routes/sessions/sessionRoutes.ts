@@ -191,9 +191,15 @@ export const sessionRoutes =
       const [facts] = await sql<{ timezone: string | null; subject_name: string | null }[]>`
         SELECT (SELECT timezone FROM users WHERE id = ${student.user_id}) AS timezone,
                (SELECT name FROM subjects WHERE id = ${course.subjectId ?? ''}) AS subject_name`;
+      // The course was just read for the permission check: the booking's own checks reuse it
+      // (the credit reservation still decides on the course stream with its expected revision).
+      const bookingPorts: SessionPorts = {
+        ...ports,
+        courses: { ...ledger, course: async (courseId) => (courseId === input.courseId ? course : ledger.course(courseId)) },
+      };
       const { position, sessionId } = await bookSession(
         handlers,
-        ports,
+        bookingPorts,
         {
           tutorId: input.tutorId,
           courseId: input.courseId,
