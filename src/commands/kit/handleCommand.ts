@@ -122,6 +122,14 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
   };
 
   const newStream: Loaded<S> = { state: decider.initialState, revision: null, commandIds: new Set() };
+  /** A first attempt decides on a guess at the head: a new stream, or the cached entry. */
+  const guessOf = (streamId: string, expectNewStream: boolean) => (expectNewStream ? newStream : cache.get<Loaded<S>>(decider, streamId));
+  /** The stream at its head, read on from the cached entry (which it then replaces). */
+  const current = async (streamId: string): Promise<Loaded<S>> => {
+    const { loaded } = await readFolded(streamId, cache.get<Loaded<S>>(decider, streamId));
+    cache.set(decider, streamId, loaded);
+    return loaded;
+  };
 
   /** Decides and appends; RETRY when the state was a guess the stream refuted (or a race was lost). */
   const decideAndAppend = async (
@@ -165,10 +173,7 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
     streamIdOf,
     // Always read: a decision taken on this state appends nowhere that would refute a stale cache entry.
     async load(id) {
-      const streamId = streamIdOf(id);
-      const { loaded } = await readFolded(streamId, cache.get<Loaded<S>>(decider, streamId));
-      cache.set(decider, streamId, loaded);
-      return loaded.state;
+      return (await current(streamIdOf(id))).state;
     },
     async handle(id, input, ctx, options = {}) {
       const streamId = streamIdOf(id);
@@ -176,10 +181,8 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       const maxAttempts = options.maxAttempts ?? 5;
       for (let attempt = 1; ; attempt++) {
         const first = attempt === 1;
-        const cached = cache.get<Loaded<S>>(decider, streamId);
-        const guess = first ? (options.expectNewStream ? newStream : cached) : undefined;
-        const loaded = guess ?? (await readFolded(streamId, cached)).loaded;
-        if (guess === undefined) cache.set(decider, streamId, loaded);
+        const guess = first ? guessOf(streamId, options.expectNewStream === true) : undefined;
+        const loaded = guess ?? (await current(streamId));
         if (loaded.commandIds.has(ctx.commandId)) return alreadyHandled(streamId, ctx.commandId);
         const outcome = await decideAndAppend(streamId, command, loaded, ctx, guess !== undefined);
         if (outcome !== RETRY) return outcome;
