@@ -5,15 +5,13 @@ import { type AnyTable, type ColumnOf, quoted, type RowOf } from './table.ts';
 
 /**
  * Set-based writes of a batch: one statement per kind of change, whatever the number of rows.
- * Updates travel as one JSON parameter unpacked by `jsonb_to_recordset` with the table's types;
- * inserts as one text array per column.
+ * Rows travel column-wise, one text array per column cast back to the column's type (about twice
+ * as fast for the server as one JSON document unpacked by `jsonb_to_recordset`); a rebuild's
+ * fresh tables are bulk-loaded by COPY.
  */
 
 /** PostgreSQL's oid of `text`: the element type of the column arrays. */
 const TEXT_OID = 25;
-
-const recordset = (table: AnyTable, columns: readonly string[]) =>
-  `jsonb_to_recordset($1::text::jsonb) AS x(${table.recordDefinition(columns)})`;
 
 /** A value as the text PostgreSQL casts back to the column's type (`unnest($n::text[])`); null stays null. */
 function asText(value: unknown, sqlType: string): string | null {
@@ -110,10 +108,17 @@ export async function updateRows<T extends AnyTable, C extends ColumnOf<T>>(
   if (rows.length === 0) return;
   const key = table.primaryKey;
   const last = [...new Map(rows.map((r) => [(r as Record<string, unknown>)[key], r])).values()];
+  // Column-wise like insertRows: one text array per column, cast to the column's type.
+  const all = [key, ...columns];
+  const types = all.map((c) => table.sqlTypeOf(c));
+  const arrays = all.map((c, i) =>
+    tx.array(last.map((row) => asText((row as Record<string, unknown>)[c], types[i] as string)) as string[], TEXT_OID),
+  );
   await tx.unsafe(
-    `UPDATE ${table.name} t SET ${columns.map((c) => `${quoted(c)} = x.${quoted(c)}`).join(', ')}
-     FROM ${recordset(table, [key, ...columns])} WHERE t.${quoted(key)} = x.${quoted(key)}`,
-    [JSON.stringify(last)],
+    `UPDATE ${table.name} t SET ${columns.map((c, i) => `${quoted(c)} = x.c${i + 1}::${types[i + 1]}`).join(', ')}
+     FROM unnest(${all.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS x(${all.map((_, i) => `c${i}`).join(', ')})
+     WHERE t.${quoted(key)} = x.c0::${types[0]}`,
+    arrays,
   );
 }
 
