@@ -61,7 +61,25 @@ export function evolveTutorSchedule(state: TutorScheduleState, event: TutorSched
 
 export const tutorScheduleStreamId = (tutorId: string) => `tutorSchedule-${tutorId}`;
 
-const overlaps = (a: HeldHour, b: HeldHour) => Date.parse(a.start) < Date.parse(b.end) && Date.parse(b.start) < Date.parse(a.end);
+/**
+ * An hour's bounds in epoch milliseconds, parsed once per held-hour object: states share their
+ * hours (evolve copies the map, not the hours), and a claim compares against every hour held.
+ */
+const boundsOfHour = new WeakMap<HeldHour, { start: number; end: number }>();
+function boundsOf(hour: HeldHour): { start: number; end: number } {
+  let bounds = boundsOfHour.get(hour);
+  if (!bounds) {
+    bounds = { start: Date.parse(hour.start), end: Date.parse(hour.end) };
+    boundsOfHour.set(hour, bounds);
+  }
+  return bounds;
+}
+
+const overlaps = (a: HeldHour, b: HeldHour) => {
+  const x = boundsOf(a);
+  const y = boundsOf(b);
+  return x.start < y.end && y.start < x.end;
+};
 
 /** Whether two hours overlap (touching edges do not). */
 export const hoursOverlap = overlaps;

@@ -105,9 +105,19 @@ export class SandboxCalendar implements CalendarPort {
 
 async function ensureCalendar(sql: Sql, ownerId: string, calendarId: string, timeZone: string): Promise<CalendarRow> {
   const email = calendarId.includes('@') ? calendarId.toLowerCase() : `${ownerId.toLowerCase()}@calendar.sandbox.topmark.invalid`;
-  await sql`INSERT INTO sandbox_calendars (owner_id, email, time_zone) VALUES (${ownerId}, ${email}, ${timeZone}) ON CONFLICT DO NOTHING`;
-  const [row] = await sql<CalendarRow[]>`SELECT owner_id, email, time_zone, access FROM sandbox_calendars WHERE owner_id = ${ownerId}`;
-  return row!;
+  // One round trip: the row this statement created, else the one already there.
+  const [row] = await sql<CalendarRow[]>`
+    WITH created AS (
+      INSERT INTO sandbox_calendars (owner_id, email, time_zone) VALUES (${ownerId}, ${email}, ${timeZone})
+      ON CONFLICT DO NOTHING RETURNING owner_id, email, time_zone, access)
+    SELECT * FROM created
+    UNION ALL
+    SELECT owner_id, email, time_zone, access FROM sandbox_calendars WHERE owner_id = ${ownerId}
+    LIMIT 1`;
+  if (row) return row;
+  // Created by a concurrent first use after this statement's snapshot: read it now.
+  const [existing] = await sql<CalendarRow[]>`SELECT owner_id, email, time_zone, access FROM sandbox_calendars WHERE owner_id = ${ownerId}`;
+  return existing as CalendarRow;
 }
 
 const SELECT_EVENT =

@@ -104,6 +104,8 @@ function zoneOrDefault(zone: string | null | undefined): string {
   }
 }
 
+const STUDENT_NOT_FOUND = 'Student not found';
+
 /**
  * Sessions (spec part 2 §7 "Sessions"): a tutor's free hours, booking, the tutor's sessions, and
  * cancelling, completing and moving a session. Bookings decide on streams (the tutor's schedule,
@@ -172,7 +174,7 @@ export const sessionRoutes =
     const studentOf = async (studentId: string) => {
       const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
         SELECT user_id, parent_id FROM students WHERE id = ${studentId}`;
-      if (!student) throw new DomainError('Student not found', 'not_found');
+      if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
       return student;
     };
     const holds = (principal: Principal, student: { user_id: string; parent_id: string | null }) =>
@@ -186,11 +188,14 @@ export const sessionRoutes =
     ) {
       const course = await ledger.course(input.courseId);
       if (!course.exists || !course.studentId) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
-      const student = await studentOf(course.studentId);
+      // The account holders (for the permission check) and the facts the session records, in one query.
+      const [facts] = await sql<{ user_id: string; parent_id: string | null; timezone: string | null; subject_name: string | null }[]>`
+        SELECT s.user_id, s.parent_id, u.timezone, (SELECT name FROM subjects WHERE id = ${course.subjectId ?? ''}) AS subject_name
+        FROM students s LEFT JOIN users u ON u.id = s.user_id
+        WHERE s.id = ${course.studentId}`;
+      if (!facts) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
+      const student = { user_id: facts.user_id, parent_id: facts.parent_id };
       if (!holds(principal, student)) throw new DomainError(FORBIDDEN, 'forbidden');
-      const [facts] = await sql<{ timezone: string | null; subject_name: string | null }[]>`
-        SELECT (SELECT timezone FROM users WHERE id = ${student.user_id}) AS timezone,
-               (SELECT name FROM subjects WHERE id = ${course.subjectId ?? ''}) AS subject_name`;
       // The course was just read for the permission check: the booking's own checks reuse it
       // (the credit reservation still decides on the course stream with its expected revision).
       const bookingPorts: SessionPorts = {
@@ -205,8 +210,8 @@ export const sessionRoutes =
           courseId: input.courseId,
           studentId: course.studentId,
           studentUserId: student.user_id,
-          studentTimeZone: zoneOrDefault(facts?.timezone),
-          subjectName: facts?.subject_name ?? 'Tutoring',
+          studentTimeZone: zoneOrDefault(facts.timezone),
+          subjectName: facts.subject_name ?? 'Tutoring',
           start: input.start,
           notes: input.notes,
         },
