@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { connect } from '../../src/adapters/db/db.ts';
 import { users } from '../../src/projections/accounts/tables.ts';
-import { listAuditLog } from '../../src/projections/operations/auditLog/queries.ts';
+import { auditTrailOf, listAuditLog } from '../../src/projections/operations/auditLog/queries.ts';
 import { auditLogs } from '../../src/projections/operations/auditLog/tables.ts';
 
 const rowsArg = process.argv.indexOf('--rows');
@@ -74,6 +74,19 @@ try {
     console.log(`\n## ${label}: median ${times.sort((a, b) => a - b)[2]?.toFixed(1)} ms`);
     for (const line of plan) console.log(`   ${line['QUERY PLAN']}`);
   }
+  // One entity's whole trail in log order (the history views), by type and id.
+  await auditTrailOf(sql, 'kind2', 'entity-42');
+  const trailTimes: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const t = performance.now();
+    await auditTrailOf(sql, 'kind2', 'entity-42');
+    trailTimes.push(performance.now() - t);
+  }
+  const trailPlan = await sql.unsafe<{ 'QUERY PLAN': string }[]>(
+    `EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM audit_logs WHERE entity_type = 'kind2' AND entity_id = 'entity-42' ORDER BY position`,
+  );
+  console.log(`\n## entity trail (type + id, log order): median ${trailTimes.sort((a, b) => a - b)[2]?.toFixed(1)} ms`);
+  for (const line of trailPlan) console.log(`   ${line['QUERY PLAN']}`);
 } finally {
   await sql.end({ timeout: 5 });
   await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -23,9 +23,9 @@ export const auditLogs = table(
   },
   {
     // The console pages newest first by position under any one filter: each filter leads an
-    // index that ends in position, so a filtered first page reads `limit` index entries.
+    // index that ends in position, so a filtered first page reads `limit` index entries. An
+    // entity's trail (type and id, in log order) reads its id's entries of entity_id_position.
     indexes: [
-      { name: 'audit_logs_entity', on: ['entity_type', 'entity_id', 'position'] },
       { name: 'audit_logs_created', on: ['created_at DESC'] },
       { name: 'audit_logs_subject', on: ['subject'] },
       { name: 'audit_logs_position', on: ['position'] },
