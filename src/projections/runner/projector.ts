@@ -27,8 +27,17 @@ export interface Projector {
   apply(tx: TransactionSql, events: RecordedEvent[], target?: ApplyTarget): Promise<void>;
 }
 
+/** The handled types as a set, per list (sixteen projectors filter every batch). */
+const handledTypes = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 export function handledBy(projector: Pick<Projector, 'handles'>, events: RecordedEvent[]): RecordedEvent[] {
   const handles = projector.handles;
   if (handles === '*') return events;
-  return events.filter((e) => handles.includes(e.type));
+  let types = handledTypes.get(handles);
+  if (!types) {
+    types = new Set(handles);
+    handledTypes.set(handles, types);
+  }
+  const set = types;
+  return events.filter((e) => set.has(e.type));
 }
