@@ -1,5 +1,5 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
-import type { CheckoutSession, PaymentEvent } from '../../adapters/payments/paymentPort.ts';
+import { type CheckoutSession, PaymentError, type PaymentEvent, type PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import type { PurchaseStartedData } from '../../domain/purchases/purchase.ts';
 import { purchaseStreamId } from '../../domain/purchases/purchase.ts';
@@ -58,9 +58,14 @@ export const abandonPurchase = (handlers: PurchaseHandlers, data: { purchaseId: 
  * Events about no purchase of ours (no `purchaseId` in the intent's metadata, or an unknown one)
  * are acknowledged and ignored.
  */
-export async function handlePaymentEvent(handlers: PurchaseHandlers, event: PaymentEvent): Promise<'handled' | 'ignored'> {
+export async function handlePaymentEvent(
+  handlers: PurchaseHandlers,
+  event: PaymentEvent,
+  payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+): Promise<'handled' | 'ignored'> {
   const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
   if (event.type === 'checkout.session.completed') return handleCheckoutCompleted(handlers, event.session, ctx);
+  if (event.type === 'charge.refunded') return handleChargeRefunded(handlers, event, payments, ctx);
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
   const purchaseId = event.paymentIntent.metadata.purchaseId;
   if (!purchaseId) return 'ignored';
@@ -95,6 +100,39 @@ async function handleCheckoutCompleted(handlers: PurchaseHandlers, session: Chec
     // Unknown purchase, or a session that is not the one the purchase is paid on: not ours to complete
     // (acknowledged, so a stray event never blocks the outbox behind it nor makes Stripe retry forever).
     if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return 'ignored' as const;
+    throw error;
+  }
+}
+
+/**
+ * The provider refunded on a payment: the purchase it paid notes it, and what Topmark's own refunds
+ * do not explain is recorded and raised as an alert. The refund names the payment, not the
+ * purchase: the payment's own metadata says which purchase it paid.
+ */
+async function handleChargeRefunded(
+  handlers: PurchaseHandlers,
+  event: Extract<PaymentEvent, { type: 'charge.refunded' }>,
+  payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+  ctx: CommandContext,
+): Promise<'handled' | 'ignored'> {
+  let purchaseId: string | undefined;
+  try {
+    purchaseId = (await payments.retrievePaymentIntent(event.paymentIntentId)).metadata.purchaseId;
+  } catch (error) {
+    if (error instanceof PaymentError && error.reason === 'not_found') return 'ignored';
+    throw error;
+  }
+  if (!purchaseId) return 'ignored';
+  try {
+    const { paymentIntentId, amountRefundedCents, amountCents } = event;
+    await handlers.purchases.handle(
+      purchaseId,
+      { type: 'NoteProviderRefund', data: { purchaseId, paymentIntentId, amountRefundedCents, amountCents } },
+      ctx,
+    );
+    return 'handled';
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored';
     throw error;
   }
 }

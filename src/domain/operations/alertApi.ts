@@ -11,6 +11,7 @@ export const alertTypes = [
   'event_parked',
   'job_failed',
   'late_cancellation',
+  'refund_outside_topmark',
 ] as const;
 export type AlertType = (typeof alertTypes)[number];
 export const alertTypeLabels: Record<AlertType, string> = {
@@ -22,6 +23,7 @@ export const alertTypeLabels: Record<AlertType, string> = {
   event_parked: 'Event parked',
   job_failed: 'Job gave up',
   late_cancellation: 'Late cancellation',
+  refund_outside_topmark: 'Refund outside Topmark',
 };
 
 export const alertSeverities = ['low', 'medium', 'high'] as const;

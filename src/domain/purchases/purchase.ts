@@ -76,6 +76,22 @@ export const purchaseRefunded = z.object({
   at: z.string(),
 });
 
+/**
+ * The payment provider reports more refunded than Topmark refunded: someone refunded in the
+ * provider's dashboard, or a refund Topmark gave up on (the provider timed out) went through after
+ * all. Recorded and raised as an alert; the family's credits are not touched (an admin decides).
+ */
+export const purchaseRefundedAtProvider = z.object({
+  purchaseId: z.string(),
+  paymentIntentId: z.string(),
+  /** Everything refunded on the payment so far, and what was charged, as the provider reports them. */
+  amountRefundedCents: z.number().int(),
+  amountCents: z.number().int(),
+  /** The part of it Topmark did not refund itself. */
+  unexplainedCents: z.number().int(),
+  at: z.string(),
+});
+
 export const purchaseEvents = {
   PurchaseStarted: eventType(purchaseStarted, { describe: (d) => `Purchase started (${d.finalCents} cents)` }),
   PurchaseCompleted: eventType(purchaseCompleted, { describe: () => 'Purchase completed' }),
@@ -85,6 +101,9 @@ export const purchaseEvents = {
   PurchaseRefundFailed: eventType(purchaseRefundFailed, { describe: (d) => `Refund failed (${d.code})` }),
   PurchaseRefunded: eventType(purchaseRefunded, {
     describe: (d) => `Purchase refunded (${d.amountCents} cents, ${d.creditsRemoved} session(s) removed)`,
+  }),
+  PurchaseRefundedAtProvider: eventType(purchaseRefundedAtProvider, {
+    describe: (d) => `Refund at the payment provider not made in Topmark (${d.unexplainedCents} of ${d.amountCents} cents)`,
   }),
 };
 
@@ -110,6 +129,8 @@ export interface PurchaseState {
   refundAttempts: number;
   refundUnderWay: RefundUnderWay | null;
   refunded: z.output<typeof purchaseRefunded> | null;
+  /** The highest amount refunded on the payment that the provider has reported (0: none reported). */
+  providerRefundedCents: number;
 }
 
 export const initialPurchaseState: PurchaseState = {
@@ -119,6 +140,7 @@ export const initialPurchaseState: PurchaseState = {
   refundAttempts: 0,
   refundUnderWay: null,
   refunded: null,
+  providerRefundedCents: 0,
 };
 
 export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): PurchaseState {
@@ -143,6 +165,8 @@ export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): Purc
       return { ...state, refundUnderWay: null };
     case 'PurchaseRefunded':
       return { ...state, status: 'refunded', refundUnderWay: null, refunded: event.data };
+    case 'PurchaseRefundedAtProvider':
+      return { ...state, providerRefundedCents: Math.max(state.providerRefundedCents, event.data.amountRefundedCents) };
     default:
       return state;
   }

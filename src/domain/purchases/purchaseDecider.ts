@@ -49,7 +49,9 @@ export type PurchaseCommand =
   | Command<'AbandonPurchase', { purchaseId: string }>
   | Command<'RequestRefund', { purchaseId: string; reason: string }>
   | Command<'RecordRefund', { purchaseId: string; attempt: number; amountCents: number; creditsRemoved: number; refundId: string | null }>
-  | Command<'FailRefund', { purchaseId: string; attempt: number; code: string; message: string }>;
+  | Command<'FailRefund', { purchaseId: string; attempt: number; code: string; message: string }>
+  /** The provider reports refunds on the purchase's payment (a `charge.refunded` event). */
+  | Command<'NoteProviderRefund', { purchaseId: string; paymentIntentId: string; amountRefundedCents: number; amountCents: number }>;
 
 function requireStarted(state: PurchaseState): PurchaseStartedData {
   if (!state.started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
@@ -192,6 +194,18 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
     requireStarted(state);
     if (state.refundUnderWay?.attempt !== data.attempt) return [];
     return [{ type: 'PurchaseRefundFailed', data: { ...data, at: now.toISOString() } }];
+  },
+
+  // Only what Topmark's own refunds do not explain is recorded, once per amount reported: the
+  // provider also reports the refunds Topmark makes, and reports each one again with the total.
+  // While a refund of Topmark's is under way its report is expected (it records its own amount).
+  NoteProviderRefund: ({ data, metadata: { now } }, state) => {
+    requireStarted(state);
+    if (state.paidWith !== data.paymentIntentId || state.refundUnderWay !== null) return [];
+    const explained = Math.max(state.refunded?.amountCents ?? 0, state.providerRefundedCents);
+    if (data.amountRefundedCents <= explained) return [];
+    const unexplainedCents = data.amountRefundedCents - (state.refunded?.amountCents ?? 0);
+    return [{ type: 'PurchaseRefundedAtProvider', data: { ...data, unexplainedCents, at: now.toISOString() } }];
   },
 });
 

@@ -116,6 +116,50 @@ describe('refunding a purchase', () => {
       .thenNothing();
   });
 
+  it('a refund the provider reports beyond what Topmark refunded is recorded once per amount; its own refunds are not', () => {
+    const system = { now, actorId: 'system', actorRole: 'system' };
+    const note = (amountRefundedCents: number, paymentIntentId = 'pi_1') =>
+      cmd('NoteProviderRefund', { purchaseId: 'p1', paymentIntentId, amountRefundedCents, amountCents: 51_300 }, system);
+    const outside = (amountRefundedCents: number, unexplainedCents: number): PurchaseEvent => ({
+      type: 'PurchaseRefundedAtProvider',
+      data: { purchaseId: 'p1', paymentIntentId: 'pi_1', amountRefundedCents, amountCents: 51_300, unexplainedCents, at },
+    });
+    // Refunded in the provider's dashboard: recorded; the same report again, or a smaller one, is not.
+    spec
+      .given([started, completed])
+      .when(note(10_000))
+      .thenEvents([outside(10_000, 10_000)]);
+    spec
+      .given([started, completed, outside(10_000, 10_000)])
+      .when(note(10_000))
+      .thenNothing();
+    spec
+      .given([started, completed, outside(10_000, 10_000)])
+      .when(note(51_300))
+      .thenEvents([outside(51_300, 51_300)]);
+    // Topmark's own refund, reported by the provider while it is under way or after it was recorded.
+    spec.given([started, completed, requested()]).when(note(32_062)).thenNothing();
+    spec.given([started, completed, requested(), refunded]).when(note(32_062)).thenNothing();
+    // More than Topmark refunded: only the difference is unexplained.
+    spec
+      .given([started, completed, requested(), refunded])
+      .when(note(51_300))
+      .thenEvents([outside(51_300, 19_238)]);
+    // A refund Topmark gave up on (the provider timed out) that went through after all.
+    const gaveUp: PurchaseEvent = {
+      type: 'PurchaseRefundFailed',
+      data: { purchaseId: 'p1', attempt: 1, code: 'timeout', message: 't', at },
+    };
+    spec
+      .given([started, completed, requested(), gaveUp])
+      .when(note(32_062))
+      .thenEvents([outside(32_062, 32_062)]);
+    // Another payment's refund, a purchase never paid, or no such purchase.
+    spec.given([started, completed]).when(note(10_000, 'pi_other')).thenNothing();
+    spec.given([started]).when(note(10_000)).thenNothing();
+    spec.given([]).when(note(10_000)).thenThrows('Purchase not found', 'not_found');
+  });
+
   it('records the refund of the attempt under way once, with its reason and who asked', () => {
     spec.given([started, completed, requested()]).when(cmd('RecordRefund', record)).thenEvents([refunded]);
     spec.given([started, completed, requested(), refunded]).when(cmd('RecordRefund', record)).thenNothing();

@@ -24,7 +24,7 @@ export const purchaseSagas: SagaFeature = {
   ],
   work: async (ports) => {
     const purchases = purchaseHandlers(ports.store);
-    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases);
+    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
     scheduleAbandonSweeps({ sql: ports.sql, purchases, payments: ports.payments });
   },
 };

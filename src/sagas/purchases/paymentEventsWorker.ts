@@ -1,4 +1,4 @@
-import type { PaymentEventOutbox } from '../../adapters/payments/paymentPort.ts';
+import type { PaymentEventOutbox, PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import { handlePaymentEvent, type PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 
 const BATCH = 50;
@@ -10,7 +10,11 @@ const POLL_MS = 1000;
  * Woken after each commit that recorded events; polling is the backstop. A failing event stays
  * undelivered and is handed out again on the next round.
  */
-export async function workPaymentEvents(outbox: PaymentEventOutbox, purchases: PurchaseHandlers): Promise<{ drain(): Promise<void> }> {
+export async function workPaymentEvents(
+  outbox: PaymentEventOutbox,
+  purchases: PurchaseHandlers,
+  payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+): Promise<{ drain(): Promise<void> }> {
   let running: Promise<void> | null = null;
   let again = false;
   const round = async () => {
@@ -18,7 +22,7 @@ export async function workPaymentEvents(outbox: PaymentEventOutbox, purchases: P
       again = false;
       const events = await outbox.pendingEvents(BATCH);
       for (const event of events) {
-        await handlePaymentEvent(purchases, event);
+        await handlePaymentEvent(purchases, event, payments);
         await outbox.markDelivered(event.eventId);
       }
       if (events.length === BATCH) again = true;

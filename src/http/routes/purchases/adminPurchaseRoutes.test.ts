@@ -11,6 +11,7 @@ import { createPromoCode } from '../../../commands/promoCodes/managePromoCodes.t
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { adminPurchasePageSchema, refundAnswerSchema, refundQuoteSchema } from '../../../domain/purchases/adminPurchaseApi.ts';
+import { purchaseStreamId } from '../../../domain/purchases/purchase.ts';
 import { paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { ALREADY_REFUNDED, REFUND_NOT_COMPLETED, REFUND_UNDER_WAY } from '../../../domain/purchases/purchaseDecider.ts';
 import { findCourse } from '../../../projections/courses/queries.ts';
@@ -220,6 +221,45 @@ describe('refunding a purchase', () => {
     expect(twice.statusCode, twice.body).toBe(409);
     expect(twice.json()).toEqual({ message: ALREADY_REFUNDED });
     expect(await providerRefunds(bought.paymentIntentId)).toHaveLength(1);
+  });
+
+  it("a refund made at the provider, not in Topmark, is recorded once and raises an alert; Topmark's own refunds raise none", async () => {
+    const outsideAlerts = (purchaseId: string) =>
+      system.sql<{ severity: string; title: string; description: string }[]>`
+        SELECT severity, title, description FROM alerts WHERE purchase_id = ${purchaseId} AND type = 'refund_outside_topmark'`;
+    // Refunded in the provider's dashboard: Topmark hears of it through the provider's event.
+    const bought = await buy();
+    await system.payments.refund({
+      paymentIntentId: bought.paymentIntentId as string,
+      amountCents: 1_000,
+      idempotencyKey: `dashboard-${bought.purchaseId}`,
+    });
+    const [alert] = await eventually(async () => {
+      const rows = await outsideAlerts(bought.purchaseId);
+      return rows.length > 0 && rows;
+    });
+    expect(alert).toMatchObject({ severity: 'high', title: 'A payment was refunded outside Topmark' });
+    expect(alert?.description).toContain(`$10.00 of $${(bought.finalCents / 100).toFixed(2)} refunded`);
+    const noted = (await system.store.readStream(purchaseStreamId(bought.purchaseId))).filter(
+      (e) => e.type === 'PurchaseRefundedAtProvider',
+    );
+    expect(noted.map((e) => e.data)).toMatchObject([{ amountRefundedCents: 1_000, unexplainedCents: 1_000 }]);
+    // The family's sessions are not touched: an admin decides.
+    expect(await findCourse(system.sql, bought.courseId)).toMatchObject({ sessionsRemaining: 8 });
+
+    // Refunded through Topmark: the provider's event about it is handled and raises nothing.
+    const other = await buy();
+    expect((await refund(other.purchaseId)).statusCode).toBe(200);
+    await eventually(async () => {
+      const [row] = await system.sql<{ pending: number }[]>`
+        SELECT count(*)::int AS pending FROM sandbox_payment_events
+        WHERE type = 'charge.refunded' AND payload::text LIKE ${`%${other.paymentIntentId}%`} AND delivered_at IS NULL`;
+      const [seen] = await system.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM sandbox_payment_events WHERE type = 'charge.refunded' AND payload::text LIKE ${`%${other.paymentIntentId}%`}`;
+      return row?.pending === 0 && (seen?.n ?? 0) > 0;
+    });
+    await waitForProjections(system.sql, ['alerts'], await system.store.committedPosition(), 10_000);
+    expect(await outsideAlerts(other.purchaseId)).toEqual([]);
   });
 
   it('10 concurrent refunds make one refund at the provider', async () => {

@@ -342,7 +342,7 @@ export const purchaseRoutes =
             if (error instanceof PaymentError) throw new DomainError('Invalid webhook signature', 'invalid');
             throw error;
           }
-          await handlePaymentEvent(purchases, event);
+          await handlePaymentEvent(purchases, event, payments);
           return { received: true as const };
         },
       );

@@ -12,6 +12,7 @@ type AlertEvent = ProjectedEvent<
   | 'SessionCalendarSyncFailed'
   | 'SessionCalendarEventMoved'
   | 'SessionCancelled'
+  | 'PurchaseRefundedAtProvider'
 >;
 
 function alertOf(e: AlertEvent): AlertRow {
@@ -91,6 +92,14 @@ function alertOf(e: AlertEvent): AlertRow {
         title: 'A session was cancelled less than 12 hours before its start',
         description: `Session ${e.data.sessionId} at ${e.data.start} was cancelled by the ${e.data.cancelledByRole} ${noticeOf(e.data.noticeMinutes)}: the credit was forfeited and the tutor is paid for the hour. Check with the family if this keeps happening.`,
       };
+    case 'PurchaseRefundedAtProvider':
+      return {
+        ...common,
+        type: 'refund_outside_topmark',
+        purchase_id: e.data.purchaseId,
+        title: 'A payment was refunded outside Topmark',
+        description: `Purchase ${e.data.purchaseId}: the payment provider reports ${centsOf(e.data.amountRefundedCents)} of ${centsOf(e.data.amountCents)} refunded on ${e.data.paymentIntentId}, ${centsOf(e.data.unexplainedCents)} of it not through Topmark (a refund in the provider's dashboard, or one Topmark gave up on that went through). The family's sessions are unchanged: decide whether they should stay.`,
+      };
     default:
       return {
         ...common,
@@ -100,6 +109,8 @@ function alertOf(e: AlertEvent): AlertRow {
       };
   }
 }
+
+const centsOf = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 const noticeOf = (minutes: number) =>
   minutes <= 0 ? 'after it had started' : `${Math.floor(minutes / 60)} h ${minutes % 60} min before its start`;
@@ -147,6 +158,7 @@ export const alertsProjector = defineProjection({
     'SessionCalendarEventMoved',
     'SessionCalendarEventWritten',
     'SessionCancelled',
+    'PurchaseRefundedAtProvider',
     'AlertResolved',
   ],
   tables: [alerts],

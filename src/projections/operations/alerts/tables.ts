@@ -14,6 +14,7 @@ export const alerts = table(
       | 'calendar_sync_failed'
       | 'calendar_event_moved'
       | 'late_cancellation'
+      | 'refund_outside_topmark'
     >(),
     title: text(),
     description: text().nullable(),
