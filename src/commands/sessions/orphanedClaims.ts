@@ -28,10 +28,14 @@ export async function giveBackClaim(
   if (claim.courseId) await release(claim.courseId, claim.sessionId, repair(`orphan-credit/${claim.sessionId}`));
 }
 
+/** Whether a claim is old enough to count as left behind (claims recorded without a time never are). */
+const oldEnough = (holder: HeldHour, now: Date) => holder.at !== undefined && Date.parse(holder.at) <= now.getTime() - ORPHAN_CLAIM_MS;
+
+const neverBooked = async (handlers: SessionHandlers, sessionId: string) => !(await handlers.sessions.load(sessionId)).booked;
+
 /** Whether `holder` is a claim left behind: old enough, and its session never booked. */
 export async function isOrphaned(handlers: SessionHandlers, sessionId: string, holder: HeldHour, now: Date): Promise<boolean> {
-  if (!holder.at || Date.parse(holder.at) > now.getTime() - ORPHAN_CLAIM_MS) return false;
-  return !(await handlers.sessions.load(sessionId)).booked;
+  return oldEnough(holder, now) && (await neverBooked(handlers, sessionId));
 }
 
 export type OrphanSweepOutcome = 'released' | 'booked' | 'gone' | 'too-young';
@@ -50,8 +54,8 @@ export async function sweepClaim(
   const holder = (await handlers.schedules.load(claim.tutorId)).held[claim.sessionId];
   // Released meanwhile, or claimed again (a retried request or a reschedule): not this claim any more.
   if (!holder || holder.at !== claim.at) return 'gone';
-  if (holder.at && Date.parse(holder.at) > ctx.now.getTime() - ORPHAN_CLAIM_MS) return 'too-young';
-  if (!(await isOrphaned(handlers, claim.sessionId, holder, ctx.now))) return 'booked';
+  if (!oldEnough(holder, ctx.now)) return 'too-young';
+  if (!(await neverBooked(handlers, claim.sessionId))) return 'booked';
   await giveBackClaim(handlers, release, { tutorId: claim.tutorId, sessionId: claim.sessionId, courseId: holder.courseId }, ctx);
   return 'released';
 }
