@@ -1,4 +1,5 @@
 import type { CommandContext } from '../kit/commandContext.ts';
+import { compensating } from '../kit/processStep.ts';
 import { retriedClaim } from '../kit/retriedClaim.ts';
 import { HOT_STREAM_ATTEMPTS, type PromoCodeHandlers } from './promoCodeHandlers.ts';
 
@@ -49,6 +50,27 @@ export const releasePromoUse = (
   release: { promoCodeId: string; claimId: string; reason: 'payment_failed' | 'abandoned' | 'expired' },
   ctx: CommandContext,
 ) => handlers.promoCodes.handle(release.promoCodeId, { type: 'ReleasePromoUse', data: release }, ctx, { maxAttempts: HOT_STREAM_ATTEMPTS });
+
+/**
+ * Runs a checkout's `work` holding the code's use (nothing to hold without a code): the use is
+ * claimed first (`claimPromoUseOnce`) and given back, as a failed payment's, if `work` fails.
+ */
+export async function holdingPromoUse<T>(
+  handlers: PromoCodeHandlers,
+  use: PromoUse | null,
+  step: (name: string) => CommandContext,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!use) return work();
+  const { suffix } = await claimPromoUseOnce(handlers, use, step);
+  return compensating(work, () =>
+    releasePromoUse(
+      handlers,
+      { promoCodeId: use.promoCodeId, claimId: use.claimId, reason: 'payment_failed' },
+      step(`release-promo${suffix}`),
+    ),
+  );
+}
 
 export const redeemPromoCode = (
   handlers: PromoCodeHandlers,

@@ -7,7 +7,7 @@ import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts
 import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { claimPromoUseOnce, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
   completePurchase,
   handlePaymentEvent,
@@ -109,49 +109,28 @@ export const purchaseRoutes =
         { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: found.gradeTier.id },
         step,
       );
-      // The claim's round: a retried request that had given the use back claims it again under the next step name.
-      let promoRound = '';
+      const promoUse = promoCodeId ? { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents } : null;
       return compensating(
-        async () => {
-          if (promoCodeId) {
-            promoRound = (
-              await claimPromoUseOnce(
-                promos,
-                { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
-                step,
-              )
-            ).suffix;
-          }
-          return compensating(
-            async () => {
-              if (quote.finalCents === 0) {
-                await startPurchase(purchases, terms, step('start'));
-                const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
-                await readYourWrites(sql, purchaseProjections, position);
-                return answer(FREE_CLIENT_SECRET, null);
-              }
-              const intent = await payments.createPaymentIntent({
-                amountCents: quote.finalCents,
-                currency: 'cad',
-                idempotencyKey: paymentIdempotencyKey(purchaseId),
-                description: found.name,
-                metadata: { purchaseId, studentId: body.studentId, packageId: found.id, subjectId: body.subjectId },
-                ...(body.email ? { customerEmail: body.email } : {}),
-              });
-              const { position } = await startPurchase(purchases, { ...terms, paymentIntentId: intent.id }, step('start'));
+        () =>
+          holdingPromoUse(promos, promoUse, step, async () => {
+            if (quote.finalCents === 0) {
+              await startPurchase(purchases, terms, step('start'));
+              const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
               await readYourWrites(sql, purchaseProjections, position);
-              return answer(intent.clientSecret, intent.id);
-            },
-            async () => {
-              if (promoCodeId)
-                await releasePromoUse(
-                  promos,
-                  { promoCodeId, claimId: purchaseId, reason: 'payment_failed' },
-                  step(`release-promo${promoRound}`),
-                );
-            },
-          );
-        },
+              return answer(FREE_CLIENT_SECRET, null);
+            }
+            const intent = await payments.createPaymentIntent({
+              amountCents: quote.finalCents,
+              currency: 'cad',
+              idempotencyKey: paymentIdempotencyKey(purchaseId),
+              description: found.name,
+              metadata: { purchaseId, studentId: body.studentId, packageId: found.id, subjectId: body.subjectId },
+              ...(body.email ? { customerEmail: body.email } : {}),
+            });
+            const { position } = await startPurchase(purchases, { ...terms, paymentIntentId: intent.id }, step('start'));
+            await readYourWrites(sql, purchaseProjections, position);
+            return answer(intent.clientSecret, intent.id);
+          }),
         () => releaseEnrollment(students, { studentId: body.studentId, purchaseId }, step(`release-enrollment${enrollment.suffix}`)),
       );
     }

@@ -7,7 +7,7 @@ import { type CommandContext, commandContext, deterministicUuid } from '../../..
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { retriedClaim } from '../../../commands/kit/retriedClaim.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { claimPromoUseOnce, releasePromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
   abandonPurchase,
   completePurchase,
@@ -189,55 +189,35 @@ export const repurchaseRoutes =
       const { terms, facts, quote, promoCodeId, courseId } = order;
       const { purchaseId, studentId, packageId } = terms;
       const step = stepOf(ctx);
-      // The claim's round: a retried request that had given the use back claims it again under the next step name.
-      let promoRound = '';
-      return compensating(
-        async () => {
-          if (promoCodeId) {
-            promoRound = (
-              await claimPromoUseOnce(
-                promos,
-                { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents },
-                step,
-              )
-            ).suffix;
-          }
-          if (quote.finalCents === 0) {
-            await startRepurchase(purchases, { terms, ...facts }, step('start'));
-            const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
-            await readYourWrites(sql, fulfilmentProjections, position, 10_000);
-            await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
-            const sessionId = `${FREE_REPURCHASE_SESSION_PREFIX}${purchaseId}`;
-            return { checkoutUrl: `/checkout?repurchase=true&session_id=${encodeURIComponent(sessionId)}`, purchaseId };
-          }
-          const session = await payments.createCheckoutSession({
-            amountCents: quote.finalCents,
-            currency: 'cad',
-            idempotencyKey: paymentIdempotencyKey(purchaseId),
-            description: order.description,
-            metadata: { purchaseId, kind: REPURCHASE_METADATA_KIND, studentId, courseId, packageId },
-            successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
-            cancelUrl: `${site}/checkout?repurchase=true&cancelled=true&purchase=${encodeURIComponent(purchaseId)}`,
-            expiresAt: sessionExpiry(ctx.now),
-            ...(order.email ? { customerEmail: order.email } : {}),
-          });
-          const { position } = await startRepurchase(
-            purchases,
-            { terms: { ...terms, checkoutSessionId: session.id }, ...facts },
-            step('start'),
-          );
-          await readYourWrites(sql, purchaseProjections, position);
-          return { checkoutUrl: session.url, purchaseId };
-        },
-        async () => {
-          if (promoCodeId)
-            await releasePromoUse(
-              promos,
-              { promoCodeId, claimId: purchaseId, reason: 'payment_failed' },
-              step(`release-promo${promoRound}`),
-            );
-        },
-      );
+      const promoUse = promoCodeId ? { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents } : null;
+      return holdingPromoUse(promos, promoUse, step, async () => {
+        if (quote.finalCents === 0) {
+          await startRepurchase(purchases, { terms, ...facts }, step('start'));
+          const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
+          await readYourWrites(sql, fulfilmentProjections, position, 10_000);
+          await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
+          const sessionId = `${FREE_REPURCHASE_SESSION_PREFIX}${purchaseId}`;
+          return { checkoutUrl: `/checkout?repurchase=true&session_id=${encodeURIComponent(sessionId)}`, purchaseId };
+        }
+        const session = await payments.createCheckoutSession({
+          amountCents: quote.finalCents,
+          currency: 'cad',
+          idempotencyKey: paymentIdempotencyKey(purchaseId),
+          description: order.description,
+          metadata: { purchaseId, kind: REPURCHASE_METADATA_KIND, studentId, courseId, packageId },
+          successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
+          cancelUrl: `${site}/checkout?repurchase=true&cancelled=true&purchase=${encodeURIComponent(purchaseId)}`,
+          expiresAt: sessionExpiry(ctx.now),
+          ...(order.email ? { customerEmail: order.email } : {}),
+        });
+        const { position } = await startRepurchase(
+          purchases,
+          { terms: { ...terms, checkoutSessionId: session.id }, ...facts },
+          step('start'),
+        );
+        await readYourWrites(sql, purchaseProjections, position);
+        return { checkoutUrl: session.url, purchaseId };
+      });
     }
 
     /** The purchase a session pays, for its buyer only (404 for an unknown session, 403 for someone else's). */
