@@ -62,13 +62,22 @@ const courseOfPurchase = (courses: CourseLedgerPort, started: PurchaseStartedDat
 const paidAtProvider = (state: PurchaseState, started: PurchaseStartedData) =>
   started.finalCents > 0 && state.paidWith !== null && state.paidWith !== FREE_PURCHASE;
 
+/**
+ * What the provider refunds for `credits` unused sessions: their share of what was paid, at most
+ * what is left there after refunds made outside Topmark (never more than was paid in all).
+ */
+const providerShareCents = (state: PurchaseState, started: PurchaseStartedData, credits: number) =>
+  paidAtProvider(state, started)
+    ? Math.max(0, Math.min(refundShareCents(started, credits), started.finalCents - state.externalRefundedCents))
+    : 0;
+
 /** The refund an admin would make now (the dialog's figures), read from the purchase's and course's streams. */
 export async function quoteRefund(deps: Omit<RefundDeps, 'payments'>, purchaseId: string): Promise<RefundQuote> {
   const state = await deps.purchases.purchases.load(purchaseId);
   if (!state.started) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
   const course = await deps.courses.ledger.load(courseOfPurchase(deps.courses, state.started));
   const credits = state.status === 'completed' ? unusedCreditsOf(course, purchaseId) : 0;
-  return { credits, amountCents: paidAtProvider(state, state.started) ? refundShareCents(state.started, credits) : 0 };
+  return { credits, amountCents: providerShareCents(state, state.started, credits) };
 }
 
 /**
@@ -125,7 +134,7 @@ export async function refundPurchase(
     throw error;
   }
 
-  const amountCents = paidAtProvider(state, started) ? refundShareCents(started, creditsRemoved) : 0;
+  const amountCents = providerShareCents(state, started, creditsRemoved);
   let refundId: string | null = null;
   if (amountCents > 0) {
     try {

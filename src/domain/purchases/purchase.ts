@@ -87,7 +87,7 @@ export const purchaseRefundedAtProvider = z.object({
   /** Everything refunded on the payment so far, and what was charged, as the provider reports them. */
   amountRefundedCents: z.number().int(),
   amountCents: z.number().int(),
-  /** The part of it Topmark did not refund itself. */
+  /** The part of it neither Topmark's own refund nor earlier reports explain. */
   unexplainedCents: z.number().int(),
   at: z.string(),
 });
@@ -129,8 +129,8 @@ export interface PurchaseState {
   refundAttempts: number;
   refundUnderWay: RefundUnderWay | null;
   refunded: z.output<typeof purchaseRefunded> | null;
-  /** The highest amount refunded on the payment that the provider has reported (0: none reported). */
-  providerRefundedCents: number;
+  /** What the provider refunded on the payment beyond Topmark's own refunds, as reported so far. */
+  externalRefundedCents: number;
 }
 
 export const initialPurchaseState: PurchaseState = {
@@ -140,7 +140,7 @@ export const initialPurchaseState: PurchaseState = {
   refundAttempts: 0,
   refundUnderWay: null,
   refunded: null,
-  providerRefundedCents: 0,
+  externalRefundedCents: 0,
 };
 
 export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): PurchaseState {
@@ -166,7 +166,7 @@ export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): Purc
     case 'PurchaseRefunded':
       return { ...state, status: 'refunded', refundUnderWay: null, refunded: event.data };
     case 'PurchaseRefundedAtProvider':
-      return { ...state, providerRefundedCents: Math.max(state.providerRefundedCents, event.data.amountRefundedCents) };
+      return { ...state, externalRefundedCents: state.externalRefundedCents + event.data.unexplainedCents };
     default:
       return state;
   }

@@ -202,9 +202,9 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
   NoteProviderRefund: ({ data, metadata: { now } }, state) => {
     requireStarted(state);
     if (state.paidWith !== data.paymentIntentId || state.refundUnderWay !== null) return [];
-    const explained = Math.max(state.refunded?.amountCents ?? 0, state.providerRefundedCents);
+    const explained = (state.refunded?.amountCents ?? 0) + state.externalRefundedCents;
     if (data.amountRefundedCents <= explained) return [];
-    const unexplainedCents = data.amountRefundedCents - (state.refunded?.amountCents ?? 0);
+    const unexplainedCents = data.amountRefundedCents - explained;
     return [{ type: 'PurchaseRefundedAtProvider', data: { ...data, unexplainedCents, at: now.toISOString() } }];
   },
 });

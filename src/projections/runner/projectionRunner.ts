@@ -854,6 +854,13 @@ export class ProjectionRunner {
       });
     const batchSize = Math.max(this.batchSize, 5000);
     const reader = new SharedReader((from, limit) => this.store.readAll(from, limit), batchSize, targets.length, 4, FIRST_REBUILD_BATCH);
+    // The pool is shared with everything else in the process. A swap holds a connection and the
+    // checkpoint lock while it reads the log on another connection, and the live runner's batches
+    // for that projector wait on the lock holding connections of their own: sixteen swaps at once
+    // (small projections finish together) could take every connection and wait for one forever.
+    // One swap at a time, and INDEX_BUILDERS index builds for the whole rebuild, keep connections free.
+    const swapSlot = new Slots(1);
+    const indexSlots = new Slots(INDEX_BUILDERS);
 
     const rebuildOne = async (p: Projector, consumer: number): Promise<RebuildProgress> => {
       const schema = rebuildSchema(p.name);
@@ -878,10 +885,12 @@ export class ProjectionRunner {
           await sql`UPDATE projection_rebuilds SET phase = ${name}, done = ${done}, heartbeat_at = now() WHERE name = ${p.name}`;
         };
         await phase('indexing');
-        await buildIndexes(sql, p, schema);
+        await buildIndexes(sql, p, schema, indexSlots);
         await phase('swapping');
         // Hold the live follower off, apply what arrived meanwhile, move the tables in.
-        const finalDone = await fastThenCareful((careful) => this.swap(p, schema, parking, position, applied, done, progress, careful));
+        const finalDone = await swapSlot.run(() =>
+          fastThenCareful((careful) => this.swap(p, schema, parking, position, applied, done, progress, careful)),
+        );
         swapped = true;
         const finished = progress(finalDone, 'completed');
         onProgress(p.name, finished);
@@ -1137,6 +1146,28 @@ export async function waitForProjections(
   }
 }
 
+/** At most `size` at once; the others wait their turn, in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
 /** How often the indexing phase's figures are read while its indexes are built. */
 const INDEX_PROGRESS_MS = 250;
 /**
@@ -1147,24 +1178,27 @@ const INDEX_PROGRESS_MS = 250;
 const INDEX_BUILDERS = 3;
 
 /**
- * Builds a rebuild's secondary indexes in its schema, INDEX_BUILDERS at a time, each builder in
- * a transaction of its own (the tables are private until the swap). An index over a million rows
+ * Builds a rebuild's secondary indexes in its schema, up to INDEX_BUILDERS at a time (the slots are
+ * shared by every projection of the rebuild), each builder in a transaction of its own (the tables
+ * are private until the swap). An index over a million rows
  * takes seconds: PostgreSQL's own progress of the builds is reported meanwhile.
  * Committed without waiting for the WAL flush: the swap's commit flushes it before anyone sees them.
  */
-async function buildIndexes(sql: Sql, p: Projector, schema: string): Promise<void> {
+async function buildIndexes(sql: Sql, p: Projector, schema: string, slots: Slots): Promise<void> {
   const queue = [...(p.indexes ?? [])];
   if (queue.length === 0) return;
   const pids: number[] = [];
   const watching = watchIndexBuild(sql, p.name, pids);
   try {
     const builders = Array.from({ length: Math.min(INDEX_BUILDERS, queue.length) }, () =>
-      sql.begin(async (tx) => {
-        const [backend] = await tx<{ pid: number }[]>`
-          SELECT pg_backend_pid() AS pid, set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true), set_config('max_parallel_maintenance_workers', '0', true)`;
-        pids.push(backend?.pid ?? 0);
-        for (let index = queue.shift(); index !== undefined; index = queue.shift()) await tx.unsafe(index);
-      }),
+      slots.run(() =>
+        sql.begin(async (tx) => {
+          const [backend] = await tx<{ pid: number }[]>`
+            SELECT pg_backend_pid() AS pid, set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true), set_config('max_parallel_maintenance_workers', '0', true)`;
+          pids.push(backend?.pid ?? 0);
+          for (let index = queue.shift(); index !== undefined; index = queue.shift()) await tx.unsafe(index);
+        }),
+      ),
     );
     const failed = (await Promise.allSettled(builders)).find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;

@@ -246,6 +246,14 @@ describe('refunding a purchase', () => {
     expect(noted.map((e) => e.data)).toMatchObject([{ amountRefundedCents: 1_000, unexplainedCents: 1_000 }]);
     // The family's sessions are not touched: an admin decides.
     expect(await findCourse(system.sql, bought.courseId)).toMatchObject({ sessionsRemaining: 8 });
+    // A refund through Topmark afterwards gives back only what is left of the payment, and its own
+    // report (the provider's total now counts both) raises nothing more.
+    const rest = await refund(bought.purchaseId);
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(refundAnswerSchema.parse(rest.json())).toMatchObject({ amount: (bought.finalCents - 1_000) / 100, creditsRemoved: 8 });
+    expect((await providerRefunds(bought.paymentIntentId)).map((r) => r.amount_cents).sort((a, b) => a - b)).toEqual(
+      [1_000, bought.finalCents - 1_000].sort((a, b) => a - b),
+    );
 
     // Refunded through Topmark: the provider's event about it is handled and raises nothing.
     const other = await buy();
@@ -260,6 +268,7 @@ describe('refunding a purchase', () => {
     });
     await waitForProjections(system.sql, ['alerts'], await system.store.committedPosition(), 10_000);
     expect(await outsideAlerts(other.purchaseId)).toEqual([]);
+    expect(await outsideAlerts(bought.purchaseId)).toHaveLength(1);
   });
 
   it('10 concurrent refunds make one refund at the provider', async () => {
