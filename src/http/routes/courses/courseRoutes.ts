@@ -5,6 +5,7 @@ import { recordCourseEnded, recordCourseTutorChosen } from '../../../commands/ac
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
 import { activateCourse, chooseCourseTutor, endCourse } from '../../../commands/courses/courseLifecycle.ts';
 import { stepOf } from '../../../commands/kit/processStep.ts';
+import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
@@ -14,7 +15,6 @@ import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
-export const STUDENT_NOT_FOUND = 'Student not found';
 /** Who may read a student's courses: the student, their parent or account holder, their view-only login, an admin. */
 const readers = { roles: ['admin', 'student', 'parent', 'student_secondary'] } as const;
 /** Who may change them: the student or their parent; a view-only login never. */

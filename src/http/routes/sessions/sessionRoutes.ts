@@ -12,6 +12,7 @@ import { cancelSession, completeSession, rescheduleSession } from '../../../comm
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
+import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { assertTimeZone } from '../../../domain/calendar/availability.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
@@ -103,8 +104,6 @@ function zoneOrDefault(zone: string | null | undefined): string {
     return DEFAULT_TIMEZONE;
   }
 }
-
-const STUDENT_NOT_FOUND = 'Student not found';
 
 /**
  * Sessions (spec part 2 §7 "Sessions"): a tutor's free hours, booking, the tutor's sessions, and

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Sql } from '../../../adapters/db/db.ts';
+import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import {
   type CourseProgress,
@@ -19,7 +20,6 @@ import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 
-export const STUDENT_NOT_FOUND = 'Student not found';
 const id = z.string().min(1).max(100);
 const messageSchema = z.object({ message: z.string() });
 
