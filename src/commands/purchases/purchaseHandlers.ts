@@ -72,15 +72,24 @@ export async function handlePaymentEvent(
   // The intent paying a hosted checkout session: a decline there lets the customer try another
   // card, and the session's own event (checkout.session.completed) completes the repurchase.
   if (event.paymentIntent.metadata.kind === REPURCHASE_METADATA_KIND) return 'ignored';
+  return handledUnless(['not_found'], () =>
+    event.type === 'payment_intent.succeeded'
+      ? completePurchase(handlers, { purchaseId, paymentIntentId: event.paymentIntent.id }, ctx)
+      : failPurchase(handlers, { purchaseId, reason: event.failureCode ?? 'payment_failed', message: event.failureMessage }, ctx),
+  );
+}
+
+/**
+ * Runs a provider event's command: 'handled', or 'ignored' when the command is refused as one of
+ * `kinds` (an event about no purchase of ours is acknowledged, so a stray event never blocks the
+ * outbox behind it nor makes Stripe retry forever).
+ */
+async function handledUnless(kinds: readonly DomainError['kind'][], run: () => Promise<unknown>): Promise<'handled' | 'ignored'> {
   try {
-    if (event.type === 'payment_intent.succeeded') {
-      await completePurchase(handlers, { purchaseId, paymentIntentId: event.paymentIntent.id }, ctx);
-    } else {
-      await failPurchase(handlers, { purchaseId, reason: event.failureCode ?? 'payment_failed', message: event.failureMessage }, ctx);
-    }
+    await run();
     return 'handled';
   } catch (error) {
-    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored';
+    if (error instanceof DomainError && kinds.includes(error.kind)) return 'ignored';
     throw error;
   }
 }
@@ -93,15 +102,11 @@ export async function handlePaymentEvent(
 async function handleCheckoutCompleted(handlers: PurchaseHandlers, session: CheckoutSession, ctx: CommandContext) {
   const purchaseId = session.metadata.purchaseId;
   if (!purchaseId || session.paymentStatus !== 'paid' || !session.paymentIntentId) return 'ignored' as const;
-  try {
-    await completePurchase(handlers, { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id }, ctx);
-    return 'handled' as const;
-  } catch (error) {
-    // Unknown purchase, or a session that is not the one the purchase is paid on: not ours to complete
-    // (acknowledged, so a stray event never blocks the outbox behind it nor makes Stripe retry forever).
-    if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return 'ignored' as const;
-    throw error;
-  }
+  const paymentIntentId = session.paymentIntentId;
+  // Unknown purchase, or a session that is not the one the purchase is paid on: not ours to complete.
+  return handledUnless(['not_found', 'conflict'], () =>
+    completePurchase(handlers, { purchaseId, paymentIntentId, checkoutSessionId: session.id }, ctx),
+  );
 }
 
 /**
@@ -123,16 +128,12 @@ async function handleChargeRefunded(
     throw error;
   }
   if (!purchaseId) return 'ignored';
-  try {
-    const { paymentIntentId, amountRefundedCents, amountCents } = event;
-    await handlers.purchases.handle(
+  const { paymentIntentId, amountRefundedCents, amountCents } = event;
+  return handledUnless(['not_found'], () =>
+    handlers.purchases.handle(
       purchaseId,
       { type: 'NoteProviderRefund', data: { purchaseId, paymentIntentId, amountRefundedCents, amountCents } },
       ctx,
-    );
-    return 'handled';
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'not_found') return 'ignored';
-    throw error;
-  }
+    ),
+  );
 }
