@@ -24,7 +24,7 @@ const sql = connect(url.toString(), { max: 2 });
 try {
   for (const t of [auditLogs, users]) {
     await sql.unsafe(t.ddl);
-    if (t.indexDdl) await sql.unsafe(t.indexDdl);
+    for (const index of t.indexStatements) await sql.unsafe(index);
   }
   const started = performance.now();
   // 5,000 entities of 20 kinds, 1,000 actors, 40 event types; positions in log order, a second apart.

@@ -2,7 +2,7 @@
  * One definition per read-model table, from which everything else derives: the DDL the runner
  * runs (unqualified names, so a rebuild's `search_path` points it at fresh tables), the row type
  * projectors write (`RowOf`), the row type queries read (`ReadRowOf`), and the column list and
- * `jsonb_to_recordset` types of set-based writes.
+ * column types of set-based writes.
  */
 
 type SqlType = 'text' | 'boolean' | 'int' | 'timestamptz' | 'uuid' | 'jsonb';
@@ -86,14 +86,10 @@ export interface Table<Name extends string = string, Cols extends Columns = Colu
    * (checked first, so an up-to-date table is not locked). A new NOT NULL column needs a rebuild.
    */
   readonly ddl: string;
-  /** `CREATE INDEX IF NOT EXISTS` of every secondary index; null when there are none. */
-  readonly indexDdl: string | null;
-  /** The same, one statement per index: each can be built beside the others. */
+  /** `CREATE INDEX IF NOT EXISTS` of each secondary index, one statement per index: each can be built beside the others. */
   readonly indexStatements: readonly string[];
-  /** SQL type of a column, as `jsonb_to_recordset` and array casts need it. */
+  /** SQL type of a column, as the column arrays' casts and COPY need it. */
   sqlTypeOf(column: keyof Cols & string): SqlType;
-  /** `"a" text, "b" int, …`: the record definition `jsonb_to_recordset` needs for these columns. */
-  recordDefinition(columns?: readonly (keyof Cols & string)[]): string;
 }
 
 /** Any table, whatever its columns (structural: a `Table` instantiation would compare its column names contravariantly). */
@@ -104,10 +100,8 @@ export interface AnyTable {
   readonly columnNames: readonly string[];
   readonly primaryKey: string;
   readonly ddl: string;
-  readonly indexDdl: string | null;
   readonly indexStatements: readonly string[];
   sqlTypeOf(column: string): SqlType;
-  recordDefinition(columns?: readonly string[]): string;
 }
 
 /** The row as projectors write it: timestamps as ISO strings. */
@@ -160,16 +154,13 @@ END $$;`
     (i) =>
       `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${i.name} ON ${name} (${i.on.join(', ')})${i.where ? ` WHERE ${i.where}` : ''};`,
   );
-  const indexDdl = indexStatements.length === 0 ? null : indexStatements.join('\n');
   return {
     name,
     columns,
     columnNames: names,
     primaryKey,
     ddl,
-    indexDdl,
     indexStatements,
     sqlTypeOf: (n) => spec(n).sqlType,
-    recordDefinition: (cols = names) => cols.map((n) => `${quoted(n)} ${spec(n).sqlType}`).join(', '),
   };
 }
