@@ -21,15 +21,27 @@ export async function ensureCheckpoint(sql: Sql, name: string, kind: 'projector'
   return row as CheckpointRow;
 }
 
-/** Locks the checkpoint row for the transaction: one writer per projector, across processes. */
-export async function lockCheckpoint(tx: TransactionSql, name: string): Promise<CheckpointRow> {
-  const [row] = await tx<CheckpointRow[]>`SELECT * FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`;
-  if (!row) throw new Error(`No checkpoint for ${name}`);
-  return row;
-}
-
 /** A transaction's opening statement: it reads the transaction id, with whatever else the caller needs first. */
 export type Opening<R extends { xid: string }> = (tx: TransactionSql) => Promise<readonly R[]>;
+
+/**
+ * Locks the checkpoint row for the transaction (one writer per projector, across processes) and
+ * reads it with the transaction id: a `readModelTransaction`'s opening statement.
+ */
+export const lockingCheckpoint =
+  (name: string): Opening<CheckpointRow & { xid: string }> =>
+  async (tx) => {
+    const rows = await tx<(CheckpointRow & { xid: string })[]>`
+      SELECT *, pg_current_xact_id()::text AS xid FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`;
+    if (rows.length === 0) throw new Error(`No checkpoint for ${name}`);
+    return rows;
+  };
+
+/** Locks the checkpoint row for the transaction: one writer per projector, across processes. */
+export async function lockCheckpoint(tx: TransactionSql, name: string): Promise<CheckpointRow> {
+  const [row] = await lockingCheckpoint(name)(tx);
+  return row as CheckpointRow;
+}
 
 const xidOnly: Opening<{ xid: string }> = (tx) => tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
 

@@ -5,6 +5,7 @@ import {
   type CheckpointRow,
   ensureCheckpoint,
   lockCheckpoint,
+  lockingCheckpoint,
   type ParkedRow,
   type ParkedStatus,
   parkedEventsDdl,
@@ -558,8 +559,7 @@ export class ProjectionRunner {
         return result.parked;
       },
       // The checkpoint row locked (one writer per projector) in the transaction's first round trip.
-      (tx) => tx<(CheckpointRow & { xid: string })[]>`
-        SELECT *, pg_current_xact_id()::text AS xid FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`,
+      lockingCheckpoint(p.name),
     );
     if (moved) checkpointCommitted(this.sql, p.name, lastOf(events).position);
     return parked;
@@ -969,63 +969,68 @@ export class ProjectionRunner {
     careful: boolean,
   ): Promise<number> {
     const batchSize = Math.max(this.batchSize, 5000);
-    return readModelTransaction(this.sql, async (tx) => {
-      await lockCheckpoint(tx, p.name);
-      await tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
-      const streams = new Set(parking.streams);
-      let position = from;
-      let applied = appliedBefore;
-      let caughtUp = 0;
-      for (;;) {
-        const batch = await this.store.readAll(position, batchSize);
-        if (batch.length === 0) break;
-        const result = await this.applyParking(tx, p, handledBy(p, batch), { ...parking, streams }, careful);
-        for (const e of result.parked) streams.add(e.stream_id);
-        applied += result.applied;
-        caughtUp += batch.length;
-        position = lastOf(batch).position;
-      }
-      // Events an operator skipped while the replay ran: skip them here too, and resume their streams.
-      const table = `${schema}.${PARKED}`;
-      const [replayParked] = await tx<{ exists: boolean }[]>`SELECT to_regclass(${table}) IS NOT NULL AS exists`;
-      const skippedMeanwhile = replayParked?.exists
-        ? await tx.unsafe<{ event_id: string; stream_id: string }[]>(
-            `SELECT r.event_id, r.stream_id FROM ${table} r
+    return readModelTransaction(
+      this.sql,
+      async (tx) => {
+        await tx`SELECT set_config('search_path', ${`${schema}, public`}, true)`;
+        const streams = new Set(parking.streams);
+        let position = from;
+        let applied = appliedBefore;
+        let caughtUp = 0;
+        for (;;) {
+          const batch = await this.store.readAll(position, batchSize);
+          if (batch.length === 0) break;
+          const result = await this.applyParking(tx, p, handledBy(p, batch), { ...parking, streams }, careful);
+          for (const e of result.parked) streams.add(e.stream_id);
+          applied += result.applied;
+          caughtUp += batch.length;
+          position = lastOf(batch).position;
+        }
+        // Events an operator skipped while the replay ran: skip them here too, and resume their streams.
+        const table = `${schema}.${PARKED}`;
+        const [replayParked] = await tx<{ exists: boolean }[]>`SELECT to_regclass(${table}) IS NOT NULL AS exists`;
+        const skippedMeanwhile = replayParked?.exists
+          ? await tx.unsafe<{ event_id: string; stream_id: string }[]>(
+              `SELECT r.event_id, r.stream_id FROM ${table} r
              JOIN ${PARKED} o ON o.projector = r.projector AND o.event_id = r.event_id AND o.status = 'skipped'`,
-          )
-        : [];
-      for (const row of skippedMeanwhile) {
-        await tx.unsafe(`DELETE FROM ${table} WHERE projector = $1 AND event_id = $2`, [p.name, row.event_id]);
-        applied += (await this.resumeStream(tx, p, table, row.stream_id)).applied.length;
-      }
-      await tx`SELECT set_config('search_path', 'public', true)`;
-      for (const t of p.tables) {
-        await tx.unsafe(`DROP TABLE IF EXISTS public.${t} CASCADE`);
-        await tx.unsafe(`ALTER TABLE ${schema}.${t} SET SCHEMA public`);
-      }
-      // The replay's parked events (if it parked any) replace the old ones (keeping whether their alert went out).
-      if (replayParked?.exists) {
-        await tx.unsafe(
-          `UPDATE ${table} r SET alerted_at = o.alerted_at FROM ${PARKED} o
+            )
+          : [];
+        for (const row of skippedMeanwhile) {
+          await tx.unsafe(`DELETE FROM ${table} WHERE projector = $1 AND event_id = $2`, [p.name, row.event_id]);
+          applied += (await this.resumeStream(tx, p, table, row.stream_id)).applied.length;
+        }
+        await tx`SELECT set_config('search_path', 'public', true)`;
+        for (const t of p.tables) {
+          await tx.unsafe(`DROP TABLE IF EXISTS public.${t} CASCADE`);
+          await tx.unsafe(`ALTER TABLE ${schema}.${t} SET SCHEMA public`);
+        }
+        // The replay's parked events (if it parked any) replace the old ones (keeping whether their alert went out).
+        if (replayParked?.exists) {
+          await tx.unsafe(
+            `UPDATE ${table} r SET alerted_at = o.alerted_at FROM ${PARKED} o
            WHERE o.projector = r.projector AND o.event_id = r.event_id AND r.status = 'failed' AND o.status = 'failed'`,
-        );
-      }
-      await tx`DELETE FROM parked_events WHERE projector = ${p.name} AND status IN ('failed', 'blocked')`;
-      if (replayParked?.exists) {
-        const columns = 'projector, event_id, position, stream_id, revision, type, status, error, attempts, parked_at, alerted_at';
-        await tx.unsafe(`INSERT INTO ${PARKED} (${columns}) SELECT ${columns} FROM ${table} ON CONFLICT (projector, event_id) DO NOTHING`);
-      }
-      await tx.unsafe(`DROP SCHEMA ${schema} CASCADE`);
-      const total = done + caughtUp;
-      await tx`UPDATE projection_checkpoints
+          );
+        }
+        await tx`DELETE FROM parked_events WHERE projector = ${p.name} AND status IN ('failed', 'blocked')`;
+        if (replayParked?.exists) {
+          const columns = 'projector, event_id, position, stream_id, revision, type, status, error, attempts, parked_at, alerted_at';
+          await tx.unsafe(
+            `INSERT INTO ${PARKED} (${columns}) SELECT ${columns} FROM ${table} ON CONFLICT (projector, event_id) DO NOTHING`,
+          );
+        }
+        await tx.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+        const total = done + caughtUp;
+        await tx`UPDATE projection_checkpoints
                SET position = ${position}, status = 'running', events_processed = ${applied}, updated_at = now()
                WHERE name = ${p.name}`;
-      await refreshParkedMark(tx, p.name);
-      const pr = progress(total, 'completed');
-      await tx`UPDATE projection_rebuilds SET status = 'completed', phase = 'completed', done = ${total}, total = ${pr.total},
+        await refreshParkedMark(tx, p.name);
+        const pr = progress(total, 'completed');
+        await tx`UPDATE projection_rebuilds SET status = 'completed', phase = 'completed', done = ${total}, total = ${pr.total},
                  events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${p.name}`;
-      return total;
-    });
+        return total;
+      },
+      lockingCheckpoint(p.name),
+    );
   }
 }
 
@@ -1180,8 +1185,8 @@ const INDEX_BUILDERS = 3;
 /**
  * Builds a rebuild's secondary indexes in its schema, up to INDEX_BUILDERS at a time (the slots are
  * shared by every projection of the rebuild), each builder in a transaction of its own (the tables
- * are private until the swap). An index over a million rows
- * takes seconds: PostgreSQL's own progress of the builds is reported meanwhile.
+ * are private until the swap). An index over a million rows takes seconds: PostgreSQL's own
+ * progress of the builds is reported meanwhile.
  * Committed without waiting for the WAL flush: the swap's commit flushes it before anyone sees them.
  */
 async function buildIndexes(sql: Sql, p: Projector, schema: string, slots: Slots): Promise<void> {
