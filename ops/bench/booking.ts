@@ -34,6 +34,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem, type System } from '../../src/system.ts';
+import { httpLoad } from './httpLoad.ts';
 
 const TUTORS = 20;
 const STUDENTS = 200;
@@ -180,6 +181,7 @@ interface Outcome {
 async function run(base: string, tutors: Tutor[]): Promise<{ outcomes: Outcome[]; seconds: number }> {
   const outcomes: Outcome[] = [];
   let sent = 0;
+  const http = httpLoad(base, CLIENTS);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)] as T;
   const started = performance.now();
   await Promise.all(
@@ -191,12 +193,18 @@ async function run(base: string, tutors: Tutor[]): Promise<{ outcomes: Outcome[]
         const hour = contested ? (tutor.hours[tutor.next - 1] as string) : (tutor.hours[tutor.next++ % tutor.hours.length] as string);
         const student = pick(tutor.students);
         const t0 = performance.now();
-        const res = await fetch(`${base}/api/book-session`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie: student.cookie, 'idempotency-key': randomUUID(), origin: base },
-          body: JSON.stringify({ tutorId: tutor.id, studentCourseId: student.courseId, date: hour, duration: 60, notes: '' }),
-        });
-        const body = (await res.json().catch(() => ({}))) as { id?: string; message?: string };
+        const res = await http.post(
+          '/api/book-session',
+          { cookie: student.cookie, 'idempotency-key': randomUUID(), origin: base },
+          {
+            tutorId: tutor.id,
+            studentCourseId: student.courseId,
+            date: hour,
+            duration: 60,
+            notes: '',
+          },
+        );
+        const body = res.body as { id?: string; message?: string };
         const answeredAt = Date.now();
         outcomes.push({
           status: res.status,
@@ -208,6 +216,7 @@ async function run(base: string, tutors: Tutor[]): Promise<{ outcomes: Outcome[]
       }
     }),
   );
+  http.close();
   return { outcomes, seconds: (performance.now() - started) / 1000 };
 }
 
