@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { demoAccount } from './demoAccounts.ts';

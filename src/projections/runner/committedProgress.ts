@@ -72,3 +72,54 @@ export function nextCommit(ms: number): Promise<void> {
     waiters.add(done);
   });
 }
+
+/** A projector's checkpoint as the table showed it. */
+export interface TableCheckpoint {
+  position: Position;
+  running: boolean;
+}
+export interface CheckpointTableRead {
+  /** Reads are numbered in the order they are made (in this process). */
+  n: number;
+  /** The statement has gone to the server: until then the read shows what is committed when it runs. */
+  sent: boolean;
+  checkpoints: Promise<ReadonlyMap<string, TableCheckpoint>>;
+}
+
+let readsMade = 0;
+const latestRead = new WeakMap<Sql, CheckpointTableRead>();
+
+/** The number of the last read of the checkpoints table made: a wait beginning now is answered only by a later one, or one not yet sent. */
+export const checkpointReadsMade = (): number => readsMade;
+
+/**
+ * The checkpoints table as a read made after read number `after` saw it (or one not yet sent,
+ * which sees everything committed before it runs). Waiters whose checks fall due together share
+ * one read: under load hundreds of requests wait at once, and each reading the table for itself
+ * came to about two statements per booking. The statement goes out at the next turn of the event
+ * loop, so the waiters of one turn share it. A read that fails is not shared with later callers.
+ */
+export function checkpointTableAfter(sql: Sql, after: number): CheckpointTableRead {
+  const latest = latestRead.get(sql);
+  if (latest && (!latest.sent || latest.n > after)) return latest;
+  const read: CheckpointTableRead = { n: ++readsMade, sent: false, checkpoints: Promise.resolve(new Map()) };
+  read.checkpoints = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    read.sent = true;
+    const rows = await sql<{ name: string; position: Position; status: string }[]>`
+      SELECT name, position, status FROM projection_checkpoints`;
+    return new Map(rows.map((r) => [r.name, { position: r.position, running: r.status === 'running' }]));
+  });
+  latestRead.set(sql, read);
+  read.checkpoints.catch(() => {
+    if (latestRead.get(sql) === read) latestRead.delete(sql);
+  });
+  return read;
+}
+
+/** Whether the table shows every named projector at or past `position`: a stopped one is not waited for, one it does not know is not behind. */
+export function tableShowsPast(table: ReadonlyMap<string, TableCheckpoint>, names: readonly string[], position: Position): boolean {
+  return names.every((name) => {
+    const checkpoint = table.get(name);
+    return !checkpoint?.running || checkpoint.position >= position;
+  });
+}

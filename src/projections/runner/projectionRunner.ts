@@ -11,7 +11,17 @@ import {
   parkedEventsDdl,
   readModelTransaction,
 } from './checkpoints.ts';
-import { allFollowedHere, checkpointCommitted, committedHere, followedHere, nextCommit, unfollowedHere } from './committedProgress.ts';
+import {
+  allFollowedHere,
+  checkpointCommitted,
+  checkpointReadsMade,
+  checkpointTableAfter,
+  committedHere,
+  followedHere,
+  nextCommit,
+  tableShowsPast,
+  unfollowedHere,
+} from './committedProgress.ts';
 import { type ApplyTarget, handledBy, type Projector } from './projector.ts';
 
 /** What an alert about a parked event names. */
@@ -1136,13 +1146,15 @@ export async function waitForProjections(
   // for those followed here only now and then, in case another process applied the batch.
   const here = allFollowedHere(sql, names);
   let checkAt = here ? Date.now() + FOLLOWED_HERE_CHECK_MS : 0;
+  // Only a read of the table started after this wait began (after the write committed) can answer it.
+  let seen = checkpointReadsMade();
   for (let delay = 2; ; ) {
     if (committedHere(sql, names, position)) return true;
     if (Date.now() >= checkAt) {
-      const [row] = await sql<{ behind: bigint }[]>`
-        SELECT count(*) AS behind FROM projection_checkpoints
-        WHERE name = ANY(${names as string[]}) AND position < ${position} AND status = 'running'`;
-      if (Number(row?.behind ?? 0) === 0) return true;
+      const read = checkpointTableAfter(sql, seen);
+      const table = await read.checkpoints;
+      seen = read.n;
+      if (tableShowsPast(table, names, position)) return true;
       checkAt = Date.now() + (here ? FOLLOWED_HERE_CHECK_MS : delay);
       delay = Math.min(delay * 2, 25);
     }

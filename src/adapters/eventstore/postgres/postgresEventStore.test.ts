@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/database.ts';
 import { readModelTransactions } from '../../db/readModelTransactions.ts';
@@ -20,11 +21,12 @@ eventStoreContract('postgres', async () => {
   };
 });
 
-// The same contract with every concurrent small append written in groups (one statement in flight).
-eventStoreContract('postgres, appends grouped', async () => {
+// The same contract with every concurrent small append written, and every concurrent stream read
+// made, in groups (one statement of each in flight).
+eventStoreContract('postgres, appends and reads grouped', async () => {
   const db = await createTestDatabase('esg');
   await migrateEventStore(db.sql);
-  const store = new PostgresEventStore(db.sql, { appendsInFlight: 1 });
+  const store = new PostgresEventStore(db.sql, { appendsInFlight: 1, readsInFlight: 1 });
   return {
     store,
     async dispose() {
@@ -207,6 +209,59 @@ describe('postgres event store heads', () => {
       release();
       await open;
       await store.close();
+    }
+  });
+});
+
+describe('postgres event store grouped stream reads', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('greads');
+    await migrateEventStore(db.sql);
+  });
+  afterAll(async () => db.drop());
+
+  it('answers each of 40 concurrent reads with its own stream and slice, in a few statements', async () => {
+    let reads = 0;
+    const counted = postgres(db.url, {
+      max: 4,
+      onnotice: () => {},
+      types: { bigint: postgres.BigInt },
+      debug: (_connection, query) => {
+        if (/^\s*SELECT event_id[\s\S]*\bes_events\b/.test(query)) reads++;
+      },
+    });
+    const store = new PostgresEventStore(counted, { readsInFlight: 1 });
+    try {
+      const streams = Array.from({ length: 10 }, (_, i) => `greads-${i}-${randomUUID()}`);
+      for (const [i, stream] of streams.entries())
+        await store.append(
+          stream,
+          Array.from({ length: i + 1 }, (_, n) => ({ id: randomUUID(), type: 'Read', data: { stream: i, n }, metadata: {} })),
+          'no_stream',
+        );
+      reads = 0;
+      // Every stream whole, from its revision 1, up to its revision 0, and a stream nobody wrote.
+      const asked = streams.flatMap((stream) => [
+        { stream, options: undefined },
+        { stream, options: { fromRevision: 1 } },
+        { stream, options: { toRevision: 0 } },
+      ]);
+      asked.push(...Array.from({ length: 10 }, () => ({ stream: `greads-none-${randomUUID()}`, options: undefined })));
+      const answers = await Promise.all(asked.map((a) => store.readStream(a.stream, a.options)));
+      for (const [k, a] of asked.entries()) {
+        const i = streams.indexOf(a.stream);
+        const length = i === -1 ? 0 : a.options?.fromRevision === 1 ? i : a.options?.toRevision === 0 ? 1 : i + 1;
+        const first = a.options?.fromRevision ?? 0;
+        expect((answers[k] ?? []).map((e) => [e.streamId, e.revision, (e.data as { n: number }).n])).toEqual(
+          Array.from({ length }, (_, n) => [a.stream, first + n, first + n]),
+        );
+      }
+      // One read goes out alone; the 39 asked meanwhile are made together by the next statement.
+      expect(reads).toBe(2);
+    } finally {
+      await store.close();
+      await counted.end();
     }
   });
 });

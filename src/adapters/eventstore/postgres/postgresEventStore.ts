@@ -62,6 +62,11 @@ export interface PostgresEventStoreOptions {
   appendsInFlight?: number;
   /** Most appends written by one statement (default 64). */
   maxAppendsPerStatement?: number;
+  /**
+   * Stream reads in flight at once (default 4). Reads asked for while that many run are made
+   * together by the next statement.
+   */
+  readsInFlight?: number;
 }
 
 /** Appends of at most this many events are written together; larger ones go alone, at once. */
@@ -74,6 +79,17 @@ interface PendingAppend {
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
+
+interface PendingRead {
+  streamId: string;
+  from: number;
+  to: number;
+  resolve: (events: RecordedEvent[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most stream reads made by one statement. */
+const MAX_READS_PER_STATEMENT = 64;
 
 interface GroupRow {
   stream_id: string;
@@ -149,6 +165,9 @@ export class PostgresEventStore implements EventStore {
   private inFlight = 0;
   /** Streams with an append in flight: the next append to one waits, so a stream's appends keep their order. */
   private busy = new Set<string>();
+  private readonly readsInFlight: number;
+  private waitingReads: PendingRead[] = [];
+  private readsRunning = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -156,6 +175,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.appendsInFlight = Math.max(1, options.appendsInFlight ?? 8);
     this.maxAppendsPerStatement = Math.max(1, options.maxAppendsPerStatement ?? 64);
+    this.readsInFlight = Math.max(1, options.readsInFlight ?? 4);
   }
 
   /**
@@ -313,16 +333,74 @@ export class PostgresEventStore implements EventStore {
     return row ? Number(row.revision) : 'no_stream';
   }
 
+  /**
+   * A read goes out at once as its own statement while fewer than `readsInFlight` run; beyond
+   * that it waits, and the reads waiting when a statement finishes are made together by the next
+   * one (its answer is the stream as committed when that statement runs, after the call). Under
+   * load most stream reads find nothing new (a command checking its cached state) and each cost a
+   * statement's round trip; grouped, a burst of them costs one.
+   */
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const slice = streamSlice(options);
     if (!slice) return [];
-    // A range on the (stream_id, revision) index.
-    const rows = await this.sql<RecordedEvent[]>`
-      SELECT ${this.sql.unsafe(EVENT_COLUMNS)}
-      FROM es_events
-      WHERE stream_id = ${streamId} AND revision >= ${slice.from} AND revision <= ${slice.to ?? Number.MAX_SAFE_INTEGER}
-      ORDER BY revision`;
-    return recorded(rows);
+    return new Promise<RecordedEvent[]>((resolve, reject) => {
+      this.waitingReads.push({ streamId, from: slice.from, to: slice.to ?? Number.MAX_SAFE_INTEGER, resolve, reject });
+      this.dispatchReads();
+    });
+  }
+
+  private dispatchReads(): void {
+    while (this.waitingReads.length > 0 && this.readsRunning < this.readsInFlight) {
+      const group = this.waitingReads.splice(0, MAX_READS_PER_STATEMENT);
+      this.readsRunning++;
+      void this.readGroup(group).finally(() => {
+        this.readsRunning--;
+        this.dispatchReads();
+      });
+    }
+  }
+
+  private async readGroup(group: PendingRead[]): Promise<void> {
+    if (group.length === 1) {
+      const r = group[0] as PendingRead;
+      // A range on the (stream_id, revision) index.
+      await this.sql<RecordedEvent[]>`
+        SELECT ${this.sql.unsafe(EVENT_COLUMNS)}
+        FROM es_events
+        WHERE stream_id = ${r.streamId} AND revision >= ${r.from} AND revision <= ${r.to}
+        ORDER BY revision`.then((rows) => r.resolve(recorded(rows)), r.reject);
+      return;
+    }
+    // One range per stream (two reads of one stream take the span of both), each on the index.
+    const spans = new Map<string, { from: number; to: number }>();
+    for (const r of group) {
+      const span = spans.get(r.streamId);
+      if (span) {
+        span.from = Math.min(span.from, r.from);
+        span.to = Math.max(span.to, r.to);
+      } else spans.set(r.streamId, { from: r.from, to: r.to });
+    }
+    const ids = [...spans.keys()];
+    let rows: RecordedEvent[];
+    try {
+      rows = await this.sql<RecordedEvent[]>`
+        SELECT ${this.sql.unsafe(EVENT_COLUMNS)}
+        FROM unnest(${ids}::text[], ${ids.map((id) => (spans.get(id) as { from: number }).from)}::bigint[],
+                    ${ids.map((id) => (spans.get(id) as { to: number }).to)}::bigint[]) AS wanted(sid, lo, hi)
+        JOIN es_events ON es_events.stream_id = wanted.sid COLLATE "C"
+          AND es_events.revision >= wanted.lo AND es_events.revision <= wanted.hi
+        ORDER BY es_events.stream_id, es_events.revision`;
+    } catch (error) {
+      for (const r of group) r.reject(error);
+      return;
+    }
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const row of rows) {
+      const events = byStream.get(row.streamId);
+      if (events) events.push(row);
+      else byStream.set(row.streamId, [row]);
+    }
+    for (const r of group) r.resolve((byStream.get(r.streamId) ?? []).filter((e) => e.revision >= r.from && e.revision <= r.to));
   }
 
   async readAll(from: Position, limit: number): Promise<RecordedEvent[]> {
