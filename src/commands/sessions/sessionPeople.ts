@@ -10,6 +10,14 @@ export interface SessionPerson {
   timezone: string | null;
 }
 
+const personOf = ({ id, email, first_name, last_name, timezone }: SessionPerson): SessionPerson => ({
+  id,
+  email,
+  first_name,
+  last_name,
+  timezone,
+});
+
 /**
  * Who hears about a session: the family (the parent who holds a child's account, otherwise the
  * student) and the tutor. A deleted account has no users row; an erased address is never written to.
@@ -18,11 +26,17 @@ export async function sessionPeople(
   sql: Sql,
   booked: Pick<SessionBookedData, 'studentId' | 'studentUserId' | 'tutorId'>,
 ): Promise<{ family: SessionPerson | null; tutor: SessionPerson | null }> {
-  const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-    SELECT user_id, parent_id FROM students WHERE id = ${booked.studentId}`;
-  const familyId = student?.parent_id ?? student?.user_id ?? booked.studentUserId;
-  const users = await sql<SessionPerson[]>`
-    SELECT id, email, first_name, last_name, timezone FROM users WHERE id = ANY(${[familyId, booked.tutorId]})`;
-  const reachable = (id: string) => users.find((u) => u.id === id && u.email && u.email !== ERASED) ?? null;
-  return { family: reachable(familyId), tutor: reachable(booked.tutorId) };
+  // The family's account (resolved from the student in the same statement) and the tutor's.
+  const users = await sql<(SessionPerson & { is_family: boolean })[]>`
+    WITH family AS (
+      SELECT coalesce((SELECT coalesce(parent_id, user_id) FROM students WHERE id = ${booked.studentId}), ${booked.studentUserId}) AS id)
+    SELECT u.id, u.email, u.first_name, u.last_name, u.timezone, u.id = family.id AS is_family
+    FROM family JOIN users u ON u.id = family.id OR u.id = ${booked.tutorId}`;
+  const reachable = (person: SessionPerson | undefined) => (person?.email && person.email !== ERASED ? person : null);
+  const familyRow = users.find((u) => u.is_family);
+  const tutorRow = users.find((u) => u.id === booked.tutorId);
+  return {
+    family: reachable(familyRow && personOf(familyRow)),
+    tutor: reachable(tutorRow && personOf(tutorRow)),
+  };
 }
