@@ -199,6 +199,17 @@ test('an admin cancels a booked session with a reason; the 12-hour rule returns 
   await expect(row).toContainText('Maya Okafor');
   await expect(row).toContainText('Calculus');
   await expect(row).toContainText('Scheduled');
+  // From and To bound each other's pickers; a range the session is outside of hides it.
+  const from = page.getByLabel('From', { exact: true });
+  const to = page.getByLabel('To', { exact: true });
+  await from.fill('2099-01-01');
+  await expect(row).toHaveCount(0);
+  await expect(to).toHaveAttribute('min', '2099-01-01');
+  await to.fill('2099-12-31');
+  await expect(from).toHaveAttribute('max', '2099-12-31');
+  await from.fill('');
+  await to.fill('');
+  await expect(row).toHaveCount(1);
 
   await row.getByRole('button', { name: /Cancel the session/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel this session?' });

@@ -18,7 +18,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { alertsApi } from './alertsApi.ts';
-import { SelectFilter } from './ConsoleFilters.tsx';
+import { firstPageOnChange, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { exactTime, timeAgo } from './format.ts';
 
@@ -79,7 +79,7 @@ export function AlertsTab() {
   };
   const alerts = useQuery({ queryKey: alertsApi.listKey(query), queryFn: alertsApi.list(query), placeholderData: keepPreviousData });
 
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+  const refilter = firstPageOnChange(setPagination);
 
   return (
     <section aria-labelledby="alerts-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
@@ -94,10 +94,7 @@ export function AlertsTab() {
             value={status}
             options={alertStatuses}
             labelOf={(s) => STATUS_LABELS[s]}
-            onChange={(value) => {
-              setStatus(value as Status);
-              firstPage();
-            }}
+            onChange={refilter((value: string) => setStatus(value as Status))}
           />
           <SelectFilter
             id={ids.type}
@@ -106,10 +103,7 @@ export function AlertsTab() {
             options={alertTypes}
             labelOf={(t) => alertTypeLabels[t]}
             allLabel="All types"
-            onChange={(value) => {
-              setType(value as AlertType | '');
-              firstPage();
-            }}
+            onChange={refilter((value: string) => setType(value as AlertType | ''))}
           />
           {alerts.isFetching && !alerts.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />

@@ -1,3 +1,5 @@
+import type { PaginationState } from '@tanstack/react-table';
+import type { Dispatch, SetStateAction } from 'react';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { cn } from '../../lib/utils.ts';
@@ -5,9 +7,18 @@ import { selectClasses } from '../accounts/FieldMessage.tsx';
 
 /**
  * The filter controls above the console's tables (Sessions, Purchases, Users, Alerts): a labelled
- * search box, select or date each. `onChange` receives the new value; the tab sets its filter and
- * goes back to the first page.
+ * search box, select or date range each. `onChange` receives the new value; the tab sets its
+ * filter through `firstPageOnChange`, which also goes back to the first page.
  */
+
+/** A filter's setter that also goes back to the first page: the narrower list may not have the page the table was on. */
+export function firstPageOnChange(setPagination: Dispatch<SetStateAction<PaginationState>>) {
+  return <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPagination((p) => ({ ...p, pageIndex: 0 }));
+    };
+}
 
 export function SearchFilter(props: {
   id: string;
@@ -56,7 +67,7 @@ export function SelectFilter<T extends string>(props: {
   );
 }
 
-export function DateFilter(props: {
+function DateFilter(props: {
   id: string;
   label: string;
   value: string;
@@ -76,5 +87,22 @@ export function DateFilter(props: {
         onChange={(event) => props.onChange(event.target.value)}
       />
     </div>
+  );
+}
+
+/** From and To dates, each bounding the other's picker. */
+export function DateRangeFilter(props: {
+  fromId: string;
+  toId: string;
+  from: string;
+  to: string;
+  onFromChange: (value: string) => void;
+  onToChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <DateFilter id={props.fromId} label="From" value={props.from} max={props.to || undefined} onChange={props.onFromChange} />
+      <DateFilter id={props.toId} label="To" value={props.to} min={props.from || undefined} onChange={props.onToChange} />
+    </>
   );
 }

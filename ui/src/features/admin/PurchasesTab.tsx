@@ -18,7 +18,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { DateFilter, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
+import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate } from './format.ts';
@@ -150,7 +150,7 @@ export function PurchasesTab() {
     queryFn: purchasesApi.list(query),
     placeholderData: keepPreviousData,
   });
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+  const refilter = firstPageOnChange(setPagination);
   const filtered = Boolean(searched || status || from || to);
 
   return (
@@ -165,10 +165,7 @@ export function PurchasesTab() {
             className="sm:w-56"
             value={search}
             placeholder="Buyer, student, subject, code"
-            onChange={(value) => {
-              setSearch(value);
-              firstPage();
-            }}
+            onChange={refilter(setSearch)}
           />
           <SelectFilter
             id={ids.status}
@@ -177,30 +174,15 @@ export function PurchasesTab() {
             options={adminPurchaseStatuses}
             labelOf={(s) => adminPurchaseStatusLabels[s]}
             allLabel="All statuses"
-            onChange={(value) => {
-              setStatus(value as AdminPurchaseStatus | '');
-              firstPage();
-            }}
+            onChange={refilter((value: string) => setStatus(value as AdminPurchaseStatus | ''))}
           />
-          <DateFilter
-            id={ids.from}
-            label="From"
-            value={from}
-            max={to || undefined}
-            onChange={(value) => {
-              setFrom(value);
-              firstPage();
-            }}
-          />
-          <DateFilter
-            id={ids.to}
-            label="To"
-            value={to}
-            min={from || undefined}
-            onChange={(value) => {
-              setTo(value);
-              firstPage();
-            }}
+          <DateRangeFilter
+            fromId={ids.from}
+            toId={ids.to}
+            from={from}
+            to={to}
+            onFromChange={refilter(setFrom)}
+            onToChange={refilter(setTo)}
           />
           {purchases.isFetching && !purchases.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />

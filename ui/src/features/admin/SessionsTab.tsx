@@ -8,7 +8,7 @@ import { errorMessage } from '../../app/api.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { DateFilter, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
+import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, timeAgo } from './format.ts';
@@ -140,7 +140,7 @@ export function SessionsTab() {
   const settledSearch = useDebouncedValue(search.trim());
   const openHistory = useOpenEntityHistory();
   const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+  const refilter = firstPageOnChange(setPagination);
 
   const sort = sorting[0];
   const query: AdminSessionListQuery = {
@@ -178,15 +178,7 @@ export function SessionsTab() {
           ) : null}
         </div>
         <div className="flex flex-wrap items-end gap-3">
-          <SearchFilter
-            id={ids.search}
-            value={search}
-            placeholder="Tutor, student or subject"
-            onChange={(value) => {
-              setSearch(value);
-              firstPage();
-            }}
-          />
+          <SearchFilter id={ids.search} value={search} placeholder="Tutor, student or subject" onChange={refilter(setSearch)} />
           <SelectFilter
             id={ids.status}
             label="Status"
@@ -194,29 +186,15 @@ export function SessionsTab() {
             options={sessionStatuses}
             labelOf={(s) => STATUS_LABELS[s]}
             allLabel="All statuses"
-            onChange={(value) => {
-              setStatus(value as SessionStatus | '');
-              firstPage();
-            }}
+            onChange={refilter((value: string) => setStatus(value as SessionStatus | ''))}
           />
-          <DateFilter
-            id={ids.from}
-            label="From"
-            value={from}
-            onChange={(value) => {
-              setFrom(value);
-              firstPage();
-            }}
-          />
-          <DateFilter
-            id={ids.to}
-            label="To"
-            value={to}
-            min={from || undefined}
-            onChange={(value) => {
-              setTo(value);
-              firstPage();
-            }}
+          <DateRangeFilter
+            fromId={ids.from}
+            toId={ids.to}
+            from={from}
+            to={to}
+            onFromChange={refilter(setFrom)}
+            onToChange={refilter(setTo)}
           />
         </div>
         {tutor || student ? (
@@ -231,10 +209,7 @@ export function SessionsTab() {
                     size="sm"
                     variant="secondary"
                     aria-label={`Clear the ${label.toLowerCase()} filter (${person.name})`}
-                    onClick={() => {
-                      clear();
-                      firstPage();
-                    }}
+                    onClick={refilter(clear)}
                   >
                     {label}: {person.name} <X aria-hidden="true" />
                   </Button>

@@ -15,7 +15,7 @@ import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
+import { firstPageOnChange, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate, timeAgo } from './format.ts';
@@ -107,7 +107,7 @@ export function UsersTab() {
     pageSize: pagination.pageSize,
   };
   const users = useQuery({ queryKey: usersApi.listKey(query), queryFn: usersApi.list(query), placeholderData: keepPreviousData });
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+  const refilter = firstPageOnChange(setPagination);
 
   // Stable columns: the table renders each cell function as a component, so new functions on every
   // render would remount the cells (and close a row's open dialog) whenever the list refetches.
@@ -121,15 +121,7 @@ export function UsersTab() {
           Accounts{users.data ? ` (${users.data.total})` : ''}
         </h2>
         <div className="flex w-full flex-wrap items-end gap-3 sm:w-auto">
-          <SearchFilter
-            id={ids.search}
-            value={search}
-            placeholder="Name, username or email"
-            onChange={(value) => {
-              setSearch(value);
-              firstPage();
-            }}
-          />
+          <SearchFilter id={ids.search} value={search} placeholder="Name, username or email" onChange={refilter(setSearch)} />
           <SelectFilter
             id={ids.role}
             label="Role"
@@ -137,10 +129,7 @@ export function UsersTab() {
             options={accountRoles}
             labelOf={(r) => ROLE_LABELS[r] ?? r}
             allLabel="All roles"
-            onChange={(value) => {
-              setRole(value);
-              firstPage();
-            }}
+            onChange={refilter(setRole)}
           />
           <SelectFilter
             id={ids.status}
@@ -149,10 +138,7 @@ export function UsersTab() {
             options={userStatuses}
             labelOf={(s) => STATUS_LABELS[s]}
             allLabel="All statuses"
-            onChange={(value) => {
-              setStatus(value as UserStatus | '');
-              firstPage();
-            }}
+            onChange={refilter((value: string) => setStatus(value as UserStatus | ''))}
           />
           {users.isFetching && !users.isPending ? (
             <Loader2 className="mb-2 size-4 animate-spin text-slate-400" aria-label="Refreshing" />
