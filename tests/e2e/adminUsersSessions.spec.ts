@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Browser, expect, test } from '@playwright/test';
 import { horizontalOverflow } from './browser.ts';
-import { googleStudent, mailedCode, signIn, unique } from './helpers.ts';
+import { mailedCode, signIn, unique } from './helpers.ts';
+import { freeHours, studentWithMaya } from './studentBooking.ts';
 
 /**
  * The console's Users and Sessions tabs (issue 12 §2): an admin finds a user, deactivates them
@@ -100,88 +101,22 @@ test('an admin finds a user, deactivates them (their open session ends, sign-in 
 
 /** A new Grade 11 student of their own with an active Calculus course with Maya (free with a 100% code), one session booked days ahead. */
 async function bookedSession(browser: Browser, request: APIRequestContext) {
-  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
-  expect(login.ok()).toBe(true);
-  const code = `FREE${unique().toUpperCase()}`;
-  const created = await request.post('/api/admin/promo-codes', {
-    data: {
-      code,
-      description: '100% off',
-      discountType: 'percentage',
-      discountValue: '100',
-      maxUses: null,
-      validFrom: null,
-      validUntil: null,
-    },
-  });
-  expect(created.status()).toBe(201);
-
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/api/auth/google?userType=student');
-  const n = unique();
-  await googleStudent(page, `cancelme${n}@example.com`, 'Cal', `Cancel${n}`);
-  await expect(page).toHaveURL(/\/accept-terms/);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Accept and Continue' }).click();
-  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
+  const who = await studentWithMaya(page, request, true, { firstName: 'Cal', lastName: 'Cancel', emailPrefix: 'cancelme' });
   const api = page.request;
-  const me = (await (await api.get('/api/user')).json()) as { id: string; student: { id: string } };
-  const studentId = me.student.id;
-  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
-  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
-  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
-  const packages = (await (await api.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
-  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
-  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
-  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
-    promoCode: { id: string };
-    originalPrice: number;
-    discountAmount: number;
-  };
-  const bought = await api.post('/api/create-payment-intent', {
-    data: {
-      amount: 0,
-      packageId: four.id,
-      subjectId: calculus.id,
-      studentId,
-      promoCodeId: quote.promoCode.id,
-      originalAmount: quote.originalPrice,
-      discountAmount: quote.discountAmount,
-      finalAmount: 0,
-    },
-  });
-  expect(bought.status(), await bought.text()).toBe(200);
-  await expect
-    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
-    .toBe(1);
-  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as { id: string; user: { firstName: string } }[];
-  const maya = tutors.find((t) => t.user.firstName === 'Maya');
-  if (!maya) throw new Error('Maya is not listed for Calculus');
-  expect(
-    (await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } })).ok(),
-  ).toBe(true);
-  const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
-  expect(started.status(), await started.text()).toBe(200);
-  const course = (await started.json()) as { id: string };
-
   // From two days ahead: well over the 12 hours' notice, so the rule returns the credit.
-  for (let days = 2; days <= 16; days++) {
-    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Toronto' });
-    const res = await api.get(`/api/tutors/${maya.id}/availability/${day}?timezone=America%2FToronto`);
-    expect(res.status(), await res.text()).toBe(200);
-    const [first] = ((await res.json()) as { slots: { start: string }[] }).slots;
-    if (!first) continue;
-    const booked = await api.post('/api/book-session', {
-      data: { tutorId: maya.id, studentCourseId: course.id, date: first.start, duration: 60, notes: 'Chain rule' },
-    });
-    expect(booked.status(), await booked.text()).toBe(201);
-    const session = (await booked.json()) as { id: string };
-    const remaining = async () =>
-      ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { sessionsRemaining: number }[])[0]?.sessionsRemaining;
-    return { sessionId: session.id, studentName: `Cal Cancel${n}`, remaining, close: () => context.close() };
-  }
-  throw new Error('Maya has no free hour in the next two weeks');
+  const {
+    starts: [start],
+  } = await freeHours(api, who.tutor.id, { fromDays: 2, zone: 'America/Toronto', count: 1 });
+  const booked = await api.post('/api/book-session', {
+    data: { tutorId: who.tutor.id, studentCourseId: who.courseId, date: start, duration: 60, notes: 'Chain rule' },
+  });
+  expect(booked.status(), await booked.text()).toBe(201);
+  const session = (await booked.json()) as { id: string };
+  const remaining = async () =>
+    ((await (await api.get(`/api/student/${who.studentId}/courses`)).json()) as { sessionsRemaining: number }[])[0]?.sessionsRemaining;
+  return { sessionId: session.id, studentName: who.name, remaining, close: () => context.close() };
 }
 
 test('an admin cancels a booked session with a reason; the 12-hour rule returns the credit', async ({ page, browser, request }) => {

@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { bookingStart } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
-import { googleStudent, signIn, unique } from './helpers.ts';
+import { signIn } from './helpers.ts';
+import { dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
 
 /**
  * Entity history and time travel (issue 12 §6): a session booked and moved through the API; an
@@ -13,93 +14,12 @@ import { googleStudent, signIn, unique } from './helpers.ts';
 
 const NY = 'America/New_York';
 
-async function adminRequest(request: APIRequestContext) {
-  const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
-  expect(login.ok()).toBe(true);
-}
-
-/** A free 4-session Calculus course with Maya, active, for a new Google student signed in on `page`; its id. */
-async function activeCourse(page: Page, request: APIRequestContext): Promise<{ courseId: string; tutorId: string }> {
-  await page.goto('/api/auth/google?userType=student');
-  const n = unique();
-  await googleStudent(page, `historystudent${n}@example.com`, 'Hal', `Story${n}`);
-  await expect(page).toHaveURL(/\/accept-terms/);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Accept and Continue' }).click();
-  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
-  const api = page.request;
-  const me = (await (await api.get('/api/user')).json()) as { id: string; student: { id: string } };
-  const studentId = me.student.id;
-  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
-
-  await adminRequest(request);
-  const code = `FREE${unique().toUpperCase()}`;
-  const created = await request.post('/api/admin/promo-codes', {
-    data: {
-      code,
-      description: '100% off',
-      discountType: 'percentage',
-      discountValue: '100',
-      maxUses: null,
-      validFrom: null,
-      validUntil: null,
-    },
-  });
-  expect(created.status()).toBe(201);
-
-  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
-  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
-  const packages = (await (await api.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
-  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
-  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
-  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
-    promoCode: { id: string };
-    originalPrice: number;
-    discountAmount: number;
-  };
-  const bought = await api.post('/api/create-payment-intent', {
-    data: {
-      amount: 0,
-      packageId: four.id,
-      subjectId: calculus.id,
-      studentId,
-      promoCodeId: quote.promoCode.id,
-      originalAmount: quote.originalPrice,
-      discountAmount: quote.discountAmount,
-      finalAmount: 0,
-    },
-  });
-  expect(bought.status(), await bought.text()).toBe(200);
-  const courseOf = async () =>
-    ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { id: string; subjectId: string }[]).find(
-      (c) => c.subjectId === calculus.id,
-    );
-  await expect.poll(async () => (await courseOf())?.id, { timeout: 15_000 }).toBeTruthy();
-  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as { id: string; user: { firstName: string } }[];
-  const maya = tutors.find((t) => t.user.firstName === 'Maya');
-  if (!maya) throw new Error('Maya is not listed for Calculus');
-  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
-  expect(chosen.status(), await chosen.text()).toBe(200);
-  const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
-  expect(started.status(), await started.text()).toBe(200);
-  return { courseId: (await courseOf())?.id as string, tutorId: maya.id };
-}
-
-/** A New York day ahead with two free hours of the tutor. */
-async function twoFreeHours(api: APIRequestContext, tutorId: string) {
-  for (let days = 3; days <= 17; days++) {
-    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: NY });
-    const slots = (await (await api.get(`/api/tutors/${tutorId}/available-slots?date=${day}`)).json()) as { time: string }[];
-    const [first, second] = slots;
-    if (first && second) return { day, first: first.time, second: second.time };
-  }
-  throw new Error('no day with two free hours');
-}
-
 test('an admin opens a session’s history and steps back in time to the hour it was first booked at', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const { courseId, tutorId } = await activeCourse(page, request);
-  const { day, first, second } = await twoFreeHours(page.request, tutorId);
+  const who = await studentWithMaya(page, request, true, { firstName: 'Hal', lastName: 'Story', emailPrefix: 'historystudent' });
+  const { courseId } = who;
+  const tutorId = who.tutor.id;
+  const { day, first, second } = await dayWithTwoSlots(page.request, tutorId, 3);
   const nyInstant = (time: string) => new Date(bookingStart(day, time) ?? '').toISOString();
   const booked = await page.request.post('/api/book-session', {
     data: { tutorId, studentCourseId: courseId, date: nyInstant(first), duration: 60, notes: 'Limits' },

@@ -1,7 +1,10 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { googleStudent, unique } from './helpers.ts';
 
-/** A student with a course and a chosen demo tutor, ready to book (booking.spec.ts, projections.spec.ts). */
+/**
+ * A student with a course and a chosen demo tutor, ready to book, and the tutor's free hours (the
+ * booking, projections, tutor sessions, console sessions and entity history specs).
+ */
 
 /** A free (100%) promo code made by the e2e admin (tests/e2e/serve.ts). */
 export async function freeCode(request: APIRequestContext): Promise<string> {
@@ -30,20 +33,35 @@ export async function browserZone(page: Page): Promise<string> {
 
 export interface Arranged {
   studentId: string;
+  courseId: string;
   zone: string;
   subject: { id: string; name: string };
   packageInfo: { id: string; name: string; sessionCount: number; totalPrice: number };
   tutor: { id: string; name: string };
 }
 
+/** How a new student is called: the last name and the e-mail address get a unique suffix. */
+export interface NewStudent {
+  firstName: string;
+  lastName: string;
+  emailPrefix: string;
+}
+
 /**
  * A new Grade 11 student signed in on `page` (dev Google sign-in), who bought a 4-session Calculus
  * package free with a 100% code and chose Maya Okafor; `activate` also starts the course.
  */
-export async function studentWithMaya(page: Page, request: APIRequestContext, activate: boolean): Promise<Arranged> {
+export async function studentWithMaya(
+  page: Page,
+  request: APIRequestContext,
+  activate: boolean,
+  who: NewStudent = { firstName: 'Bo', lastName: 'Student', emailPrefix: 'bookingstudent' },
+): Promise<Arranged & { name: string; email: string }> {
   await page.goto('/api/auth/google?userType=student');
   const n = unique();
-  await googleStudent(page, `bookingstudent${n}@example.com`, 'Bo', `Student${n}`);
+  const name = `${who.firstName} ${who.lastName}${n}`;
+  const email = `${who.emailPrefix}${n}@example.com`;
+  await googleStudent(page, email, who.firstName, `${who.lastName}${n}`);
   await expect(page).toHaveURL(/\/accept-terms/);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Accept and Continue' }).click();
@@ -52,7 +70,8 @@ export async function studentWithMaya(page: Page, request: APIRequestContext, ac
   const studentId = me.student.id;
   const account = await page.request.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } });
   expect(account.ok()).toBe(true);
-  return buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId }, activate);
+  const arranged = await buyCalculusWithMaya(page.request, request, { userId: me.id, zone: await browserZone(page), studentId }, activate);
+  return { ...arranged, name, email };
 }
 
 /** The buyer (`api`: the student or their parent) buys Calculus for a Grade 11 student free with a 100% code and chooses Maya. */
@@ -96,17 +115,12 @@ export async function buyCalculusWithMaya(
     },
   });
   expect(bought.status(), await bought.text()).toBe(200);
-  await expect
-    .poll(
-      async () =>
-        ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { subjectId: string }[]).filter(
-          (c) => c.subjectId === calculus.id,
-        ).length,
-      {
-        timeout: 15_000,
-      },
-    )
-    .toBe(1);
+  const courseOf = async () =>
+    ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as { id: string; subjectId: string }[]).find(
+      (c) => c.subjectId === calculus.id,
+    );
+  await expect.poll(async () => (await courseOf())?.id, { timeout: 15_000 }).toBeTruthy();
+  const courseId = (await courseOf())?.id as string;
   const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as {
     id: string;
     user: { firstName: string; lastName: string };
@@ -121,6 +135,7 @@ export async function buyCalculusWithMaya(
   }
   return {
     studentId,
+    courseId,
     zone: buyer.zone,
     subject: calculus,
     packageInfo: { id: four.id, name: four.name, sessionCount: four.sessionCount, totalPrice: four.totalPrice },
@@ -139,4 +154,19 @@ export async function dayWithTwoSlots(api: APIRequestContext, tutorId: string, f
     if (first && second) return { day, first: first.time, second: second.time };
   }
   throw new Error('the tutor has no day with two free hours in the next two weeks');
+}
+
+/**
+ * The first day from `fromDays` ahead (in `zone`) on which the tutor has `count` free hours, with
+ * their starts (ISO instants), read as the booking dialog does.
+ */
+export async function freeHours(api: APIRequestContext, tutorId: string, options: { fromDays: number; zone: string; count: number }) {
+  for (let days = options.fromDays; days <= options.fromDays + 14; days++) {
+    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: options.zone });
+    const res = await api.get(`/api/tutors/${tutorId}/availability/${day}?timezone=${encodeURIComponent(options.zone)}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const { slots } = (await res.json()) as { slots: { start: string }[] };
+    if (slots.length >= options.count) return { day, starts: slots.slice(0, options.count).map((s) => s.start) };
+  }
+  throw new Error(`the tutor has no day with ${options.count} free hours in the next two weeks`);
 }

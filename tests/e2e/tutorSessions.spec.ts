@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
+import { freeHours, studentWithMaya } from './studentBooking.ts';
 
 /**
  * The tutor's sessions on the tutor dashboard (spec part 2 §2, §4, §5, §8, §9): a student books a
@@ -50,95 +51,29 @@ async function throughTerms(page: Page, target: Locator) {
  * two free hours. Answers the booked start and another free start of that day.
  */
 async function studentBooksMaya(browser: Browser, request: APIRequestContext) {
-  const admin = await adminApi(request);
-  const code = `FREE${unique().toUpperCase()}`;
-  const created = await admin.post('/api/admin/promo-codes', {
-    data: {
-      code,
-      description: '100% off',
-      discountType: 'percentage',
-      discountValue: '100',
-      maxUses: null,
-      validFrom: null,
-      validUntil: null,
-    },
-  });
-  expect(created.status()).toBe(201);
-
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/api/auth/google?userType=student');
-  const n = unique();
-  await googleStudent(page, `booker${n}@example.com`, 'Bea', `Booker${n}`);
-  await expect(page).toHaveURL(/\/accept-terms/);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Accept and Continue' }).click();
-  await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
-  const api = page.request;
-  const me = (await (await api.get('/api/user')).json()) as { id: string; student: { id: string } };
-  const studentId = me.student.id;
-  expect((await api.put(`/api/student/${studentId}/account`, { data: { grade: 'Grade 11', schoolYearStartMonth: 9 } })).ok()).toBe(true);
-
-  const subjects = (await (await api.get('/api/subjects')).json()) as { id: string; name: string }[];
-  const calculus = subjects.find((s) => s.name === 'Calculus (Grade 11-12)');
-  const packages = (await (await api.get('/api/packages')).json()) as { id: string; sessionCount: number; gradeTier: { id: string } }[];
-  const four = packages.find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 4);
-  if (!calculus || !four) throw new Error('no Calculus or 4-session package in the catalogue');
-  const quote = (await (await api.post('/api/promo-codes/validate', { data: { code, packageId: four.id, userId: me.id } })).json()) as {
-    promoCode: { id: string };
-    originalPrice: number;
-    discountAmount: number;
-  };
-  const bought = await api.post('/api/create-payment-intent', {
-    data: {
-      amount: 0,
-      packageId: four.id,
-      subjectId: calculus.id,
-      studentId,
-      promoCodeId: quote.promoCode.id,
-      originalAmount: quote.originalPrice,
-      discountAmount: quote.discountAmount,
-      finalAmount: 0,
-    },
-  });
-  expect(bought.status(), await bought.text()).toBe(200);
-  await expect
-    .poll(async () => ((await (await api.get(`/api/student/${studentId}/courses`)).json()) as unknown[]).length, { timeout: 15_000 })
-    .toBe(1);
-  const tutors = (await (await api.get(`/api/tutors?subjectId=${calculus.id}`)).json()) as { id: string; user: { firstName: string } }[];
-  const maya = tutors.find((t) => t.user.firstName === 'Maya');
-  if (!maya) throw new Error('Maya is not listed for Calculus');
-  const chosen = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { tutorId: maya.id, status: 'enrolled' } });
-  expect(chosen.status(), await chosen.text()).toBe(200);
-  const started = await api.patch(`/api/student-courses/${studentId}/${calculus.id}`, { data: { status: 'active' } });
-  expect(started.status(), await started.text()).toBe(200);
-  const course = (await started.json()) as { id: string };
-
+  const who = await studentWithMaya(page, request, true, { firstName: 'Bea', lastName: 'Booker', emailPrefix: 'booker' });
   // Maya's first day (in her zone) from tomorrow with two free hours.
-  for (let days = 1; days <= 14; days++) {
-    const day = new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: MAYA.zone });
-    const res = await api.get(`/api/tutors/${maya.id}/availability/${day}?timezone=${encodeURIComponent(MAYA.zone)}`);
-    expect(res.status(), await res.text()).toBe(200);
-    const { slots } = (await res.json()) as { slots: { start: string }[] };
-    const [first, second] = slots;
-    if (!first || !second) continue;
-    const booked = await api.post('/api/book-session', {
-      data: { tutorId: maya.id, studentCourseId: course.id, date: first.start, duration: 60, notes: 'Limits and derivatives' },
-    });
-    expect(booked.status(), await booked.text()).toBe(201);
-    const session = (await booked.json()) as { id: string };
-    await context.close();
-    return {
-      tutorId: maya.id,
-      sessionId: session.id,
-      day,
-      start: first.start,
-      other: second.start,
-      studentName: `Bea Booker${n}`,
-      studentEmail: `booker${n}@example.com`,
-    };
-  }
-  throw new Error('Maya has no day with two free hours in the next two weeks');
+  const {
+    day,
+    starts: [start, other],
+  } = await freeHours(page.request, who.tutor.id, { fromDays: 1, zone: MAYA.zone, count: 2 });
+  const booked = await page.request.post('/api/book-session', {
+    data: { tutorId: who.tutor.id, studentCourseId: who.courseId, date: start, duration: 60, notes: 'Limits and derivatives' },
+  });
+  expect(booked.status(), await booked.text()).toBe(201);
+  const session = (await booked.json()) as { id: string };
+  await context.close();
+  return {
+    tutorId: who.tutor.id,
+    sessionId: session.id,
+    day,
+    start: start as string,
+    other: other as string,
+    studentName: who.name,
+    studentEmail: who.email,
+  };
 }
 
 const timeIn = (iso: string, zone: string) =>
