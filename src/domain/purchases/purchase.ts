@@ -92,6 +92,19 @@ export const purchaseRefundedAtProvider = z.object({
   at: z.string(),
 });
 
+/**
+ * The provider reported a refunded total while a refund of Topmark's was under way: until that
+ * refund is recorded or fails, its own report cannot be told apart from one made elsewhere. When it
+ * settles, what the report exceeds is recorded as a refund made at the provider.
+ */
+export const purchaseProviderRefundReported = z.object({
+  purchaseId: z.string(),
+  paymentIntentId: z.string(),
+  amountRefundedCents: z.number().int(),
+  amountCents: z.number().int(),
+  at: z.string(),
+});
+
 export const purchaseEvents = {
   PurchaseStarted: eventType(purchaseStarted, { describe: (d) => `Purchase started (${d.finalCents} cents)` }),
   PurchaseCompleted: eventType(purchaseCompleted, { describe: () => 'Purchase completed' }),
@@ -104,6 +117,9 @@ export const purchaseEvents = {
   }),
   PurchaseRefundedAtProvider: eventType(purchaseRefundedAtProvider, {
     describe: (d) => `Refund at the payment provider not made in Topmark (${d.unexplainedCents} of ${d.amountCents} cents)`,
+  }),
+  PurchaseProviderRefundReported: eventType(purchaseProviderRefundReported, {
+    describe: (d) => `Payment provider reports ${d.amountRefundedCents} of ${d.amountCents} cents refunded during a refund`,
   }),
 };
 
@@ -131,6 +147,8 @@ export interface PurchaseState {
   refunded: z.output<typeof purchaseRefunded> | null;
   /** What the provider refunded on the payment beyond Topmark's own refunds, as reported so far. */
   externalRefundedCents: number;
+  /** The largest total the provider reported while Topmark's refund was under way: judged when it settles. */
+  reportedDuringRefund: z.output<typeof purchaseProviderRefundReported> | null;
 }
 
 export const initialPurchaseState: PurchaseState = {
@@ -141,6 +159,7 @@ export const initialPurchaseState: PurchaseState = {
   refundUnderWay: null,
   refunded: null,
   externalRefundedCents: 0,
+  reportedDuringRefund: null,
 };
 
 export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): PurchaseState {
@@ -161,10 +180,14 @@ export function evolvePurchase(state: PurchaseState, event: PurchaseEvent): Purc
         refundUnderWay: { attempt, reason, requestedBy, requestedAt: at },
       };
     }
+    // A refund's outcome judges what was reported while it was under way (its decision records
+    // the unexplained part beside it), so the report is done with.
     case 'PurchaseRefundFailed':
-      return { ...state, refundUnderWay: null };
+      return { ...state, refundUnderWay: null, reportedDuringRefund: null };
     case 'PurchaseRefunded':
-      return { ...state, status: 'refunded', refundUnderWay: null, refunded: event.data };
+      return { ...state, status: 'refunded', refundUnderWay: null, refunded: event.data, reportedDuringRefund: null };
+    case 'PurchaseProviderRefundReported':
+      return { ...state, reportedDuringRefund: event.data };
     case 'PurchaseRefundedAtProvider':
       return { ...state, externalRefundedCents: state.externalRefundedCents + event.data.unexplainedCents };
     default:

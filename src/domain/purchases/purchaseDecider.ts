@@ -187,27 +187,52 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
         type: 'PurchaseRefunded',
         data: { ...data, reason: underWay.reason, refundedBy: underWay.requestedBy, at: now.toISOString() },
       },
+      ...unexplainedReport(state, data.amountCents, now),
     ];
   },
 
   FailRefund: ({ data, metadata: { now } }, state) => {
     requireStarted(state);
     if (state.refundUnderWay?.attempt !== data.attempt) return [];
-    return [{ type: 'PurchaseRefundFailed', data: { ...data, at: now.toISOString() } }];
+    return [{ type: 'PurchaseRefundFailed', data: { ...data, at: now.toISOString() } }, ...unexplainedReport(state, 0, now)];
   },
 
   // Only what Topmark's own refunds do not explain is recorded, once per amount reported: the
   // provider also reports the refunds Topmark makes, and reports each one again with the total.
-  // While a refund of Topmark's is under way its report is expected (it records its own amount).
+  // While a refund of Topmark's is under way a report is kept (the largest) and judged once the
+  // refund is recorded or fails: it may be that refund's own, or one made elsewhere meanwhile.
   NoteProviderRefund: ({ data, metadata: { now } }, state) => {
     requireStarted(state);
-    if (state.paidWith !== data.paymentIntentId || state.refundUnderWay !== null) return [];
+    if (state.paidWith !== data.paymentIntentId) return [];
+    if (state.refundUnderWay !== null) {
+      if (data.amountRefundedCents <= (state.reportedDuringRefund?.amountRefundedCents ?? 0)) return [];
+      return [{ type: 'PurchaseProviderRefundReported', data: { ...data, at: now.toISOString() } }];
+    }
     const explained = (state.refunded?.amountCents ?? 0) + state.externalRefundedCents;
     if (data.amountRefundedCents <= explained) return [];
     const unexplainedCents = data.amountRefundedCents - explained;
     return [{ type: 'PurchaseRefundedAtProvider', data: { ...data, unexplainedCents, at: now.toISOString() } }];
   },
 });
+
+/**
+ * What a report kept during a refund shows beyond what Topmark refunded once that refund settles
+ * (`refundedCents`: its amount, or 0 when it failed) and earlier outside refunds: recorded as a
+ * refund made at the provider, beside the refund's outcome.
+ */
+function unexplainedReport(state: PurchaseState, refundedCents: number, now: Date): PurchaseEvent[] {
+  const report = state.reportedDuringRefund;
+  if (!report) return [];
+  const unexplainedCents = report.amountRefundedCents - refundedCents - state.externalRefundedCents;
+  if (unexplainedCents <= 0) return [];
+  const { purchaseId, paymentIntentId, amountRefundedCents, amountCents } = report;
+  return [
+    {
+      type: 'PurchaseRefundedAtProvider',
+      data: { purchaseId, paymentIntentId, amountRefundedCents, amountCents, unexplainedCents, at: now.toISOString() },
+    },
+  ];
+}
 
 export const purchaseDecider: Decider<PurchaseCommand, PurchaseEvent, PurchaseState> = {
   initialState: initialPurchaseState,

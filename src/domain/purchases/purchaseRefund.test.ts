@@ -137,8 +137,8 @@ describe('refunding a purchase', () => {
       .given([started, completed, outside(10_000, 10_000)])
       .when(note(51_300))
       .thenEvents([outside(51_300, 41_300)]);
-    // Topmark's own refund, reported by the provider while it is under way or after it was recorded.
-    spec.given([started, completed, requested()]).when(note(32_062)).thenNothing();
+    // Topmark's own refund, reported by the provider after it was recorded (while it is under way
+    // the report is kept to be judged when it settles: the next test).
     spec.given([started, completed, requested(), refunded]).when(note(32_062)).thenNothing();
     // Refunded outside first, then through Topmark: the provider's total counts both.
     spec
@@ -163,6 +163,57 @@ describe('refunding a purchase', () => {
     spec.given([started, completed]).when(note(10_000, 'pi_other')).thenNothing();
     spec.given([started]).when(note(10_000)).thenNothing();
     spec.given([]).when(note(10_000)).thenThrows('Purchase not found', 'not_found');
+  });
+
+  it('a report that comes while a refund is under way is judged when the refund settles', () => {
+    const system = { now, actorId: 'system', actorRole: 'system' };
+    const note = (amountRefundedCents: number) =>
+      cmd('NoteProviderRefund', { purchaseId: 'p1', paymentIntentId: 'pi_1', amountRefundedCents, amountCents: 51_300 }, system);
+    const reported = (amountRefundedCents: number): PurchaseEvent => ({
+      type: 'PurchaseProviderRefundReported',
+      data: { purchaseId: 'p1', paymentIntentId: 'pi_1', amountRefundedCents, amountCents: 51_300, at },
+    });
+    const outside = (amountRefundedCents: number, unexplainedCents: number): PurchaseEvent => ({
+      type: 'PurchaseRefundedAtProvider',
+      data: { purchaseId: 'p1', paymentIntentId: 'pi_1', amountRefundedCents, amountCents: 51_300, unexplainedCents, at },
+    });
+    const failed: PurchaseEvent = {
+      type: 'PurchaseRefundFailed',
+      data: { purchaseId: 'p1', attempt: 1, code: 'card_declined', message: 'no', at },
+    };
+    // Kept, the largest only.
+    spec
+      .given([started, completed, requested()])
+      .when(note(42_062))
+      .thenEvents([reported(42_062)]);
+    spec
+      .given([started, completed, requested(), reported(42_062)])
+      .when(note(32_062))
+      .thenNothing();
+    // The refund went through: what the report shows beyond it was refunded elsewhere.
+    spec
+      .given([started, completed, requested(), reported(42_062)])
+      .when(cmd('RecordRefund', record))
+      .thenEvents([refunded, outside(42_062, 10_000)]);
+    // Only its own report: nothing more.
+    spec
+      .given([started, completed, requested(), reported(32_062)])
+      .when(cmd('RecordRefund', record))
+      .thenEvents([refunded]);
+    // The refund failed: none of what the provider reported is Topmark's.
+    spec
+      .given([started, completed, requested(), reported(10_000)])
+      .when(cmd('FailRefund', { purchaseId: 'p1', attempt: 1, code: 'card_declined', message: 'no' }))
+      .thenEvents([failed, outside(10_000, 10_000)]);
+    // Judged once: after the outcome the report is done with, and an outside refund already recorded counts.
+    spec
+      .given([started, completed, requested(), reported(10_000), failed, outside(10_000, 10_000)])
+      .when(note(10_000))
+      .thenNothing();
+    spec
+      .given([started, completed, outside(5_000, 5_000), requested(), reported(15_000)])
+      .when(cmd('FailRefund', { purchaseId: 'p1', attempt: 1, code: 'card_declined', message: 'no' }))
+      .thenEvents([failed, outside(15_000, 10_000)]);
   });
 
   it('records the refund of the attempt under way once, with its reason and who asked', () => {
