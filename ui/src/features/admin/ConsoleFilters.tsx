@@ -67,14 +67,7 @@ export function SelectFilter<T extends string>(props: {
   );
 }
 
-function DateFilter(props: {
-  id: string;
-  label: string;
-  value: string;
-  min?: string;
-  max?: string;
-  onChange: (value: string) => void;
-}) {
+function DateFilter(props: { id: string; label: string; value: string; min?: string; max?: string; onChange: (value: string) => void }) {
   return (
     <div className="flex flex-col gap-1">
       <Label htmlFor={props.id}>{props.label}</Label>
