@@ -188,6 +188,33 @@ describe('projection runner', () => {
     expect(await counts(`${projector.name}_counts`)).toEqual(live);
   });
 
+  it('catches up to every event committed before the call, even one an older open transaction still hides', async () => {
+    const projector = countingProjector(`${prefix}_hidden`);
+    const runner = new ProjectionRunner(sql, store, [projector], { batchSize: 50, pollMs: 50 });
+    await runner.setup();
+    await runner.catchUp();
+    // An older transaction holds its id open: the event committed after it stays out of readers' view.
+    const older = await sql.reserve();
+    await older`BEGIN`;
+    await older`SELECT pg_current_xact_id()`;
+    const stream = `${prefix}-hidden-${randomUUID()}`;
+    await append(stream, [tested()], 'no_stream');
+    let ended = false;
+    const end = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        ended = true;
+        await older`COMMIT`;
+        older.release();
+        resolve();
+      }, 300),
+    );
+    await runner.catchUp([projector.name]);
+    // It waited for the older transaction to end rather than stopping where the log went quiet.
+    expect(ended).toBe(true);
+    expect((await counts(`${projector.name}_counts`))[stream]).toBe(1);
+    await end;
+  });
+
   it('picks up from its checkpoint after a stop mid-stream, applying nothing twice', async () => {
     const projector = countingProjector(`${prefix}_restart`);
     await appendMany(5, 40);

@@ -523,13 +523,28 @@ export class ProjectionRunner {
   }
 
   /**
-   * Brings the named projectors up to the head once, in this process (an operator command run
-   * while no projector process is up). Safe beside running followers: the checkpoint lock and
-   * position check make every batch apply exactly once whoever applies it.
+   * Brings the named projectors up to every event committed before the call, in this process (an
+   * operator command run while no projector process is up, a seed before it reads a read model).
+   * Safe beside running followers: the checkpoint lock and position check make every batch apply
+   * exactly once whoever applies it. Reading until the log shows nothing more is not enough: an
+   * older transaction still open anywhere hides the newest committed events for a moment, so it
+   * reads on until the running projectors' checkpoints have passed the committed head (a seed
+   * once approved a payout from a read model missing its last cancellation).
    */
-  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
+  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name), timeoutMs = 60_000): Promise<void> {
     const selected = this.projectors.filter((p) => names.includes(p.name));
-    for (let more = true; more; ) more = await this.round(selected, 'throw');
+    const head = await this.store.committedPosition();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (let more = true; more; ) more = await this.round(selected, 'throw');
+      const behind = await this.sql<{ name: string }[]>`
+        SELECT name FROM projection_checkpoints
+        WHERE name = ANY(${selected.map((p) => p.name)}) AND status = 'running' AND position < ${head}`;
+      if (behind.length === 0) return;
+      if (Date.now() >= deadline)
+        throw new Error(`${behind.map((r) => r.name).join(', ')} did not reach the committed head: a transaction is still open`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   /**
