@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from '../db/db.ts';
 
 export const SESSION_DAYS = 14;
+/** A session seen more recently than this is not written again (its expiry slides by the minute). */
+export const TOUCH_EVERY_SECONDS = 60;
 
 export interface SessionRecord {
   userId: string;
@@ -28,14 +30,23 @@ export class SessionStore {
     return { token, expiresAt };
   }
 
-  /** The session, extended (sliding expiry) when found and unexpired. */
+  /**
+   * The session, when found and unexpired, extended (sliding expiry). Written at most once a
+   * minute per session: every authenticated request reads it, and rewriting the row each time cost
+   * a new row version and its WAL per request for an expiry 14 days out.
+   */
   async find(token: string): Promise<SessionRecord | null> {
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
     const [row] = await this.sql<{ user_id: string; role: string; student_id: string | null; expires_at: Date }[]>`
-      UPDATE user_sessions SET last_seen_at = now(), expires_at = ${expiresAt}
-      WHERE token_hash = ${digest(token)} AND expires_at > now()
-        AND NOT EXISTS (SELECT 1 FROM suspended_accounts a WHERE a.user_id = user_sessions.user_id)
-      RETURNING user_id, role, student_id, expires_at`;
+      WITH found AS (
+        SELECT token_hash, user_id, role, student_id, expires_at, last_seen_at FROM user_sessions
+        WHERE token_hash = ${digest(token)} AND expires_at > now()
+          AND NOT EXISTS (SELECT 1 FROM suspended_accounts a WHERE a.user_id = user_sessions.user_id)),
+      touched AS (
+        UPDATE user_sessions s SET last_seen_at = now(), expires_at = ${expiresAt}
+        FROM found WHERE s.token_hash = found.token_hash AND found.last_seen_at < now() - ${`${TOUCH_EVERY_SECONDS} seconds`}::interval
+        RETURNING s.expires_at)
+      SELECT user_id, role, student_id, coalesce((SELECT expires_at FROM touched), found.expires_at) AS expires_at FROM found`;
     return row ? { userId: row.user_id, role: row.role, studentId: row.student_id, expiresAt: row.expires_at } : null;
   }
 
