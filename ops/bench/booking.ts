@@ -20,7 +20,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { claimEnrollment, confirmEnrollment } from '../../src/commands/accounts/enrollment.ts';
 import { registerAccount } from '../../src/commands/accounts/registerUser.ts';
@@ -34,20 +33,15 @@ import { buildApp } from '../../src/http/app.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem, type System } from '../../src/system.ts';
+import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
 import { httpLoad } from './httpLoad.ts';
 
 const TUTORS = 20;
 const STUDENTS = 200;
 const CREDITS = 100;
 const CONTESTED_SHARE = 0.3;
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number`);
-  return value;
-};
-const REQUESTS = arg('--requests', 3000);
-const CLIENTS = arg('--clients', 50);
+const REQUESTS = wholeNumberArg('--requests', 3000);
+const CLIENTS = wholeNumberArg('--clients', 50);
 const json = process.argv.includes('--json');
 const load = loadavg();
 const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
@@ -220,30 +214,8 @@ async function run(base: string, tutors: Tutor[]): Promise<{ outcomes: Outcome[]
   return { outcomes, seconds: (performance.now() - started) / 1000 };
 }
 
-/**
- * CPU time used so far by the server processes serving database `db` (its connections stay open
- * through the run), from /proc: only when PostgreSQL runs on this machine; null otherwise.
- */
-async function postgresCpuMs(db: string): Promise<number | null> {
-  const { readFile } = await import('node:fs/promises');
-  const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${db}`;
-  let ticks = 0;
-  for (const { pid } of rows) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    if (stat === null) return null;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
-}
-
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${dbName}`);
-const url = new URL(serverUrl);
-url.pathname = `/${dbName}`;
-const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMITS: 'off' });
+const db = await freshBenchDatabase();
+const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMITS: 'off' });
 let system: System | null = null;
 let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 
@@ -256,10 +228,10 @@ try {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   say(`booking: ${REQUESTS} requests from ${CLIENTS} clients…`);
   const nodeBefore = process.cpuUsage();
-  const postgresBefore = await postgresCpuMs(dbName);
+  const postgresBefore = await db.postgresCpuMs();
   const { outcomes, seconds } = await run(base, tutors);
   const nodeCpu = process.cpuUsage(nodeBefore);
-  const postgresAfter = await postgresCpuMs(dbName);
+  const postgresAfter = await db.postgresCpuMs();
   const cpuPerRequest = {
     node: (nodeCpu.user + nodeCpu.system) / 1000 / outcomes.length,
     postgres: postgresBefore === null || postgresAfter === null ? null : (postgresAfter - postgresBefore) / outcomes.length,
@@ -323,6 +295,5 @@ try {
 } finally {
   await app?.close().catch(() => {});
   await system?.close().catch(() => {});
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }

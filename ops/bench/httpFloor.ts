@@ -12,48 +12,23 @@
  * queue's, and 1,000 bookings a second at its 30 % contested share means ~1,430 requests a second.
  * Database: a fresh one on DATABASE_URL / TEST_DATABASE_URL / the local server, dropped at the end.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import postgres from 'postgres';
 import { connect } from '../../src/adapters/db/db.ts';
+import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
 import { httpLoad } from './httpLoad.ts';
 
 const STATEMENTS = [0, 1, 3, 5, 10, 20];
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number`);
-  return value;
-};
-const REQUESTS = arg('--requests', 4000);
-const CLIENTS = arg('--clients', 50);
+const REQUESTS = wholeNumberArg('--requests', 4000);
+const CLIENTS = wholeNumberArg('--clients', 50);
 const json = process.argv.includes('--json');
 const load = loadavg();
 
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${dbName}`);
-const url = new URL(serverUrl);
-url.pathname = `/${dbName}`;
-const sql = connect(url.toString());
-
-/** CPU time so far of the server processes serving this database, from /proc (a local server only). */
-async function postgresCpuMs(): Promise<number | null> {
-  const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${dbName}`;
-  let ticks = 0;
-  for (const { pid } of rows) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    if (stat === null) return null;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
-}
+const db = await freshBenchDatabase();
+const sql = connect(db.url);
 
 interface Figure {
   statements: number;
@@ -81,7 +56,7 @@ try {
     const http = httpLoad(base, CLIENTS);
     let sent = 0;
     const node = process.cpuUsage();
-    const pgBefore = await postgresCpuMs();
+    const pgBefore = await db.postgresCpuMs();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -97,7 +72,7 @@ try {
     );
     const seconds = (performance.now() - started) / 1000;
     const nodeCpu = process.cpuUsage(node);
-    const pgAfter = await postgresCpuMs();
+    const pgAfter = await db.postgresCpuMs();
     http.close();
     if (k < 0) continue;
     figures.push({
@@ -123,6 +98,5 @@ try {
 } finally {
   await app.close().catch(() => {});
   await sql.end();
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }
