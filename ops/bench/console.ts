@@ -29,7 +29,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import type { NewEvent } from '../../src/adapters/eventstore/eventStore.ts';
 import { claimEnrollment, confirmEnrollment } from '../../src/commands/accounts/enrollment.ts';
@@ -52,6 +51,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem, type System } from '../../src/system.ts';
+import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
 import { measureRebuildProgressGap } from './rebuildProgress.ts';
 
 const TUTORS = 24;
@@ -62,15 +62,9 @@ const EVENTS_PER_APPEND = 1000;
 const APPENDS_IN_FLIGHT = 8;
 const CREDITS = 200;
 const WARM_UP = 20;
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number`);
-  return value;
-};
-const EVENTS = arg('--events', 1_000_000);
-const REQUESTS = arg('--requests', 200);
-const CLIENTS = arg('--clients', 4);
+const EVENTS = wholeNumberArg('--events', 1_000_000);
+const REQUESTS = wholeNumberArg('--requests', 200);
+const CLIENTS = wholeNumberArg('--clients', 4);
 const json = process.argv.includes('--json');
 const loadAtStart = loadavg();
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -479,13 +473,8 @@ const p95OfRoute = (r: RouteFigures) => {
   return failed >= r.sequential.length + r.concurrent.length ? null : Math.round(p95([...r.sequential, ...r.concurrent]));
 };
 
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${dbName}`);
-const url = new URL(serverUrl);
-url.pathname = `/${dbName}`;
-const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMITS: 'off' });
+const db = await freshBenchDatabase();
+const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMITS: 'off' });
 let system: System | null = null;
 let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 
@@ -592,6 +581,5 @@ try {
 } finally {
   await app?.close().catch(() => {});
   await system?.close().catch(() => {});
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }

@@ -15,9 +15,7 @@
  * id (the id derives from message and kind) plus mail ids beyond two per message, over both phases.
  * Then, for comparison, the job queue alone drains as many jobs with a handler that does nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import postgres from 'postgres';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import { connect, type Sql } from '../../src/adapters/db/db.ts';
 import { JobQueue } from '../../src/adapters/jobs/jobQueue.ts';
@@ -27,6 +25,7 @@ import { receiveContactMessage } from '../../src/commands/contact/receiveContact
 import { commandContext } from '../../src/commands/kit/commandContext.ts';
 import { CONTACT_MAIL_QUEUE } from '../../src/sagas/contact/contactMailSaga.ts';
 import { createSystem, type System } from '../../src/system.ts';
+import { freshBenchDatabase } from './benchDatabase.ts';
 
 const MESSAGES = 1000;
 const JOBS_PER_MESSAGE = 2;
@@ -130,14 +129,9 @@ function drainRate(rows: JobRow[]): number {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const ms = (d: Date) => d.getTime();
 
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `topmark_bench_${randomBytes(4).toString('hex')}`;
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${dbName}`);
-const url = new URL(serverUrl);
-url.pathname = `/${dbName}`;
-const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', NODE_ENV: 'development' });
-const sql = connect(url.toString(), { max: 10 });
+const db = await freshBenchDatabase();
+const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'development' });
+const sql = connect(db.url, { max: 10 });
 let producer: System | null = null;
 let system: System | null = null;
 
@@ -192,7 +186,7 @@ try {
 
   // 3. the queue alone: the same number of jobs, same defaults, a handler that does nothing
   say('the job queue alone, no-op handler…');
-  const bare = new JobQueue(url.toString());
+  const bare = new JobQueue(db.url);
   await bare.start([{ name: NOOP_QUEUE }]);
   await bare.boss.insert(
     NOOP_QUEUE,
@@ -236,6 +230,5 @@ try {
   await producer?.close().catch(() => {});
   await system?.close().catch(() => {});
   await sql.end({ timeout: 5 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }
