@@ -99,7 +99,7 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
    * read and folded onto it: an entry is the state the stream had at that revision (the cache
    * holds nothing else), so a refuted guess costs the events it missed, not the whole stream.
    */
-  const readFolded = async (streamId: string, from?: Loaded<S>): Promise<{ loaded: Loaded<S>; recorded: RecordedEvent[] }> => {
+  const readFolded = async (streamId: string, from?: Loaded<S>): Promise<Loaded<S>> => {
     const after = from?.revision ?? null;
     const recorded = await store.readStream(streamId, after === null ? undefined : { fromRevision: after + 1 });
     let state = after === null ? decider.initialState : (from as Loaded<S>).state;
@@ -109,7 +109,7 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       if (e.metadata.commandId) commandIds.add(e.metadata.commandId);
     }
     const last = recorded[recorded.length - 1];
-    return { loaded: { state, revision: last ? last.revision : after, commandIds }, recorded };
+    return { state, revision: last ? last.revision : after, commandIds };
   };
 
   const alreadyHandled = async (streamId: string, commandId: string): Promise<CommandResult<E>> => {
@@ -126,7 +126,7 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
   const guessOf = (streamId: string, expectNewStream: boolean) => (expectNewStream ? newStream : cache.get<Loaded<S>>(decider, streamId));
   /** The stream at its head, read on from the cached entry (which it then replaces). */
   const current = async (streamId: string): Promise<Loaded<S>> => {
-    const { loaded } = await readFolded(streamId, cache.get<Loaded<S>>(decider, streamId));
+    const loaded = await readFolded(streamId, cache.get<Loaded<S>>(decider, streamId));
     cache.set(decider, streamId, loaded);
     return loaded;
   };
