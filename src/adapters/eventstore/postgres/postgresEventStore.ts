@@ -380,13 +380,13 @@ export class PostgresEventStore implements EventStore {
         span.to = Math.max(span.to, r.to);
       } else spans.set(r.streamId, { from: r.from, to: r.to });
     }
-    const ids = [...spans.keys()];
+    const ranges = [...spans.values()];
     let rows: RecordedEvent[];
     try {
       rows = await this.sql<RecordedEvent[]>`
         SELECT ${this.sql.unsafe(EVENT_COLUMNS)}
-        FROM unnest(${ids}::text[], ${ids.map((id) => (spans.get(id) as { from: number }).from)}::bigint[],
-                    ${ids.map((id) => (spans.get(id) as { to: number }).to)}::bigint[]) AS wanted(sid, lo, hi)
+        FROM unnest(${[...spans.keys()]}::text[], ${ranges.map((r) => r.from)}::bigint[], ${ranges.map((r) => r.to)}::bigint[])
+          AS wanted(sid, lo, hi)
         JOIN es_events ON es_events.stream_id = wanted.sid COLLATE "C"
           AND es_events.revision >= wanted.lo AND es_events.revision <= wanted.hi
         ORDER BY es_events.stream_id, es_events.revision`;
