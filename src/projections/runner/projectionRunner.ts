@@ -533,16 +533,18 @@ export class ProjectionRunner {
    */
   async catchUp(names: readonly string[] = this.projectors.map((p) => p.name), timeoutMs = 60_000): Promise<void> {
     const selected = this.projectors.filter((p) => names.includes(p.name));
+    const selectedNames = selected.map((p) => p.name);
     const head = await this.store.committedPosition();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (let more = true; more; ) more = await this.round(selected, 'throw');
-      const behind = await this.sql<{ name: string }[]>`
-        SELECT name FROM projection_checkpoints
-        WHERE name = ANY(${selected.map((p) => p.name)}) AND status = 'running' AND position < ${head}`;
-      if (behind.length === 0) return;
-      if (Date.now() >= deadline)
-        throw new Error(`${behind.map((r) => r.name).join(', ')} did not reach the committed head: a transaction is still open`);
+      // The same reading of the checkpoints table as a read-your-writes wait.
+      const table = await checkpointTableAfter(this.sql, checkpointReadsMade()).checkpoints;
+      if (tableShowsPast(table, selectedNames, head)) return;
+      if (Date.now() >= deadline) {
+        const behind = selectedNames.filter((name) => !tableShowsPast(table, [name], head));
+        throw new Error(`${behind.join(', ')} did not reach the committed head: a transaction is still open`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
