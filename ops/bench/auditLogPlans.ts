@@ -4,23 +4,29 @@
  * plan and time of the console's first page under each filter. Dropped at the end.
  *   npx tsx ops/bench/auditLogPlans.ts [--rows 1000000]
  */
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { connect } from '../../src/adapters/db/db.ts';
 import { users } from '../../src/projections/accounts/tables.ts';
 import { auditTrailOf, listAuditLog } from '../../src/projections/operations/auditLog/queries.ts';
 import { auditLogs } from '../../src/projections/operations/auditLog/tables.ts';
+import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
 
-const rowsArg = process.argv.indexOf('--rows');
-const ROWS = rowsArg > 0 ? Number(process.argv[rowsArg + 1]) : 1_000_000;
-const server = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `topmark_auditplans_${randomBytes(4).toString('hex')}`;
+const ROWS = wholeNumberArg('--rows', 1_000_000);
+const db = await freshBenchDatabase();
+const sql = connect(db.url, { max: 2 });
 
-const admin = postgres(server, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${name}`);
-const url = new URL(server);
-url.pathname = `/${name}`;
-const sql = connect(url.toString(), { max: 2 });
+/** A query timed over 5 runs after a warm-up, and the plan of `explained`: printed under `label`. */
+async function timedPlan(label: string, query: () => Promise<unknown>, explained: string): Promise<void> {
+  await query();
+  const times: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const t = performance.now();
+    await query();
+    times.push(performance.now() - t);
+  }
+  const plan = await sql.unsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, COSTS OFF) ${explained}`);
+  console.log(`\n## ${label}: median ${times.sort((a, b) => a - b)[2]?.toFixed(1)} ms`);
+  for (const line of plan) console.log(`   ${line['QUERY PLAN']}`);
+}
 try {
   for (const t of [auditLogs, users]) {
     await sql.unsafe(t.ddl);
@@ -53,14 +59,7 @@ try {
     'entityId + actorId + type': { entityId: 'entity-42', actorId: 'actor-42', type: 'Type2' },
   };
   for (const [label, filter] of Object.entries(filters)) {
-    // The console's own query, timed over 5 runs after a warm-up; the plan of its inner select.
-    await listAuditLog(sql, filter, { before: null, limit: 50 });
-    const times: number[] = [];
-    for (let run = 0; run < 5; run++) {
-      const t = performance.now();
-      await listAuditLog(sql, filter, { before: null, limit: 50 });
-      times.push(performance.now() - t);
-    }
+    // The console's own query; the plan of its inner select.
     const where = [
       filter.entityId && `entity_id = '${filter.entityId}'`,
       filter.actorId && `user_id = '${filter.actorId}'`,
@@ -68,27 +67,19 @@ try {
       filter.from && `created_at >= '${filter.from}'`,
       filter.to && `created_at <= '${filter.to}'`,
     ].filter(Boolean);
-    const plan = await sql.unsafe<{ 'QUERY PLAN': string }[]>(
-      `EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM audit_logs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY position DESC LIMIT 51`,
+    await timedPlan(
+      label,
+      () => listAuditLog(sql, filter, { before: null, limit: 50 }),
+      `SELECT * FROM audit_logs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY position DESC LIMIT 51`,
     );
-    console.log(`\n## ${label}: median ${times.sort((a, b) => a - b)[2]?.toFixed(1)} ms`);
-    for (const line of plan) console.log(`   ${line['QUERY PLAN']}`);
   }
   // One entity's whole trail in log order (the history views), by type and id.
-  await auditTrailOf(sql, 'kind2', 'entity-42');
-  const trailTimes: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    const t = performance.now();
-    await auditTrailOf(sql, 'kind2', 'entity-42');
-    trailTimes.push(performance.now() - t);
-  }
-  const trailPlan = await sql.unsafe<{ 'QUERY PLAN': string }[]>(
-    `EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM audit_logs WHERE entity_type = 'kind2' AND entity_id = 'entity-42' ORDER BY position`,
+  await timedPlan(
+    'entity trail (type + id, log order)',
+    () => auditTrailOf(sql, 'kind2', 'entity-42'),
+    `SELECT * FROM audit_logs WHERE entity_type = 'kind2' AND entity_id = 'entity-42' ORDER BY position`,
   );
-  console.log(`\n## entity trail (type + id, log order): median ${trailTimes.sort((a, b) => a - b)[2]?.toFixed(1)} ms`);
-  for (const line of trailPlan) console.log(`   ${line['QUERY PLAN']}`);
 } finally {
   await sql.end({ timeout: 5 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }
