@@ -77,22 +77,6 @@ export const purchaseRefunded = z.object({
 });
 
 /**
- * The payment provider reports more refunded than Topmark refunded: someone refunded in the
- * provider's dashboard, or a refund Topmark gave up on (the provider timed out) went through after
- * all. Recorded and raised as an alert; the family's credits are not touched (an admin decides).
- */
-export const purchaseRefundedAtProvider = z.object({
-  purchaseId: z.string(),
-  paymentIntentId: z.string(),
-  /** Everything refunded on the payment so far, and what was charged, as the provider reports them. */
-  amountRefundedCents: z.number().int(),
-  amountCents: z.number().int(),
-  /** The part of it neither Topmark's own refund nor earlier reports explain. */
-  unexplainedCents: z.number().int(),
-  at: z.string(),
-});
-
-/**
  * The provider reported a refunded total while a refund of Topmark's was under way: until that
  * refund is recorded or fails, its own report cannot be told apart from one made elsewhere. When it
  * settles, what the report exceeds is recorded as a refund made at the provider.
@@ -100,9 +84,20 @@ export const purchaseRefundedAtProvider = z.object({
 export const purchaseProviderRefundReported = z.object({
   purchaseId: z.string(),
   paymentIntentId: z.string(),
+  /** Everything refunded on the payment so far, and what was charged, as the provider reports them. */
   amountRefundedCents: z.number().int(),
   amountCents: z.number().int(),
   at: z.string(),
+});
+
+/**
+ * The payment provider reports more refunded than Topmark refunded: someone refunded in the
+ * provider's dashboard, or a refund Topmark gave up on (the provider timed out) went through after
+ * all. Recorded and raised as an alert; the family's credits are not touched (an admin decides).
+ */
+export const purchaseRefundedAtProvider = purchaseProviderRefundReported.extend({
+  /** The part of it neither Topmark's own refund nor earlier reports explain. */
+  unexplainedCents: z.number().int(),
 });
 
 export const purchaseEvents = {

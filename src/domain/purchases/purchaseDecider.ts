@@ -225,13 +225,7 @@ function unexplainedReport(state: PurchaseState, refundedCents: number, now: Dat
   if (!report) return [];
   const unexplainedCents = report.amountRefundedCents - refundedCents - state.externalRefundedCents;
   if (unexplainedCents <= 0) return [];
-  const { purchaseId, paymentIntentId, amountRefundedCents, amountCents } = report;
-  return [
-    {
-      type: 'PurchaseRefundedAtProvider',
-      data: { purchaseId, paymentIntentId, amountRefundedCents, amountCents, unexplainedCents, at: now.toISOString() },
-    },
-  ];
+  return [{ type: 'PurchaseRefundedAtProvider', data: { ...report, unexplainedCents, at: now.toISOString() } }];
 }
 
 export const purchaseDecider: Decider<PurchaseCommand, PurchaseEvent, PurchaseState> = {
