@@ -90,6 +90,31 @@ describe('command handler', () => {
     expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual(['ValueReserved', 'ValueReleased', 'ValueReserved']);
   });
 
+  it('never answers "nothing to do" from a cached state another process has moved past', async () => {
+    const a = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
+    const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
+    const stream = `usernameReservation-noop${Date.now()}`;
+    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
+    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    // Another process takes the value for user-b; a's cache still says it is free.
+    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    // On a's cache, releasing user-b's claim is a no-op; on the stream it is a release.
+    const released = await a.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext());
+    expect(released.events.map((e) => e.type)).toEqual(['ValueReleased']);
+    // And the other way: a's cache now says free, b's says held by b; b's "already mine" must read on.
+    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext());
+    await expect(
+      b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext()),
+    ).rejects.toThrow('taken');
+    expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual([
+      'ValueReserved',
+      'ValueReleased',
+      'ValueReserved',
+      'ValueReleased',
+      'ValueReserved',
+    ]);
+  });
+
   it('after a conflict reads only the events past its cached revision, and folds them onto the cached state', async () => {
     const reads: (number | undefined)[] = [];
     const counting = Object.create(system.store) as typeof system.store;

@@ -86,7 +86,8 @@ export interface CommandHandler<C extends Command, E extends DomainEvent, S> {
  * The one way commands run: `commandHandler(decider, streamIdOf)`. Folded state of recently used
  * streams is kept in a bounded cache keyed by stream and revision; the expected-revision check of
  * the append corrects a stale entry (another process wrote): the conflict reads the events after
- * the entry's revision and decides again.
+ * the entry's revision and decides again. A decision that appends nothing (a refusal, a no-op) has
+ * no such check, so it is only ever answered from the stream read to its head.
  */
 export function commandHandler<C extends Command, E extends DomainEvent, S>(
   store: EventStore,
@@ -148,6 +149,9 @@ export function commandHandler<C extends Command, E extends DomainEvent, S>(
       return RETRY;
     }
     if (events.length === 0) {
+      // "Nothing to do" appends nothing, so no expected revision would refute a stale guess (another
+      // process may have written since): a no-op is answered only from the stream itself.
+      if (guessed) return RETRY;
       cache.set(decider, streamId, loaded);
       return { events, position: null, alreadyHandled: false };
     }
