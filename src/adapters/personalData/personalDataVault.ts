@@ -12,7 +12,13 @@ export const SEALED_PREFIX = PREFIX;
  * unreadable, which an append-only log could not achieve by deleting events.
  */
 export class PersonalDataVault {
-  private cache = new Map<string, { key: Buffer | null; at: number }>();
+  /**
+   * Keys this process created or read, for sealing only. A key never changes once made, but any
+   * process may shred it: reading (opening) therefore always asks the table, so an erasure done by
+   * another process takes effect on the next read here. Sealing with a key shredded elsewhere only
+   * makes the new value unreadable, which is what the erasure wants.
+   */
+  private sealingKeys = new Map<string, { key: Buffer; at: number }>();
   private static readonly cacheMs = 60_000;
 
   constructor(private readonly sql: Sql) {}
@@ -25,8 +31,8 @@ export class PersonalDataVault {
   async keysFor(subjects: string[]): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
     const missing = subjects.filter((s) => {
-      const cached = this.cache.get(s);
-      if (cached?.key && Date.now() - cached.at < PersonalDataVault.cacheMs) {
+      const cached = this.sealingKeys.get(s);
+      if (cached && Date.now() - cached.at < PersonalDataVault.cacheMs) {
         out.set(s, cached.key);
         return false;
       }
@@ -42,32 +48,24 @@ export class PersonalDataVault {
         RETURNING subject, key`;
       for (const r of rows) {
         out.set(r.subject, r.key);
-        this.cache.set(r.subject, { key: r.key, at: Date.now() });
+        this.rememberSealingKey(r.subject, r.key);
       }
     }
     return out;
   }
 
-  /** Existing keys only (reading never creates one); null for a shredded subject. */
+  private rememberSealingKey(subject: string, key: Buffer): void {
+    if (this.sealingKeys.size >= 10_000) this.sealingKeys.clear();
+    this.sealingKeys.set(subject, { key, at: Date.now() });
+  }
+
+  /** Existing keys only (reading never creates one), as the table holds them now; null for a shredded subject. */
   private async existingKeys(subjects: string[]): Promise<Map<string, Buffer | null>> {
-    const out = new Map<string, Buffer | null>();
-    const missing: string[] = [];
-    for (const s of new Set(subjects)) {
-      const cached = this.cache.get(s);
-      if (cached && Date.now() - cached.at < PersonalDataVault.cacheMs) out.set(s, cached.key);
-      else missing.push(s);
-    }
-    if (missing.length > 0) {
-      const rows = await this.sql<{ subject: string; key: Buffer }[]>`
-        SELECT subject, key FROM personal_data_keys WHERE subject = ANY(${missing}::text[])`;
-      const found = new Map(rows.map((r) => [r.subject, r.key]));
-      for (const s of missing) {
-        const key = found.get(s) ?? null;
-        out.set(s, key);
-        this.cache.set(s, { key, at: Date.now() });
-      }
-    }
-    return out;
+    const unique = [...new Set(subjects)];
+    const rows = await this.sql<{ subject: string; key: Buffer }[]>`
+      SELECT subject, key FROM personal_data_keys WHERE subject = ANY(${unique}::text[])`;
+    const found = new Map(rows.map((r) => [r.subject, r.key]));
+    return new Map(unique.map((s) => [s, found.get(s) ?? null]));
   }
 
   encrypt(subject: string, key: Buffer, plaintext: string): string {
@@ -116,6 +114,6 @@ export class PersonalDataVault {
 
   async shred(subject: string): Promise<void> {
     await this.sql`DELETE FROM personal_data_keys WHERE subject = ${subject}`;
-    this.cache.set(subject, { key: null, at: Date.now() });
+    this.sealingKeys.delete(subject);
   }
 }
