@@ -34,6 +34,7 @@ beforeAll(async () => {
     { name: 'keyed', retryLimit: 1, retryDelaySeconds: 1 },
     { name: 'many', retryLimit: 1, retryDelaySeconds: 1 },
     { name: 'wake', retryLimit: 1, retryDelaySeconds: 1 },
+    { name: 'orphaned', retryLimit: 2, retryDelaySeconds: 1 },
   ]);
 });
 afterAll(async () => {
@@ -42,6 +43,25 @@ afterAll(async () => {
 });
 
 describe('JobQueue', () => {
+  it('gives a job whose worker died mid-run (no heartbeat) to another worker within seconds, not 15 minutes', async () => {
+    const id = randomUUID();
+    await queue.send({ queue: 'orphaned', id, data: { n: 1 } });
+    // A worker of another process claims it and dies: the job stays active, and its heartbeat stops.
+    const dying = new JobQueue(db.url);
+    await dying.boss.start();
+    const [claimed] = await dying.boss.fetch('orphaned');
+    expect(claimed?.id).toBe(id);
+    await dying.boss.stop({ graceful: false, wait: false });
+    const ran: string[] = [];
+    const started = Date.now();
+    await queue.work<{ n: number }>('orphaned', async (_data, job) => {
+      ran.push(job.id);
+    });
+    await until(async () => (await rows('orphaned')).some((r) => r.state === 'completed'), 45_000);
+    expect(ran).toEqual([id]);
+    expect(Date.now() - started).toBeLessThan(45_000);
+  }, 60_000);
+
   it('settles the jobs of a batch one by one: a failing job is retried then dead-lettered, the others complete once', async () => {
     const ids = Array.from({ length: 6 }, () => randomUUID());
     const failing = ids[2] as string;

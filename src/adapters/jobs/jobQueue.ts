@@ -98,6 +98,14 @@ export interface FailedJob {
 /** What an operator's retry or cancel found. */
 export type JobActionOutcome = 'done' | 'not_found' | 'wrong_state';
 
+/**
+ * Workers refresh each running job's heartbeat every HEARTBEAT_SECONDS / 2 (pg-boss does it while
+ * the handler runs); a job with no heartbeat for HEARTBEAT_SECONDS belongs to a dead worker and is
+ * failed into its retry by the next supervision pass of any process.
+ */
+export const HEARTBEAT_SECONDS = 10;
+const SUPERVISE_SECONDS = 5;
+
 const DEFAULT_WORK: Required<Omit<WorkOptions, 'keyOf'>> = { batchSize: 50, concurrency: 8, workers: 2, pollingIntervalSeconds: 1 };
 
 /**
@@ -122,6 +130,10 @@ export class JobQueue {
       max: options.max ?? 4,
       useListenNotify: true,
       application_name: 'topmark-jobs',
+      // A job whose worker died (SIGKILL, a lost host) goes back to its queue within about
+      // HEARTBEAT_SECONDS + these, instead of after pg-boss's 15-minute expiry.
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
     } as ConstructorParameters<typeof PgBoss>[0]);
     this.boss.on('error', () => {});
   }
@@ -132,7 +144,8 @@ export class JobQueue {
     for (const q of queues) {
       const dead = deadLetterOf(q.name);
       if (!(await this.boss.getQueue(dead))) await this.boss.createQueue(dead, { notify: true });
-      if (!(await this.boss.getQueue(q.name))) {
+      const existing = await this.boss.getQueue(q.name);
+      if (!existing) {
         await this.boss.createQueue(q.name, {
           retryLimit: q.retryLimit ?? 5,
           retryDelay: q.retryDelaySeconds ?? 2,
@@ -140,7 +153,11 @@ export class JobQueue {
           retryDelayMax: 600,
           deadLetter: dead,
           notify: true,
+          heartbeatSeconds: HEARTBEAT_SECONDS,
         });
+      } else if (existing.heartbeatSeconds !== HEARTBEAT_SECONDS) {
+        // Queues made before heartbeats: a killed worker's jobs waited 15 minutes there.
+        await this.boss.updateQueue(q.name, { heartbeatSeconds: HEARTBEAT_SECONDS });
       }
     }
   }
