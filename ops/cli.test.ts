@@ -232,6 +232,24 @@ describe('ops CLI', () => {
     expect((await cli('admin:create', '--username', 'x', '--email', 'x@example.org', '--role', 'tutor')).code).toBe(2);
   });
 
+  it('moves uploaded files kept on disk into the database (files:import)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'topmark-ops-files-'));
+    try {
+      mkdirSync(path.join(dir, 'profile-pictures', 'tutor-9'), { recursive: true });
+      writeFileSync(path.join(dir, 'profile-pictures', 'tutor-9', 'a.png'), 'picture');
+      writeFileSync(path.join(dir, 'Not-A-Key.png'), 'left');
+      const run = await cli('files:import', '--dir', dir, '--json');
+      expect(run.code).toBe(1);
+      expect(json(run)).toEqual({ dir, imported: 1, alreadyStored: 0, leftOnDisk: ['Not-A-Key.png'] });
+      const [row] = await db.sql`SELECT convert_from(bytes, 'UTF8') AS text FROM stored_files WHERE key = 'profile-pictures/tutor-9/a.png'`;
+      expect(row).toEqual({ text: 'picture' });
+      const again = await cli('files:import', '--dir', dir);
+      expect(again.stdout).toContain('0 file(s) stored in the database');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 on usage errors', async () => {
     const unknown = await cli('no:such-command');
     expect(unknown.code).toBe(2);

@@ -9,7 +9,8 @@ import { migrate } from './adapters/db/migrate.ts';
 import type { EventStore } from './adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from './adapters/eventstore/postgres/postgresEventStore.ts';
 import type { FileStorage } from './adapters/files/fileStorage.ts';
-import { LocalFileStorage } from './adapters/files/localFileStorage.ts';
+import { importLocalFiles } from './adapters/files/importLocalFiles.ts';
+import { PostgresFileStorage } from './adapters/files/postgresFileStorage.ts';
 import { DevIdentityProvider } from './adapters/identity/devIdentity.ts';
 import type { IdentityProvider } from './adapters/identity/identityProvider.ts';
 import { deadLetterOf, JobQueue } from './adapters/jobs/jobQueue.ts';
@@ -57,7 +58,7 @@ export interface System {
   identity: IdentityProvider;
   /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL. */
   calendar: CalendarPort;
-  /** Uploaded files (tutors' pictures): under `DATA_DIR/files`. */
+  /** Uploaded files (tutors' pictures, pending uploads): the `stored_files` table, shared by every process. */
   files: FileStorage;
   /** Payments: Stripe when STRIPE_SECRET_KEY is set, else the sandbox provider in PostgreSQL (refused in production). */
   payments: PaymentPort;
@@ -79,7 +80,7 @@ export interface SystemOptions {
   retry?: { retryLimit: number; retryDelaySeconds: number };
   /** Replaces the configured calendar (tests: a provider that fails, or Google against a local server). */
   calendar?: CalendarPort;
-  /** Replaces the file storage (tests: a temporary directory of their own). */
+  /** Replaces the file storage (tests: one that fails); none is imported from `DATA_DIR/files` then. */
   files?: FileStorage;
   /** Replaces the configured payments (tests: Stripe against a local server). */
   payments?: PaymentPort;
@@ -138,7 +139,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   });
   const accountCommandHandlers = accountHandlers(store);
   const calendar = options.calendar ?? (await calendarFor(config, sql));
-  const files = options.files ?? new LocalFileStorage(path.join(config.DATA_DIR, 'files'));
+  const files = options.files ?? (await fileStorageFor(sql, embedded && mode !== 'cli' ? config.DATA_DIR : null, log));
   const payments = options.payments ?? (await paymentsFor(config, sql));
   const sagaPorts: SagaPorts = {
     sql,
@@ -245,6 +246,27 @@ async function calendarFor(config: Config, sql: Sql): Promise<CalendarPort> {
       ? { serviceAccount: readServiceAccountKey(config.GOOGLE_SERVICE_ACCOUNT_KEY, config.GOOGLE_SERVICE_ACCOUNT_EMAIL) }
       : {}),
   });
+}
+
+/**
+ * Files live in PostgreSQL (`stored_files`) in every mode. An embedded install of an earlier
+ * release kept them under `DATA_DIR/files`: a server process moves them into the table at start
+ * (importLocalFiles: once, the table wins, moved files leave the disk). Only with the embedded
+ * database, whose DATA_DIR is the install's own: with DATABASE_URL the folder may be a developer's,
+ * so `npm run ops -- files:import` moves it when asked. The CLI never imports on its own.
+ */
+async function fileStorageFor(sql: Sql, importFrom: string | null, log: Logger): Promise<FileStorage> {
+  const storage = new PostgresFileStorage(sql);
+  if (importFrom) {
+    const { imported, alreadyStored, leftOnDisk } = await importLocalFiles(path.join(importFrom, 'files'), storage);
+    if (imported + alreadyStored > 0) log.info({ imported, alreadyStored }, 'moved the uploaded files of DATA_DIR/files into the database');
+    if (leftOnDisk.length > 0)
+      log.warn(
+        { leftOnDisk: leftOnDisk.slice(0, 20), count: leftOnDisk.length },
+        'files left under DATA_DIR/files: not a file key, or too large',
+      );
+  }
+  return storage;
 }
 
 /** Without Stripe keys payments are the sandbox's, which must never take a production deployment's orders. */

@@ -4,6 +4,7 @@ import { projectors } from '../../src/projections/projectors.ts';
 import type { System } from '../../src/system.ts';
 import { createAdmin } from './accounts.ts';
 import { openSystem, opsLogger } from './connect.ts';
+import { importFiles } from './files.ts';
 import { listMail } from './mail.ts';
 import { type CommandResult, EXIT_FAILED, EXIT_OK, EXIT_USAGE, OpsError, toJson, UsageError, writeErr, writeOut } from './output.ts';
 import { defaultActor, listParked, projectionsStatus, rebuildProjections, retryParked, skipParked } from './projections.ts';
@@ -188,6 +189,15 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
     .action((opts: JsonOption & { to?: string; limit: number }) =>
       execute(opts, (system) => listMail(system, { to: opts.to, limit: opts.limit })),
     );
+
+  program
+    .command('files:import')
+    .description(
+      'move uploaded files an earlier release kept on disk into the database (a start with the embedded database does it itself)',
+    )
+    .option('--dir <dir>', 'the folder of files (default: DATA_DIR/files)')
+    .option('--json', 'print one JSON document')
+    .action((opts: JsonOption & { dir?: string }) => execute(opts, (system) => importFiles(system, { dir: opts.dir })));
 
   program
     .command('admin:create')

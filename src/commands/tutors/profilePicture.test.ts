@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalFileStorage } from '../../adapters/files/localFileStorage.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
+import { migrate } from '../../adapters/db/migrate.ts';
+import { PostgresFileStorage } from '../../adapters/files/postgresFileStorage.ts';
 import {
   openPictureUpload,
   receivePictureUpload,
@@ -13,13 +12,14 @@ import {
   uploadPath,
 } from './profilePicture.ts';
 
-let root: string;
-let files: LocalFileStorage;
+let db: TestDatabase;
+let files: PostgresFileStorage;
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'topmark-uploads-'));
-  files = new LocalFileStorage(root);
+  db = await createTestDatabase('uploads');
+  await migrate(db.sql);
+  files = new PostgresFileStorage(db.sql);
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(() => db?.drop());
 
 const gif = Buffer.from('GIF89a\u0001\u0000\u0001\u0000', 'latin1');
 const now = new Date('2026-11-23T12:00:00.000Z');

@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
-import { LocalFileStorage } from '../../../adapters/files/localFileStorage.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
@@ -15,14 +11,10 @@ import { listSubjects } from '../../../projections/subjects/queries.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
-const files = new LocalFileStorage(path.join(mkdtempSync(path.join(tmpdir(), 'topmark-directory-')), 'files'));
-withTestApp(
-  (s, a) => {
-    system = s;
-    app = a;
-  },
-  { files },
-);
+withTestApp((s, a) => {
+  system = s;
+  app = a;
+});
 
 let idOf: (name: string) => string;
 let maya: ApprovedTutor;
@@ -135,14 +127,14 @@ describe('the tutor directory', () => {
     });
     expect(set.statusCode, set.body).toBe(200);
     await app.inject({ method: 'POST', url: '/api/tutor/profile-picture/upload', headers: cookie });
-    expect(await files.list(`profile-pictures/${dan.tutorId}/`)).toHaveLength(1);
+    expect(await system.files.list(`profile-pictures/${dan.tutorId}/`)).toHaveLength(1);
     const res = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie: dan.cookie } });
     expect(res.statusCode, res.body).toBeLessThan(300);
     await waitForProjections(system.sql, ['tutors', 'users'], await system.store.committedPosition(), 30_000);
     expect((await list()).map((t) => t.id)).toEqual([maya.tutorId]);
     expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}` })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `/api/tutors/${dan.tutorId}/picture` })).statusCode).toBe(404);
-    expect(await files.list(`profile-pictures/${dan.tutorId}/`)).toEqual([]);
-    expect(await files.list(`uploads/${dan.tutorId}/`)).toEqual([]);
+    expect(await system.files.list(`profile-pictures/${dan.tutorId}/`)).toEqual([]);
+    expect(await system.files.list(`uploads/${dan.tutorId}/`)).toEqual([]);
   });
 });

@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
-import { LocalFileStorage } from '../../../adapters/files/localFileStorage.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
@@ -23,13 +19,10 @@ import { listSubjects } from '../../../projections/subjects/queries.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
-withTestApp(
-  (s, a) => {
-    system = s;
-    app = a;
-  },
-  { files: new LocalFileStorage(path.join(mkdtempSync(path.join(tmpdir(), 'topmark-pictures-')), 'files')) },
-);
+withTestApp((s, a) => {
+  system = s;
+  app = a;
+});
 
 let ada: ApprovedTutor;
 let ben: ApprovedTutor;
