@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { CalendarPort } from './adapters/calendar/calendarPort.ts';
+import { type CalendarRevisions, calendarRevisions, withCalendarRevisions } from './adapters/calendar/calendarRevisions.ts';
 import { SandboxCalendar } from './adapters/calendar/sandbox/sandboxCalendar.ts';
 import type { Config } from './adapters/config/config.ts';
 import { connect, type Sql } from './adapters/db/db.ts';
@@ -56,8 +57,10 @@ export interface System {
   accounts: AccountDeps;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
-  /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL. */
+  /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL; every write raises the calendar's revision. */
   calendar: CalendarPort;
+  /** How far each tutor's calendar has changed, shared by every process: what a process keeps of a calendar is valid at one revision. */
+  calendarRevisions: CalendarRevisions;
   /** Uploaded files (tutors' pictures, pending uploads): the `stored_files` table, shared by every process. */
   files: FileStorage;
   /** Payments: Stripe when STRIPE_SECRET_KEY is set, else the sandbox provider in PostgreSQL (refused in production). */
@@ -138,7 +141,8 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     },
   });
   const accountCommandHandlers = accountHandlers(store);
-  const calendar = options.calendar ?? (await calendarFor(config, sql));
+  const revisionsOfCalendars = calendarRevisions(sql);
+  const calendar = withCalendarRevisions(options.calendar ?? (await calendarFor(config, sql)), revisionsOfCalendars);
   const files = options.files ?? (await fileStorageFor(sql, embedded && mode !== 'cli' ? config.DATA_DIR : null, log));
   const payments = options.payments ?? (await paymentsFor(config, sql));
   const sagaPorts: SagaPorts = {
@@ -208,6 +212,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accounts,
     identity,
     calendar,
+    calendarRevisions: revisionsOfCalendars,
     files,
     payments,
     sql,

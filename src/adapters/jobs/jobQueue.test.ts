@@ -51,7 +51,7 @@ describe('JobQueue', () => {
     await dying.boss.start();
     const [claimed] = await dying.boss.fetch('orphaned');
     expect(claimed?.id).toBe(id);
-    await dying.boss.stop({ graceful: false, wait: false });
+    await dying.boss.stop({ graceful: false });
     const ran: string[] = [];
     const started = Date.now();
     await queue.work<{ n: number }>('orphaned', async (_data, job) => {

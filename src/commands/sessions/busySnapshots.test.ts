@@ -13,6 +13,7 @@ describe('busy-time snapshots', () => {
         await new Promise((r) => setTimeout(r, 5));
         return busy;
       },
+      async () => 0,
       { ttlMs: 30_000, now: () => now },
     );
     const asked = await Promise.all(
@@ -35,6 +36,7 @@ describe('busy-time snapshots', () => {
         if (fail) throw new Error('calendar down');
         return busy;
       },
+      async () => 0,
       { ttlMs: 1_000, staleMs: 60_000, now: () => now },
     );
     await snapshots.busy('t1', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z');
@@ -43,6 +45,48 @@ describe('busy-time snapshots', () => {
     expect(await snapshots.busy('t1', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z')).toEqual(busy);
     await expect(snapshots.busy('t2', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z')).rejects.toThrow('calendar down');
     now += 120_000;
+    await expect(snapshots.busy('t1', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z')).rejects.toThrow('calendar down');
+  });
+
+  it("fetches again as soon as the calendar's shared revision moves (a change made through another process)", async () => {
+    const now = Date.parse('2026-01-05T12:00:00Z');
+    let revision = 3;
+    let held = busy;
+    let calls = 0;
+    const snapshots = new BusySnapshots(
+      async () => {
+        calls += 1;
+        return held;
+      },
+      async () => revision,
+      { ttlMs: 30_000, now: () => now },
+    );
+    const range = ['2026-01-05T14:00:00.000Z', '2026-01-05T19:00:00.000Z'] as const;
+    expect(await snapshots.busy('t1', ...range)).toEqual(busy);
+    // Another process adds a busy hour and raises the revision; the clock has not moved at all.
+    const added = { start: '2026-01-05T17:00:00.000Z', end: '2026-01-05T18:00:00.000Z' };
+    held = [...busy, added];
+    revision = 4;
+    expect(await snapshots.busy('t1', ...range)).toEqual([...busy, added]);
+    expect(calls).toBe(2);
+    expect(await snapshots.busy('t1', ...range)).toEqual([...busy, added]);
+    expect(calls).toBe(2);
+  });
+
+  it('does not fall back to a snapshot of an older revision while the calendar fails', async () => {
+    let revision = 1;
+    let fail = false;
+    const snapshots = new BusySnapshots(
+      async () => {
+        if (fail) throw new Error('calendar down');
+        return busy;
+      },
+      async () => revision,
+      { ttlMs: 1_000, staleMs: 60_000, now: () => Date.parse('2026-01-05T12:00:00Z') },
+    );
+    await snapshots.busy('t1', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z');
+    fail = true;
+    revision = 2;
     await expect(snapshots.busy('t1', '2026-01-05T14:00:00.000Z', '2026-01-05T17:00:00.000Z')).rejects.toThrow('calendar down');
   });
 });

@@ -12,6 +12,12 @@ import type { TimeInterval } from '../../domain/calendar/availability.ts';
  * at a fraction of the cost. Each tutor's snapshot covers the whole bookable window (now − 1 h to
  * now + 31 days), is fetched by one request at a time (concurrent callers share it), and a
  * snapshot up to `staleMs` old is used while the calendar does not answer.
+ *
+ * Several API processes each keep their own snapshots, so a snapshot is used only while the
+ * calendar's shared revision (`calendar_revisions`, raised by every write through the calendar
+ * port, in any process) is the one it was taken at: a busy event a tutor adds through Topmark
+ * blocks its hour on every process at once. Only changes made in the provider's own UI wait for
+ * the TTL.
  */
 export interface BusySnapshotOptions {
   ttlMs?: number;
@@ -21,6 +27,8 @@ export interface BusySnapshotOptions {
 
 interface Snapshot {
   fetchedAt: number;
+  /** The calendar's revision read before the fetch began. */
+  revision: number;
   from: number;
   to: number;
   intervals: TimeInterval[];
@@ -39,6 +47,7 @@ export class BusySnapshots {
 
   constructor(
     private readonly fetch: (tutorId: string, from: string, to: string) => Promise<TimeInterval[]>,
+    private readonly revisionOf: (tutorId: string) => Promise<number>,
     options: BusySnapshotOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
@@ -54,32 +63,33 @@ export class BusySnapshots {
     return snapshot.intervals.filter((i) => Date.parse(i.start) < b && Date.parse(i.end) > a);
   }
 
-  /** Forget a tutor's snapshot (their calendar changed through Topmark). */
-  invalidate(tutorId: string): void {
-    this.snapshots.delete(tutorId);
-  }
-
   private async snapshotCovering(tutorId: string, from: number, to: number): Promise<Snapshot> {
+    const revision = await this.revisionOf(tutorId);
     const now = this.now();
     const held = this.snapshots.get(tutorId);
-    const covers = (s: Snapshot) => s.from <= from && s.to >= to;
-    if (held && now - held.fetchedAt < this.ttlMs && covers(held)) return held;
+    const usable = (s: Snapshot | undefined, maxAgeMs: number): s is Snapshot =>
+      s !== undefined && s.revision === revision && now - s.fetchedAt < maxAgeMs && s.from <= from && s.to >= to;
+    if (usable(held, this.ttlMs)) return held;
     try {
-      return await this.refresh(tutorId, Math.min(from, now - HOUR_MS), Math.max(to, now + 31 * DAY_MS));
+      return await this.refresh(tutorId, revision, Math.min(from, now - HOUR_MS), Math.max(to, now + 31 * DAY_MS));
     } catch (error) {
-      if (held && now - held.fetchedAt < this.staleMs && covers(held)) return held;
+      if (usable(held, this.staleMs)) return held;
       throw error;
     }
   }
 
-  private refresh(tutorId: string, from: number, to: number): Promise<Snapshot> {
-    const pending = this.inFlight.get(tutorId);
+  private refresh(tutorId: string, revision: number, from: number, to: number): Promise<Snapshot> {
+    // Only a fetch begun at this revision may answer: one begun before a change would miss it.
+    const flightKey = `${tutorId}\u0000${revision}`;
+    const pending = this.inFlight.get(flightKey);
     if (pending !== undefined) return pending;
     const fetchedAt = this.now();
     const run = this.fetch(tutorId, new Date(from).toISOString(), new Date(to).toISOString())
       .then((intervals) => {
-        const snapshot = { fetchedAt, from, to, intervals };
-        if (this.snapshots.size >= MAX_TUTORS && !this.snapshots.has(tutorId)) {
+        const snapshot = { fetchedAt, revision, from, to, intervals };
+        const held = this.snapshots.get(tutorId);
+        if (held && held.revision > revision) return snapshot;
+        if (this.snapshots.size >= MAX_TUTORS && !held) {
           const oldest = this.snapshots.keys().next().value;
           if (oldest !== undefined) this.snapshots.delete(oldest);
         }
@@ -87,8 +97,8 @@ export class BusySnapshots {
         this.snapshots.set(tutorId, snapshot);
         return snapshot;
       })
-      .finally(() => this.inFlight.delete(tutorId));
-    this.inFlight.set(tutorId, run);
+      .finally(() => this.inFlight.delete(flightKey));
+    this.inFlight.set(flightKey, run);
     return run;
   }
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Temporal } from 'temporal-polyfill';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { calendarEventId } from '../../../adapters/calendar/calendarPort.ts';
+import { loadConfig } from '../../../adapters/config/config.ts';
 import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
@@ -26,6 +27,8 @@ import { waitForProjections } from '../../../projections/runner/projectionRunner
 import { listStudentSessions } from '../../../projections/sessions/queries.ts';
 import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { type OrphanedClaimJob, orphanedClaimReactor, sweepOrphanedClaim } from '../../../sagas/sessions/orphanedClaimSweep.ts';
+import { createSystem, type System } from '../../../system.ts';
+import { buildApp } from '../../app.ts';
 import { NO_AVAILABILITY_SET } from './sessionRoutes.ts';
 
 let system: TestSystem;
@@ -676,5 +679,104 @@ describe('cancel and complete', () => {
     const times = slots.json().map((s: { time: string }) => s.time);
     expect(times).toContain('08:00');
     expect(times).not.toContain('11:00');
+  });
+});
+
+describe('two API processes on one database', () => {
+  // A second system (its own connections, folded-state cache and busy snapshots) and HTTP app:
+  // another API replica behind the same load balancer.
+  let replica: { system: System; app: FastifyInstance };
+  beforeAll(async () => {
+    const other = await createSystem(loadConfig({ DATABASE_URL: system.databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }), 'api');
+    replica = { system: other, app: await buildApp(other, { logger: false }) };
+  });
+  afterAll(async () => {
+    await replica.app.close();
+    await replica.system.close();
+  });
+  const onReplica = (method: Method, url: string, cookie: string, payload?: unknown) =>
+    replica.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as string }) });
+  const timesOn = async (via: typeof call, tutor: ApprovedTutor, s: Student, day: string) => {
+    const res = await via('GET', `/api/tutors/${tutor.tutorId}/available-slots?date=${day}`, s.cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().map((slot: { time: string }) => slot.time) as string[];
+  };
+
+  it('a busy event a tutor adds through one process blocks its hour on the other at once, in slots and in booking', async () => {
+    const tutor = await approvedTutor(system, 'replica-busy');
+    await hours(tutor);
+    const pupil = await student('replica-busy-pupil', tutor);
+    await caughtUp();
+    const day = nyDay(5);
+    // The replica has a fresh snapshot of the tutor's calendar in which 11:00 is free.
+    expect(await timesOn(onReplica, tutor, pupil, day)).toContain('11:00');
+    const added = await call('POST', '/api/tutor/calendar/events', tutor.cookie, {
+      summary: 'Dentist',
+      start: at(day, '11:00'),
+      end: at(day, '12:00'),
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(await timesOn(onReplica, tutor, pupil, day)).not.toContain('11:00');
+    const refused = await onReplica('POST', '/api/book-session', pupil.cookie, {
+      tutorId: tutor.tutorId,
+      studentCourseId: pupil.courseId,
+      date: at(day, '11:00'),
+      duration: 60,
+      notes: null,
+    });
+    expect(refused.statusCode, refused.body).toBe(409);
+  });
+
+  it('weekly hours changed through one process are offered and bookable on the other at once', async () => {
+    const tutor = await approvedTutor(system, 'replica-hours');
+    await hours(tutor);
+    const pupil = await student('replica-hours-pupil', tutor);
+    await caughtUp();
+    const day = nyDay(6);
+    expect(await timesOn(onReplica, tutor, pupil, day)).not.toContain('21:00');
+    const availability = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '08:00', endTime: '22:00' }));
+    const saved = await call('POST', '/api/tutor/availability', tutor.cookie, { availability, timezone: NY });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await timesOn(onReplica, tutor, pupil, day)).toContain('21:00');
+    const booked = await onReplica('POST', '/api/book-session', pupil.cookie, {
+      tutorId: tutor.tutorId,
+      studentCourseId: pupil.courseId,
+      date: at(day, '21:00'),
+      duration: 60,
+      notes: null,
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+  });
+
+  it('a session booked on one process and cancelled early on the other gives its credit back in the answer’s wake', async () => {
+    const tutor = await approvedTutor(system, 'replica-cancel');
+    await hours(tutor);
+    const pupil = await student('replica-cancel-pupil', tutor, 8);
+    await caughtUp();
+    const day = nyDay(7);
+    const courseOnReplica = async () => {
+      const res = await onReplica('GET', `/api/student/${pupil.studentId}/courses`, pupil.cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().find((c: { id: string }) => c.id === pupil.courseId) as { sessionsRemaining: number };
+    };
+    // A first booking through the replica: its cache now holds the course with one credit reserved.
+    const first = await onReplica('POST', '/api/book-session', pupil.cookie, {
+      tutorId: tutor.tutorId,
+      studentCourseId: pupil.courseId,
+      date: at(day, '09:00'),
+      duration: 60,
+      notes: null,
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    // The second through the other process: the replica's cached course is one reservation behind.
+    const booked = await book(pupil, at(day, '10:00'), tutor);
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect((await courseOnReplica()).sessionsRemaining).toBe(6);
+    const cancelled = await onReplica('POST', `/api/sessions/${booked.json().id}/cancel`, pupil.cookie, { reason: 'Exam moved' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().credit).toBe('released');
+    expect((await courseOnReplica()).sessionsRemaining).toBe(7);
+    expect((await call('GET', `/api/student/${pupil.studentId}/courses`, pupil.cookie)).json()[0].sessionsRemaining).toBe(7);
+    expect(await remaining(pupil.courseId)).toBe(7);
   });
 });

@@ -74,20 +74,6 @@ const slotReaders = { roles: ['student', 'parent', 'student_secondary', 'tutor',
 const sessionParties = { roles: ['student', 'parent', 'tutor', 'admin'] } as const;
 const sessionModels = ['sessions', 'student_courses'];
 
-/** A short-lived memo of a lookup per key (tutors' weekly hours: read on every booking, changed rarely). */
-function memo<T>(load: (key: string) => Promise<T>, ttlMs: number): (key: string) => Promise<T> {
-  const held = new Map<string, { at: number; value: Promise<T> }>();
-  return (key) => {
-    const hit = held.get(key);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-    if (held.size > 10_000) held.clear();
-    const value = load(key);
-    held.set(key, { at: Date.now(), value });
-    value.catch(() => held.delete(key));
-    return value;
-  };
-}
-
 function validDate(value: string): Temporal.PlainDate {
   try {
     return Temporal.PlainDate.from(value, { overflow: 'reject' });
@@ -111,23 +97,28 @@ function zoneOrDefault(zone: string | null | undefined): string {
  * the course's ledger); the lists read the `sessions` read model.
  */
 export const sessionRoutes =
-  ({ sql, store, calendar }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
+  ({ sql, store, calendar, calendarRevisions }: Pick<System, 'sql' | 'store' | 'calendar' | 'calendarRevisions'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = sessionHandlers(store);
     const tutors = tutorHandlers(store);
 
     // One student's concurrent bookings race on their course's stream: allow as many rounds as the schedule.
     const ledger: CourseLedger = courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS });
-    const tutorHours = memo(async (tutorId): Promise<TutorHours> => {
+    // The tutor's stream read to its head on every use (from the process's cached fold, so only
+    // what is new is read): an hours change made through any process counts at once.
+    const tutorHours = async (tutorId: string): Promise<TutorHours> => {
       const state = await tutors.tutors.load(tutorId);
       return { exists: state.exists, weeklyHours: state.weeklyHours, timeZone: state.timeZone };
-    }, 5_000);
+    };
     // Busy time from the calendar's events rather than free/busy: the events Topmark wrote for its own
     // sessions are left out (the schedule holds those hours; after a cancel or move the calendar lags).
-    const snapshots = new BusySnapshots(async (tutorId, from, to) => {
-      const [opened, tutor] = await Promise.all([openTutorCalendar({ store, calendar }, tutorId), tutorHours(tutorId)]);
-      return busyOfEvents(await opened.calendar.listEvents({ from, to, expand: true }), tutor.timeZone ?? DEFAULT_TIMEZONE);
-    });
+    const snapshots = new BusySnapshots(
+      async (tutorId, from, to) => {
+        const [opened, tutor] = await Promise.all([openTutorCalendar({ store, calendar }, tutorId), tutorHours(tutorId)]);
+        return busyOfEvents(await opened.calendar.listEvents({ from, to, expand: true }), tutor.timeZone ?? DEFAULT_TIMEZONE);
+      },
+      (tutorId) => calendarRevisions.of(tutorId),
+    );
     const ports: SessionPorts = {
       courses: ledger,
       tutorHours,
