@@ -6,6 +6,7 @@ import { SandboxCalendar } from './adapters/calendar/sandbox/sandboxCalendar.ts'
 import type { Config } from './adapters/config/config.ts';
 import { connect, type Sql } from './adapters/db/db.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embeddedPostgres.ts';
+import { instanceSecret } from './adapters/db/instanceSecrets.ts';
 import { migrate } from './adapters/db/migrate.ts';
 import type { EventStore } from './adapters/eventstore/eventStore.ts';
 import { PostgresEventStore } from './adapters/eventstore/postgres/postgresEventStore.ts';
@@ -39,6 +40,8 @@ import { queues, reactors, sagaFeatures } from './sagas/sagas.ts';
 export type Mode = 'all' | 'api' | 'projector' | 'worker' | 'cli';
 
 export interface System {
+  /** Signs short-lived cookies: COOKIE_SECRET, else the installation's own, shared by every process (`instance_secrets`). */
+  cookieSecret: string;
   config: Config;
   log: Logger;
   sql: Sql;
@@ -105,8 +108,9 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     embedded = await startEmbeddedPostgres(config.DATA_DIR, (line) => log.info(line));
     databaseUrl = embedded.url;
   }
-  const sql = connect(databaseUrl, { max: mode === 'cli' ? 4 : 20 });
+  const sql = connect(databaseUrl, { max: mode === 'cli' ? Math.min(4, config.DATABASE_POOL_MAX) : config.DATABASE_POOL_MAX });
   await migrate(sql, { eventStore: !config.EVENTSTORE_URL });
+  const cookieSecret = config.COOKIE_SECRET ?? (await instanceSecret(sql, 'cookie'));
 
   let rawStore: EventStore;
   if (config.EVENTSTORE_URL) {
@@ -207,6 +211,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
 
   return {
     config,
+    cookieSecret,
     log,
     sessions,
     accounts,

@@ -95,7 +95,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
 
   await installSecurityHeaders(app, system.config);
   installOriginCheck(app, system.config);
-  await app.register(fastifyCookie, { secret: system.config.COOKIE_SECRET });
+  await app.register(fastifyCookie, { secret: system.cookieSecret });
   await installRateLimits(app, system.accounts.rateLimiter);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Topmark API', version: '0.1.0' } },

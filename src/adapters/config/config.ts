@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -74,6 +73,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().optional(),
+  /**
+   * Connections each process may open to PostgreSQL for its own work (pg-boss keeps 4 more).
+   * Every process of a deployment counts against the server's max_connections (100 by default):
+   * api × n + projector × n + worker × n, each this plus 4, must stay under it.
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
   DATA_DIR: z.string().default('.data'),
   EVENTSTORE_URL: z.string().optional(),
   SMTP_URL: z.string().optional(),
@@ -81,11 +86,12 @@ const schema = z.object({
   SUPPORT_EMAIL: z.string().default('support@topmark.ca'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UI_DIR: z.string().default('dist/ui'),
-  /** Signs short-lived cookies (the Google sign-in state). Unset: random per process, so set it when several API processes share traffic. */
-  COOKIE_SECRET: z
-    .string()
-    .min(32)
-    .default(() => randomBytes(32).toString('base64url')),
+  /**
+   * Signs short-lived cookies (the Google sign-in state), which any API process may have to read.
+   * Unset: a secret made once and kept in the database (`instance_secrets`), so every process on
+   * it signs alike; set it in production to keep it out of the database and its backups.
+   */
+  COOKIE_SECRET: z.string().min(32).optional(),
   /** Google OAuth client; without both, sign-in with Google uses the built-in dev identity provider (never in production). */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
