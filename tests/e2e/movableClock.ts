@@ -7,9 +7,9 @@ import { createServer } from 'node:http';
  * `POST /clock {"at": ISO | null}` (null: back to the real time), so the product itself has no such
  * route. PostgreSQL's own now() is not moved: nothing a session's completion decides reads it.
  */
-export function installMovableClock(port: number): void {
+export function installMovableClock(port: number, initialOffsetMs = 0): void {
   const RealDate = Date;
-  let offsetMs = 0;
+  let offsetMs = initialOffsetMs;
   function MovableDate(this: unknown, ...args: unknown[]): Date | string {
     const now = () => new RealDate(RealDate.now() + offsetMs);
     if (!new.target) return now().toString();
