@@ -114,7 +114,56 @@ export interface CalendarTarget {
     | { kind: 'none' };
 }
 
+/** What `events.watch` is asked for: Google POSTs a message to `address` whenever an event of the calendar changes. */
+export interface WatchRequest {
+  /** The channel's id, unique per project (Google: `[A-Za-z0-9\-_+/=]{1,64}`). */
+  id: string;
+  /** Sent back with every message (`X-Goog-Channel-Token`): how the receiver knows the message is its own. */
+  token: string;
+  /** An https address (Google refuses any other). */
+  address: string;
+  /** Asked for; the provider may give an earlier expiry. */
+  expiresAt: Date;
+}
+
+/** A live notification channel. */
+export interface PushChannel {
+  id: string;
+  /** Google's id of the watched resource (needed to stop the channel, sent as `X-Goog-Resource-ID`). */
+  resourceId: string;
+  /** When the provider stops sending through it (null when it did not say). */
+  expiresAt: Date | null;
+}
+
+/** What changed since a sync token (Google's incremental `events.list`). */
+export interface CalendarChanges {
+  /** Events created, changed or deleted since the token; on a full sync, every event listed. */
+  changed: number;
+  /** The token the next call starts from (`nextSyncToken`). */
+  syncToken: string;
+  /** No token was given, or the provider had expired it (410 GONE): everything was listed again. */
+  fullSync: boolean;
+}
+
+/**
+ * Change notifications and incremental listing (Google: `events.watch`, `channels.stop`,
+ * `syncToken`). Only calendars Topmark does not write alone need it: the sandbox has none
+ * (every change to it goes through Topmark's own port).
+ */
+export interface WatchableCalendar {
+  watch(request: WatchRequest): Promise<PushChannel>;
+  /** Stops a channel; one already stopped or expired is fine. */
+  stopChannel(channel: { id: string; resourceId: string }): Promise<void>;
+  /**
+   * The changes since `syncToken`, or a full listing of the events ending after `from` when the
+   * token is null or expired (then `fullSync`).
+   */
+  changesSince(syncToken: string | null, options: { from: string }): Promise<CalendarChanges>;
+}
+
 export interface TutorCalendar {
+  /** Change notifications and sync tokens where the provider has them (Google); null or absent where not applicable (the sandbox). */
+  readonly watching?: WatchableCalendar | null;
   status(): Promise<CalendarStatus>;
   listEvents(options: ListOptions): Promise<CalendarEvent[]>;
   freeBusy(window: { from: string; to: string }): Promise<BusyInterval[]>;

@@ -47,6 +47,8 @@ export function withCalendarRevisions(port: CalendarPort, revisions: CalendarRev
     calendar(target: CalendarTarget): TutorCalendar {
       const inner = port.calendar(target);
       return {
+        // Watching and listing changes write no event.
+        watching: inner.watching ?? null,
         status: () => inner.status(),
         listEvents: (options) => inner.listEvents(options),
         freeBusy: (window) => inner.freeBusy(window),

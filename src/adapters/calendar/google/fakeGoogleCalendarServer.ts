@@ -16,6 +16,14 @@ import { checkTimes, instantOf, isAllDay, presentTime, wallClockOf, withOffset, 
  * events.get/patch/delete (410 for a deleted event, exceptions for single occurrences),
  * freeBusy.query, calendars.get, calendarList.get, refresh-token and service-account (JWT bearer)
  * grants, revoked grants (`invalid_grant`), and Google's error bodies.
+ *
+ * Change notifications as Google sends them: `events.watch` makes a channel (https addresses only,
+ * unique ids, an expiry), `channels.stop` ends it, and every change to an event of a watched
+ * calendar is POSTed to the channel's address with Google's headers and no body (a `sync` message
+ * when the channel is made, then `exists`, numbered). The test's app listens on a local http port:
+ * `routePushes` says where messages for the public https address really go. Incremental listing:
+ * every list's last page carries `nextSyncToken`; a list with `syncToken` answers the events
+ * changed since (deleted ones included), and a token made stale by `expireSyncTokens` is a 410.
  */
 
 type GEvent = calendar_v3.Schema$Event;
@@ -26,7 +34,52 @@ interface FakeCalendar {
   timeZone: string;
   acl: Map<string, Role>;
   events: Map<string, GEvent>;
+  /** Google's id of the calendar's events collection, as channels name it. */
+  resourceId: string;
+  /** Counts changes; each stored event keeps the count of its last change (`changedAt`): what sync tokens compare. */
+  changes: number;
+  changedAt: Map<string, number>;
+  /** Tokens made before the current epoch are refused with 410 (`expireSyncTokens`). */
+  tokenEpoch: number;
 }
+
+/** A notification channel (`events.watch`). */
+export interface FakeChannel {
+  id: string;
+  token: string | null;
+  address: string;
+  calendarId: string;
+  resourceId: string;
+  /** Who made it: only they may stop it. */
+  principal: string;
+  expiration: number;
+  stopped: boolean;
+  /** The last message's number (X-Goog-Message-Number). */
+  messageNumber: number;
+}
+
+/** One message POSTed to a channel's address, and how the receiver answered (null: it could not be reached). */
+export interface PushDelivery {
+  channelId: string;
+  state: 'sync' | 'exists';
+  messageNumber: number;
+  url: string;
+  status: number | null;
+  /** Not sent: `dropPushes` was on (a message Google lost). */
+  dropped: boolean;
+}
+
+interface SyncCursor {
+  calendarId: string;
+  change: number;
+  epoch: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Google's default expiry of a channel on calendar events when none is asked for, and the longest given here. */
+const DEFAULT_CHANNEL_TTL_MS = 7 * DAY_MS;
+const MAX_CHANNEL_TTL_MS = 30 * DAY_MS;
+const CHANNEL_ID = /^[A-Za-z0-9\-_+/=]{1,64}$/;
 
 export interface RecordedRequest {
   method: string;
@@ -86,6 +139,14 @@ export class FakeGoogleCalendarServer {
   readonly failures: { path: RegExp; status: number; body: unknown }[] = [];
   /** 'pending': new conferences are still being made (no link yet), as Google sometimes answers. */
   conferenceStatus: 'success' | 'pending' = 'success';
+  /** Every change message, in the order sent (or dropped). */
+  readonly pushes: PushDelivery[] = [];
+  /** Loses change messages (not `sync` ones) while on, as a network or Google may. */
+  dropPushes = false;
+  private readonly channels = new Map<string, FakeChannel>();
+  private readonly pushRoutes: { from: string; to: string }[] = [];
+  private readonly deliveries = new Set<Promise<void>>();
+  private readonly lastDelivery = new Map<string, Promise<void>>();
   private readonly calendars = new Map<string, FakeCalendar>();
   private readonly accessTokens = new Map<string, { email: string; expiresAt: number }>();
   private readonly refreshTokens = new Map<string, { email: string; revoked: boolean }>();
@@ -113,14 +174,30 @@ export class FakeGoogleCalendarServer {
     return `${this.url}/token`;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    for (const channel of this.channels.values()) channel.stopped = true;
+    await this.pushesSettled();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   /** A Google account with its primary calendar, and tokens as a consent would grant them. */
   addUser(email: string, options: { timeZone?: string; accessTokenTtlMs?: number } = {}) {
-    this.calendars.set(email, { id: email, timeZone: options.timeZone ?? 'America/New_York', acl: new Map(), events: new Map() });
+    this.calendars.set(email, {
+      id: email,
+      timeZone: options.timeZone ?? 'America/New_York',
+      acl: new Map(),
+      events: new Map(),
+      resourceId: randomBytes(14).toString('base64url'),
+      changes: 0,
+      changedAt: new Map(),
+      tokenEpoch: 0,
+    });
+    return this.grant(email, options);
+  }
+
+  /** A new consent by a user who already exists (after a revoked grant): new tokens, the calendar as it was. */
+  grant(email: string, options: { accessTokenTtlMs?: number } = {}) {
     const refreshToken = `1//refresh-${randomBytes(8).toString('hex')}`;
     this.refreshTokens.set(refreshToken, { email, revoked: false });
     const ttl = options.accessTokenTtlMs ?? 3_600_000;
@@ -132,10 +209,39 @@ export class FakeGoogleCalendarServer {
     this.calendars.get(calendarId)!.acl.set(withEmail, role);
   }
 
-  /** The user withdrew the grant (or it expired): refresh tokens and access tokens stop working. */
+  /** The user withdrew the grant (or it expired): refresh tokens and access tokens stop working, and so do the channels made with them. */
   revoke(email: string) {
     for (const grant of this.refreshTokens.values()) if (grant.email === email) grant.revoked = true;
     for (const [token, owner] of this.accessTokens) if (owner.email === email) this.accessTokens.delete(token);
+    for (const channel of this.channels.values()) if (channel.principal === email) channel.stopped = true;
+  }
+
+  /** Messages for addresses starting with `from` (the public https URL) are POSTed to `to` (the test's local port) instead. */
+  routePushes(from: string, to: string) {
+    this.pushRoutes.push({ from, to });
+  }
+
+  /** Every sync token of the calendar made so far is refused with 410 GONE: the client must sync fully. */
+  expireSyncTokens(calendarId: string) {
+    this.calendars.get(calendarId)!.tokenEpoch++;
+  }
+
+  /** The channel as Google holds it. */
+  channel(id: string): FakeChannel | undefined {
+    const channel = this.channels.get(id);
+    return channel ? { ...channel } : undefined;
+  }
+
+  /** Channels of the calendar still sending: not stopped, not expired. */
+  liveChannels(calendarId: string): FakeChannel[] {
+    return [...this.channels.values()]
+      .filter((c) => c.calendarId === calendarId && !c.stopped && c.expiration > Date.now())
+      .map((c) => ({ ...c }));
+  }
+
+  /** Resolves when every message sent so far has been answered. */
+  async pushesSettled(): Promise<void> {
+    while (this.deliveries.size > 0) await Promise.all([...this.deliveries]);
   }
 
   /** Access tokens die early (Google may revoke them); refresh tokens still work. */
@@ -256,6 +362,7 @@ export class FakeGoogleCalendarServer {
     const [, , resource, calendarId, sub, eventId] = parts;
     if (resource === 'freeBusy' && method === 'POST') return this.freeBusy(body as calendar_v3.Schema$FreeBusyRequest, principal);
     if (resource === 'users' && calendarId === 'me' && sub === 'calendarList' && eventId) return this.calendarListEntry(eventId, principal);
+    if (resource === 'channels' && calendarId === 'stop' && !sub && method === 'POST') return this.stopChannel(body, principal);
     if (resource !== 'calendars' || !calendarId) throw notFound();
     if (!sub) {
       const { calendar } = this.open(calendarId, principal, 'read');
@@ -263,6 +370,8 @@ export class FakeGoogleCalendarServer {
     }
     if (sub !== 'events') throw notFound();
     const one = (name: string) => (Array.isArray(query[name]) ? (query[name] as string[])[0] : (query[name] as string | undefined));
+    // "watch" is no event id (base32hex has no w).
+    if (eventId === 'watch' && method === 'POST') return this.watch(this.open(calendarId, principal, 'read').calendar, body, principal);
     if (!eventId) {
       if (method === 'GET') return this.list(this.open(calendarId, principal, 'read').calendar, query);
       if (method === 'POST')
@@ -362,7 +471,8 @@ export class FakeGoogleCalendarServer {
       conferenceData,
       conferenceDataVersion,
     );
-    calendar.events.set(id, event);
+    this.put(calendar, id, event);
+    this.changed(calendar);
     return this.present(calendar, event);
   }
 
@@ -444,7 +554,8 @@ export class FakeGoogleCalendarServer {
     };
     this.validate(calendar, merged);
     const next = this.withConference(merged, conferenceData, conferenceDataVersion);
-    calendar.events.set(eventId, next);
+    this.put(calendar, eventId, next);
+    this.changed(calendar);
     return this.present(calendar, next);
   }
 
@@ -453,13 +564,22 @@ export class FakeGoogleCalendarServer {
     if (stored?.status === 'cancelled') throw apiError(410, 'deleted', 'Resource has been deleted');
     if (stored) {
       for (const [id, e] of calendar.events)
-        if (id === eventId || e.recurringEventId === eventId) calendar.events.set(id, { ...e, status: 'cancelled' });
+        if (id === eventId || e.recurringEventId === eventId) this.put(calendar, id, { ...e, status: 'cancelled' });
+      this.changed(calendar);
       return null;
     }
     const instance = this.instanceById(calendar, eventId);
     if (!instance) throw notFound();
-    calendar.events.set(eventId, { ...instance, status: 'cancelled' });
+    this.put(calendar, eventId, { ...instance, status: 'cancelled' });
+    this.changed(calendar);
     return null;
+  }
+
+  /** Stores an event as changed now (what sync tokens compare). */
+  private put(calendar: FakeCalendar, id: string, event: GEvent) {
+    calendar.changes++;
+    calendar.events.set(id, { ...event, updated: new Date().toISOString() });
+    calendar.changedAt.set(id, calendar.changes);
   }
 
   /** Every event as it shows in [from, to): singles, exceptions, and (expanded or not) series. */
@@ -487,6 +607,11 @@ export class FakeGoogleCalendarServer {
 
   private list(calendar: FakeCalendar, query: Record<string, string | string[]>) {
     const one = (name: string) => (Array.isArray(query[name]) ? (query[name] as string[])[0] : (query[name] as string | undefined));
+    // Page tokens carry the change count of the first page: the last page's nextSyncToken starts there.
+    const [offsetText = '0', changeText] = (one('pageToken') ?? '0').split('~');
+    const asOf = changeText === undefined ? calendar.changes : Number(changeText);
+    const syncToken = one('syncToken');
+    if (syncToken !== undefined) return this.listChanges(calendar, query, syncToken, Number(offsetText), asOf);
     const expand = one('singleEvents') === 'true';
     if (one('orderBy') === RRULE_ORDER && !expand)
       throw apiError(400, 'invalid', 'The requested ordering is not available for the particular query.');
@@ -497,16 +622,156 @@ export class FakeGoogleCalendarServer {
     if (one('orderBy') === RRULE_ORDER) {
       items = items.sort((a, b) => cmp(instantOf(a.start as never, calendar.timeZone), instantOf(b.start as never, calendar.timeZone)));
     }
-    const offset = Number(one('pageToken') ?? 0);
-    const size = Math.min(Number(one('maxResults') ?? 250), this.options.pageSize ?? 3);
+    const offset = Number(offsetText);
+    return this.page(calendar, items, offset, Number(one('maxResults') ?? 250), asOf);
+  }
+
+  private page(calendar: FakeCalendar, items: GEvent[], offset: number, maxResults: number, asOf: number) {
+    const size = Math.min(maxResults, this.options.pageSize ?? 3);
     const page = items.slice(offset, offset + size).map((e) => this.present(calendar, e));
+    const more = offset + size < items.length;
     return {
       kind: 'calendar#events',
       summary: calendar.id,
       timeZone: calendar.timeZone,
       items: page,
-      ...(offset + size < items.length ? { nextPageToken: String(offset + size) } : {}),
+      ...(more
+        ? { nextPageToken: `${offset + size}~${asOf}` }
+        : {
+            nextSyncToken: Buffer.from(
+              JSON.stringify({ calendarId: calendar.id, change: asOf, epoch: calendar.tokenEpoch } satisfies SyncCursor),
+            ).toString('base64url'),
+          }),
     };
+  }
+
+  /** Incremental listing: every stored event (deleted ones too) changed after the token and by the first page. */
+  private listChanges(calendar: FakeCalendar, query: Record<string, string | string[]>, syncToken: string, offset: number, asOf: number) {
+    for (const name of [
+      'timeMin',
+      'timeMax',
+      'orderBy',
+      'privateExtendedProperty',
+      'sharedExtendedProperty',
+      'q',
+      'updatedMin',
+      'iCalUID',
+    ]) {
+      if (query[name] !== undefined) throw apiError(400, 'invalid', `The ${name} parameter cannot be used with a sync token.`);
+    }
+    let cursor: SyncCursor;
+    try {
+      cursor = JSON.parse(Buffer.from(syncToken, 'base64url').toString('utf8')) as SyncCursor;
+    } catch {
+      throw apiError(400, 'invalid', 'Invalid sync token value.');
+    }
+    if (cursor.calendarId !== calendar.id || typeof cursor.change !== 'number') throw apiError(400, 'invalid', 'Invalid sync token value.');
+    if (cursor.epoch < calendar.tokenEpoch)
+      throw apiError(410, 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.', 'calendar');
+    const items = [...calendar.events.entries()]
+      .map(([id, e]) => ({ e, at: calendar.changedAt.get(id) ?? 0 }))
+      .filter(({ at }) => at > cursor.change && at <= asOf)
+      .sort((a, b) => a.at - b.at)
+      .map(({ e }) => e);
+    const one = (name: string) => (Array.isArray(query[name]) ? (query[name] as string[])[0] : (query[name] as string | undefined));
+    return this.page(calendar, items, offset, Number(one('maxResults') ?? 250), asOf);
+  }
+
+  // --- change notifications --------------------------------------------------------------------
+
+  private watch(calendar: FakeCalendar, body: unknown, principal: string) {
+    const request = (body ?? {}) as calendar_v3.Schema$Channel;
+    if (request.type !== 'web_hook' && request.type !== 'webhook') throw apiError(400, 'invalid', 'Unknown channel type.');
+    if (!request.id || !CHANNEL_ID.test(request.id)) throw apiError(400, 'invalid', 'Invalid channel id.');
+    if (this.channels.has(request.id)) throw apiError(400, 'channelIdNotUnique', `Channel id ${request.id} not unique`, 'push');
+    const address = request.address ?? '';
+    if (!address.startsWith('https://'))
+      throw apiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${address}`, 'global');
+    const now = Date.now();
+    const asked = request.expiration ? Number(request.expiration) : now + DEFAULT_CHANNEL_TTL_MS;
+    const channel: FakeChannel = {
+      id: request.id,
+      token: request.token ?? null,
+      address,
+      calendarId: calendar.id,
+      resourceId: calendar.resourceId,
+      principal,
+      expiration: Math.min(asked, now + MAX_CHANNEL_TTL_MS),
+      stopped: false,
+      messageNumber: 0,
+    };
+    this.channels.set(channel.id, channel);
+    this.send(channel, 'sync');
+    return {
+      kind: 'api#channel',
+      id: channel.id,
+      resourceId: channel.resourceId,
+      resourceUri: this.resourceUri(calendar.id),
+      ...(channel.token ? { token: channel.token } : {}),
+      expiration: String(channel.expiration),
+    };
+  }
+
+  private stopChannel(body: unknown, principal: string) {
+    const { id, resourceId } = (body ?? {}) as calendar_v3.Schema$Channel;
+    const channel = id ? this.channels.get(id) : undefined;
+    if (!channel || channel.stopped || channel.resourceId !== resourceId || channel.principal !== principal) {
+      throw apiError(404, 'notFound', `Channel '${id}' not found for project '${this.options.clientId}'`);
+    }
+    channel.stopped = true;
+    return null;
+  }
+
+  private resourceUri(calendarId: string) {
+    return `https://www.googleapis.com/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`;
+  }
+
+  /** An event of the calendar changed: every live channel on it gets an `exists` message. */
+  private changed(calendar: FakeCalendar) {
+    const now = Date.now();
+    for (const channel of this.channels.values()) {
+      if (channel.calendarId === calendar.id && !channel.stopped && channel.expiration > now) this.send(channel, 'exists');
+    }
+  }
+
+  /** POSTs one message after the current answer, as Google does: headers only, no body; one channel's messages in order. */
+  private send(channel: FakeChannel, state: 'sync' | 'exists') {
+    const messageNumber = ++channel.messageNumber;
+    const route = this.pushRoutes.find((r) => channel.address.startsWith(r.from));
+    const url = route ? route.to + channel.address.slice(route.from.length) : channel.address;
+    const record: PushDelivery = { channelId: channel.id, state, messageNumber, url, status: null, dropped: false };
+    this.pushes.push(record);
+    if (state !== 'sync' && this.dropPushes) {
+      record.dropped = true;
+      return;
+    }
+    const headers: Record<string, string> = {
+      'X-Goog-Channel-ID': channel.id,
+      'X-Goog-Channel-Expiration': new Date(channel.expiration).toUTCString(),
+      'X-Goog-Resource-ID': channel.resourceId,
+      'X-Goog-Resource-URI': this.resourceUri(channel.calendarId),
+      'X-Goog-Resource-State': state,
+      'X-Goog-Message-Number': String(messageNumber),
+    };
+    if (channel.token) headers['X-Goog-Channel-Token'] = channel.token;
+    const previous = this.lastDelivery.get(channel.id) ?? new Promise<void>((resolve) => setImmediate(resolve));
+    const delivery: Promise<void> = previous
+      .then(() => fetch(url, { method: 'POST', headers, signal: AbortSignal.timeout(10_000) }))
+      .then(
+        async (response) => {
+          record.status = response.status;
+          await response.arrayBuffer();
+        },
+        () => {
+          record.status = null;
+        },
+      )
+      .finally(() => {
+        this.deliveries.delete(delivery);
+        if (this.lastDelivery.get(channel.id) === delivery) this.lastDelivery.delete(channel.id);
+      });
+    this.deliveries.add(delivery);
+    this.lastDelivery.set(channel.id, delivery);
   }
 
   private freeBusy(body: calendar_v3.Schema$FreeBusyRequest, principal: string) {

@@ -104,7 +104,8 @@ describe('google calendar adapter', () => {
     const events = await calendar.listEvents(day);
     expect(events).toHaveLength(7);
     const lists = fake.calendarRequests();
-    expect(lists.map((r) => r.query.pageToken ?? null)).toEqual([null, '3', '6']);
+    // Page tokens are the server's own (the fake's name the offset): each page asks for the one the page before gave.
+    expect(lists.map((r) => String(r.query.pageToken ?? null).split('~')[0])).toEqual(['null', '3', '6']);
     expect(lists[0]!.query).toMatchObject({
       singleEvents: 'true',
       orderBy: 'startTime',

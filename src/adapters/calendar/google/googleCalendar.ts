@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import {
   assertEventId,
   type BusyInterval,
+  type CalendarChanges,
   CalendarError,
   type CalendarErrorReason,
   type CalendarEvent,
@@ -15,7 +16,10 @@ import {
   type EventTime,
   type ListOptions,
   type OAuthTokens,
+  type PushChannel,
   type TutorCalendar,
+  type WatchableCalendar,
+  type WatchRequest,
   type WriteOptions,
 } from '../calendarPort.ts';
 
@@ -164,6 +168,13 @@ const STATUS_REASONS = new Set<CalendarStatusReason>([
 ]);
 
 class GoogleTutorCalendar implements TutorCalendar {
+  /** Push notifications (`events.watch`, `channels.stop`) and incremental sync (`syncToken`). */
+  readonly watching: WatchableCalendar = {
+    watch: (request) => this.watch(request),
+    stopChannel: (channel) => this.stopChannel(channel),
+    changesSince: (syncToken, options) => this.changesSince(syncToken, options),
+  };
+
   constructor(
     private readonly api: Api | null,
     private readonly target: CalendarTarget,
@@ -330,6 +341,80 @@ class GoogleTutorCalendar implements TutorCalendar {
       // 404 (never existed) and 410 (already deleted) both mean done.
       if (error instanceof CalendarError && error.reason === 'not_found') return;
       throw error;
+    }
+  }
+
+  // --- change notifications and incremental sync ---------------------------------------------
+
+  /** `events.watch`: Google POSTs a message to the address whenever an event of the calendar changes, until the expiry. */
+  private async watch(request: WatchRequest): Promise<PushChannel> {
+    const answer = await this.call('Watching the calendar', (api) =>
+      api.events.watch({
+        calendarId: this.calendarId,
+        requestBody: {
+          id: request.id,
+          token: request.token,
+          type: 'web_hook',
+          address: request.address,
+          expiration: String(request.expiresAt.getTime()),
+        },
+      }),
+    );
+    const { id, resourceId, expiration } = answer.data;
+    if (!id || !resourceId) throw new CalendarError('unavailable', 'Watching the calendar: Google answered without a channel');
+    return { id, resourceId, expiresAt: expiration ? new Date(Number(expiration)) : null };
+  }
+
+  private async stopChannel(channel: { id: string; resourceId: string }): Promise<void> {
+    try {
+      await this.call('Stopping a channel', (api) =>
+        api.channels.stop({ requestBody: { id: channel.id, resourceId: channel.resourceId } }),
+      );
+    } catch (error) {
+      // Stopped already, or expired: Google no longer knows it.
+      if (error instanceof CalendarError && error.reason === 'not_found') return;
+      throw error;
+    }
+  }
+
+  /**
+   * Incremental sync: the events changed (deleted ones included) since the token. Google refuses a
+   * token it has expired with 410 GONE ("fullSyncRequired"); then every event ending after `from`
+   * is listed again for a new token. Only ids are fetched: the caller needs to know that something
+   * changed, not what.
+   */
+  private async changesSince(syncToken: string | null, options: { from: string }): Promise<CalendarChanges> {
+    if (syncToken !== null) {
+      try {
+        return await this.listChanges({ syncToken }, false);
+      } catch (error) {
+        if (!(error instanceof CalendarError && httpStatusOf(error.cause) === 410)) throw error;
+      }
+    }
+    return this.listChanges({ timeMin: instant(options.from) }, true);
+  }
+
+  private async listChanges(start: { syncToken: string } | { timeMin: string }, fullSync: boolean): Promise<CalendarChanges> {
+    let changed = 0;
+    let pageToken: string | undefined;
+    for (;;) {
+      // The same parameters on the full and the incremental listing, as Google asks (singleEvents, showDeleted).
+      const page = await this.call(fullSync ? 'Listing events for a full sync' : 'Listing changed events', (api) =>
+        api.events.list({
+          calendarId: this.calendarId,
+          ...start,
+          singleEvents: false,
+          maxResults: PAGE_SIZE,
+          fields: 'items(id),nextPageToken,nextSyncToken',
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      changed += page.data.items?.length ?? 0;
+      pageToken = page.data.nextPageToken ?? undefined;
+      if (pageToken) continue;
+      const next = page.data.nextSyncToken;
+      if (!next) throw new CalendarError('unavailable', 'Listing events: Google gave no nextSyncToken on the last page');
+      return { changed, syncToken: next, fullSync };
     }
   }
 }
