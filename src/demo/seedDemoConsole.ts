@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { courseLedger } from '../commands/courses/courseLedger.ts';
 import { commandContext, deterministicUuid } from '../commands/kit/commandContext.ts';
 import { bookSession } from '../commands/sessions/booking.ts';
+import type { SessionPorts } from '../commands/sessions/ports.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../commands/sessions/sessionHandlers.ts';
 import { cancelSession, completeSession } from '../commands/sessions/sessionLifecycle.ts';
 import { tutorHandlers } from '../commands/tutors/tutorHandlers.ts';
@@ -158,8 +159,13 @@ async function recordLastPeriod(system: System, family: Family) {
   const handlers = sessionHandlers(system.store);
   const ledger = courseLedger(system.store, { maxAttempts: SCHEDULE_ATTEMPTS });
   const tutor = await tutorHandlers(system.store).tutors.load(family.tutorId);
-  // The demo calendar has no other events: the hours are Maya's weekly hours.
-  const ports = { courses: ledger, tutorHours: async () => tutor, busy: async () => [] };
+  // Last period's calendar as it was: each session's hour lay in Maya's weekday hours (16:00–20:00
+  // Toronto holds 17:00) and nothing else was in it.
+  const ports: SessionPorts = {
+    courses: ledger,
+    tutor: async () => tutor,
+    calendarTime: async (_tutorId, from, to) => ({ hours: [{ start: from, end: to }], busy: [] }),
+  };
   const outcomes = [
     {
       notes: 'Limits and continuity',

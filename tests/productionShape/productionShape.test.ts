@@ -7,7 +7,7 @@ import { demoTutors, seedDemoTutors } from '../../src/commands/tutors/seedDemoTu
 import { TUTOR_SELECTION_PENDING } from '../../src/domain/accounts/studentDecider.ts';
 import { projectionListSchema, rebuildAcceptedSchema } from '../../src/domain/operations/projectionApi.ts';
 import { tutorRateViewSchema } from '../../src/domain/payouts/payoutApi.ts';
-import { SESSION_EVENT_PROPERTY } from '../../src/domain/sessions/availableSlots.ts';
+import { SESSION_EVENT_PROPERTY } from '../../src/domain/calendar/calendarHours.ts';
 import type { TutorListEntry } from '../../src/domain/tutors/tutorApi.ts';
 import { projectors } from '../../src/projections/projectors.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';

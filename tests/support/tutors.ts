@@ -1,6 +1,9 @@
 import { registerAccount } from '../../src/commands/accounts/registerUser.ts';
 import { commandContext } from '../../src/commands/kit/commandContext.ts';
+import { openTutorCalendar } from '../../src/commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../src/commands/tutors/tutorHandlers.ts';
+import type { WeeklyHours } from '../../src/domain/calendar/availability.ts';
+import { isHoursEvent } from '../../src/domain/calendar/calendarHours.ts';
 import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import type { System } from '../../src/system.ts';
 
@@ -48,4 +51,37 @@ export async function approvedTutor(
     throw new Error('the read models did not catch up with the tutor');
   const cookie = `tm_session=${(await system.sessions.create(userId, 'tutor')).token}`;
   return { tutorId: userId, userId, email, cookie };
+}
+
+/**
+ * Sets the tutor's weekly hours as the editor does (the tutor stream's `SetWeeklyHours`) and waits
+ * until the hours saga has written them to the tutor's calendar as "Topmark Hours": the calendar is
+ * where the slots come from.
+ */
+export async function setWeeklyHours(
+  system: Pick<System, 'store' | 'calendar'>,
+  tutor: Pick<ApprovedTutor, 'tutorId' | 'userId'>,
+  availability: WeeklyHours[],
+  timeZone: string,
+): Promise<void> {
+  const { position } = await tutorHandlers(system.store).tutors.handle(
+    tutor.tutorId,
+    { type: 'SetWeeklyHours', data: { tutorId: tutor.tutorId, availability, timeZone } },
+    commandContext({ actorId: tutor.userId, actorRole: 'tutor' }),
+  );
+  const deadline = Date.now() + 30_000;
+  const wanted = new Set(availability.map((h) => h.dayOfWeek)).size;
+  for (;;) {
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
+    const from = new Date();
+    const week = await calendar.listEvents({
+      from: from.toISOString(),
+      to: new Date(from.getTime() + 8 * 86_400_000).toISOString(),
+      expand: true,
+    });
+    const days = new Set(week.filter((e) => isHoursEvent(e) && e.status !== 'cancelled').map((e) => JSON.stringify(e.start)));
+    if (position && days.size >= wanted) return;
+    if (Date.now() > deadline) throw new Error('the tutor’s hours did not reach their calendar');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -1,12 +1,12 @@
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { COURSE_ENDED, COURSE_NOT_FOUND, NO_SESSIONS_REMAINING, TUTOR_NOT_CHOSEN } from '../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
-import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
 import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../domain/sessions/session.ts';
 import { holdersOverlapping, SLOT_TAKEN } from '../../domain/sessions/tutorSchedule.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import { retriedClaim } from '../kit/retriedClaim.ts';
+import { bookableHour } from './bookableHour.ts';
 import { giveBackClaim, isOrphaned } from './orphanedClaims.ts';
 import type { SessionPorts } from './ports.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers, sessionIdFor } from './sessionHandlers.ts';
@@ -86,11 +86,7 @@ export async function bookSession(handlers: SessionHandlers, ports: SessionPorts
   if (course.tutorId !== request.tutorId) throw new DomainError(NOT_THIS_COURSES_TUTOR, 'conflict');
   if (course.sessionsRemaining < 1) throw new DomainError(NO_SESSIONS_REMAINING, 'conflict');
 
-  const tutor = await ports.tutorHours(request.tutorId);
-  const tutorTimeZone = tutor.timeZone ?? DEFAULT_TIMEZONE;
-  const busy = await ports.busy(request.tutorId, start, end);
-  const slotFree =
-    tutor.exists && isFreeSlot({ weeklyHours: tutor.weeklyHours, timeZone: tutorTimeZone, busy, booked: [], now: ctx.now }, start);
+  const { free: slotFree, tutorTimeZone } = await bookableHour(ports, request.tutorId, start, ctx.now);
 
   const sessionId = sessionIdFor(ctx.commandId);
   const step = stepOf(ctx);

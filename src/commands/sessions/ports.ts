@@ -1,12 +1,12 @@
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
-import type { TimeInterval, WeeklyHours } from '../../domain/calendar/availability.ts';
+import type { HoursAndBusy } from '../../domain/calendar/calendarHours.ts';
 import type { CourseStatus } from '../../domain/courses/course.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 
 /**
  * What the sessions feature needs of other features, passed in by the composition (the HTTP
  * routes): the course ledger's commands (`ReserveCredit` … keyed by session id), the tutor's
- * weekly hours, and the tutor calendar's busy time. Commands of one feature never import another's.
+ * facts, and what the tutor's calendar says about their time. Commands of one feature never import another's.
  */
 
 export interface CourseFacts {
@@ -31,16 +31,18 @@ export interface CourseLedger {
   forfeit(courseId: string, sessionId: string, ctx: CommandContext): Promise<{ position: Position | null }>;
 }
 
-export interface TutorHours {
+export interface TutorFacts {
   exists: boolean;
-  weeklyHours: readonly WeeklyHours[];
-  /** The tutor's zone (null: never set, the default applies). */
+  /** The tutor's zone (null: never set, the default applies): all-day events and the 30-day horizon are read in it. */
   timeZone: string | null;
 }
 
 export interface SessionPorts {
   courses: CourseLedger;
-  tutorHours(tutorId: string): Promise<TutorHours>;
-  /** Busy time of the tutor's calendar between two instants (a cached snapshot: see `busySnapshots.ts`). */
-  busy(tutorId: string, from: string, to: string): Promise<TimeInterval[]>;
+  tutor(tutorId: string): Promise<TutorFacts>;
+  /**
+   * The "Topmark Hours" instances and busy time of the tutor's calendar that overlap [from, to)
+   * (a snapshot: see `calendarSnapshots.ts`); throws when the calendar cannot be read.
+   */
+  calendarTime(tutorId: string, from: string, to: string): Promise<HoursAndBusy>;
 }

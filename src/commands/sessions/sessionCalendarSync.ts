@@ -7,7 +7,7 @@ import {
 } from '../../adapters/calendar/calendarPort.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
-import { SESSION_EVENT_PROPERTY } from '../../domain/sessions/availableSlots.ts';
+import { SESSION_EVENT_PROPERTY } from '../../domain/calendar/calendarHours.ts';
 import type { SessionState } from '../../domain/sessions/session.ts';
 import type { SessionCalendarState } from '../../domain/sessions/sessionCalendar.ts';
 import { commandContext, deterministicUuid } from '../kit/commandContext.ts';

@@ -1,11 +1,10 @@
-import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
-import { isFreeSlot } from '../../domain/sessions/availableSlots.ts';
 import { type CreditPolicy, SESSION_MINUTES } from '../../domain/sessions/session.ts';
 import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import { retriedClaim } from '../kit/retriedClaim.ts';
+import { bookableHour } from './bookableHour.ts';
 import type { SessionPorts } from './ports.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
 import { laterPosition, settleSession } from './settleSession.ts';
@@ -61,7 +60,7 @@ export async function completeSession(
  */
 export async function rescheduleSession(
   handlers: SessionHandlers,
-  ports: Pick<SessionPorts, 'tutorHours' | 'busy'>,
+  ports: Pick<SessionPorts, 'tutor' | 'calendarTime'>,
   input: { sessionId: string; start: string; timeZone: string },
   ctx: CommandContext,
 ) {
@@ -72,11 +71,7 @@ export async function rescheduleSession(
   const start = new Date(startMs).toISOString();
   const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
   const previous = { start: state.start, end: state.end };
-  const tutor = await ports.tutorHours(tutorId);
-  const busy = await ports.busy(tutorId, start, end);
-  const slotFree =
-    tutor.exists &&
-    isFreeSlot({ weeklyHours: tutor.weeklyHours, timeZone: tutor.timeZone ?? DEFAULT_TIMEZONE, busy, booked: [], now: ctx.now }, start);
+  const { free: slotFree } = await bookableHour(ports, tutorId, start, ctx.now);
   const step = stepOf(ctx);
   // Refuse a closed session before its hour moves.
   if (state.status !== 'scheduled') {

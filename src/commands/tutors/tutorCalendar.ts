@@ -23,7 +23,7 @@ import {
   weeklyHoursToRecurringEvents,
   type ZonedWeeklyHours,
 } from '../../domain/calendar/availability.ts';
-import { SESSION_EVENT_PROPERTY } from '../../domain/sessions/availableSlots.ts';
+import { isHoursEvent, SESSION_EVENT_PROPERTY } from '../../domain/calendar/calendarHours.ts';
 import type { TutorEvent, TutorState } from '../../domain/tutors/tutor.ts';
 import { tutorStreamId } from '../../domain/tutors/tutor.ts';
 import { commandContext } from '../kit/commandContext.ts';
@@ -191,6 +191,19 @@ function seriesWindow(now: Date): { from: string; to: string } {
 export async function topmarkHoursSeries(calendar: TutorCalendar, now: Date = new Date()): Promise<CalendarEvent[]> {
   const events = await calendar.listEvents({ ...seriesWindow(now), expand: false });
   return events.filter((e) => e.status !== 'cancelled' && isTopmarkHours(e.summary) && (e.recurrence?.length ?? 0) > 0);
+}
+
+/**
+ * Whether the calendar holds any "Topmark Hours" in the bookable window (the next 31 days): the
+ * same reading the slot engine makes, so a one-off or hand-made event counts as much as a series.
+ */
+export async function holdsHours(calendar: TutorCalendar, now: Date = new Date()): Promise<boolean> {
+  const events = await calendar.listEvents({
+    from: now.toISOString(),
+    to: new Date(now.getTime() + 31 * 86_400_000).toISOString(),
+    expand: true,
+  });
+  return events.some((e) => e.status !== 'cancelled' && isHoursEvent(e));
 }
 
 /** The series Topmark wrote (marked with its private property). */

@@ -32,7 +32,11 @@ export const bookWithCalendarBody = z.object({
 });
 
 /** GET /api/tutors/{id}/available-slots?date= : the booking grid in New York time. */
-export const bookingSlotSchema = z.object({ time: z.string() });
+/**
+ * GET /api/tutors/{id}/available-slots entries: the spec's `time` ("HH:mm", New York), and the
+ * slot's instant and label — on the fall-back night 01:00 comes twice, as "01:00 EDT" and "01:00 EST".
+ */
+export const bookingSlotSchema = z.object({ time: z.string(), start: z.string(), label: z.string() });
 /** GET /api/tutors/{tutorId}/availability/{date}. */
 export const dayAvailabilitySchema = z.object({ slots: z.array(z.object({ start: z.string(), end: z.string() })) });
 /** GET /api/tutors/{tutorId}/reschedule-availability/{date}. */

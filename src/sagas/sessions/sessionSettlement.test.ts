@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyHours } from '../../../tests/support/calendarTime.ts';
 import { type RegisteredStudent, registeredStudent } from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
@@ -49,12 +50,8 @@ const handlers = () => sessionHandlers(system.store);
 const ports = (): SessionPorts => ({
   courses: courseLedger(system.store, { maxAttempts: 25 }),
   // Every day 08:00–20:00 New York time, nothing busy in the calendar.
-  tutorHours: async () => ({
-    exists: true,
-    weeklyHours: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '08:00', endTime: '20:00' })),
-    timeZone: NY,
-  }),
-  busy: async () => [],
+  tutor: async () => ({ exists: true, timeZone: NY }),
+  calendarTime: dailyHours(NY),
 });
 
 /** 10:00 New York time, `days` ahead. */

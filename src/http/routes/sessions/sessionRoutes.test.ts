@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyHours } from '../../../../tests/support/calendarTime.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
-import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
-import { calendarEventId } from '../../../adapters/calendar/calendarPort.ts';
+import { type ApprovedTutor, approvedTutor, setWeeklyHours } from '../../../../tests/support/tutors.ts';
+import { calendarEventId, instanceIdOf } from '../../../adapters/calendar/calendarPort.ts';
 import { loadConfig } from '../../../adapters/config/config.ts';
 import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
@@ -18,6 +19,7 @@ import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
+import { basicUtc } from '../../../domain/calendar/recurrence.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts';
 import { COMPLETE_TOO_EARLY } from '../../../domain/sessions/sessionDecider.ts';
@@ -98,14 +100,10 @@ async function student(n: string, tutor: ApprovedTutor, credits = 4, parentId: s
   return { userId, studentId, courseId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
 }
 
-/** Every day 08:00–20:00 New York time. */
+/** Every day 08:00–20:00 New York time, in the tutor's calendar as "Topmark Hours". */
 async function hours(tutor: ApprovedTutor) {
   const availability = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '08:00', endTime: '20:00' }));
-  await tutorHandlers(system.store).tutors.handle(
-    tutor.tutorId,
-    { type: 'SetWeeklyHours', data: { tutorId: tutor.tutorId, availability, timeZone: NY } },
-    commandContext({ actorId: tutor.userId, actorRole: 'tutor' }),
-  );
+  await setWeeklyHours(system, tutor, availability, NY);
 }
 
 /** A New York date `days` ahead and the instant of `time` on it. */
@@ -140,8 +138,8 @@ const portsWith = (override: Partial<SessionPorts['courses']>): SessionPorts => 
       forfeit: (courseId, sessionId, c) => courses.handle(courseId, { type: 'ForfeitCredit', data: { courseId, sessionId } }, c),
       ...override,
     },
-    tutorHours: async (tutorId) => tutors.tutors.load(tutorId),
-    busy: async () => [],
+    tutor: async (tutorId) => tutors.tutors.load(tutorId),
+    calendarTime: dailyHours(NY),
   };
 };
 const request = (s: Student, start: string) => ({
@@ -188,7 +186,7 @@ describe('slots and booking over HTTP', () => {
     const slots = await call('GET', `/api/tutors/${maya.tutorId}/available-slots?date=${day}`, sam.cookie);
     expect(slots.statusCode, slots.body).toBe(200);
     expect(slots.json()).toHaveLength(12);
-    expect(slots.json()[0]).toEqual({ time: '08:00' });
+    expect(slots.json()[0]).toEqual({ time: '08:00', start: at(day, '08:00').replace('.000Z', 'Z'), label: '08:00' });
 
     const res = await book(sam, at(day, '10:00'));
     expect(res.statusCode, res.body).toBe(201);
@@ -679,6 +677,61 @@ describe('cancel and complete', () => {
     const times = slots.json().map((s: { time: string }) => s.time);
     expect(times).toContain('08:00');
     expect(times).not.toContain('11:00');
+  });
+});
+
+describe('hours are the tutor’s calendar', () => {
+  it('a "Topmark Hours" series made by hand (22:30–01:30, three weeks) offers its hours, across midnight too; a deleted occurrence and the weeks after COUNT offer none', async () => {
+    const tutor = await approvedTutor(system, 'by-hand');
+    const pupil = await student('by-hand-pupil', tutor);
+    await caughtUp();
+    const first = nyDay(3);
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
+    const seriesId = calendarEventId('test', tutor.tutorId, 'by-hand');
+    const weekday = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][Temporal.PlainDate.from(first).dayOfWeek % 7];
+    await calendar.createEvent(seriesId, {
+      summary: 'Topmark Hours',
+      start: { dateTime: `${first}T22:30:00`, timeZone: NY },
+      end: { dateTime: `${Temporal.PlainDate.from(first).add({ days: 1 })}T01:30:00`, timeZone: NY },
+      recurrence: [`RRULE:FREQ=WEEKLY;BYDAY=${weekday};COUNT=3`],
+    });
+    const grid = async (day: string) => {
+      const res = await call('GET', `/api/tutors/${tutor.tutorId}/available-slots?date=${day}`, pupil.cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().map((t: { time: string }) => t.time) as string[];
+    };
+    const next = (day: string, days: number) => Temporal.PlainDate.from(day).add({ days }).toString();
+    expect(await grid(first)).toEqual(['22:30', '23:30']);
+    expect(await grid(next(first, 1))).toEqual(['00:30']);
+    // 23:30 runs past midnight: offered, and booked.
+    const booked = await book(pupil, at(first, '23:30'), tutor);
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(await grid(first)).toEqual(['22:30']);
+    // A day off: the second week's occurrence deleted in the calendar.
+    const secondStart = Temporal.PlainDateTime.from(`${next(first, 7)}T22:30`)
+      .toZonedDateTime(NY)
+      .toInstant();
+    await calendar.deleteEvent(instanceIdOf(seriesId, basicUtc(secondStart)));
+    expect(await grid(next(first, 7))).toEqual([]);
+    expect((await book(pupil, at(next(first, 7), '22:30'), tutor)).statusCode).toBe(409);
+    expect(await grid(next(first, 14))).toEqual(['22:30', '23:30']);
+    // COUNT=3: nothing in the fourth week.
+    expect(await grid(next(first, 21))).toEqual([]);
+  });
+
+  it('a tutor whose calendar holds no "Topmark Hours" gets "No Availability Set", whatever else is in it', async () => {
+    const tutor = await approvedTutor(system, 'no-hours');
+    const pupil = await student('no-hours-pupil', tutor);
+    await caughtUp();
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
+    await calendar.createEvent(calendarEventId('test', tutor.tutorId, 'gym'), {
+      summary: 'Gym',
+      start: { dateTime: at(nyDay(2), '09:00') },
+      end: { dateTime: at(nyDay(2), '10:00') },
+    });
+    const res = await call('GET', `/api/tutors/${tutor.tutorId}/available-slots?date=${nyDay(2)}`, pupil.cookie);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toBe(NO_AVAILABILITY_SET);
   });
 });
 

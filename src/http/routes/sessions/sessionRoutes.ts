@@ -5,8 +5,8 @@ import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
 import { courseLedger } from '../../../commands/courses/courseLedger.ts';
 import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { bookSession } from '../../../commands/sessions/booking.ts';
-import { BusySnapshots } from '../../../commands/sessions/busySnapshots.ts';
-import type { CourseLedger, SessionPorts, TutorHours } from '../../../commands/sessions/ports.ts';
+import { CalendarSnapshots } from '../../../commands/sessions/calendarSnapshots.ts';
+import type { CourseLedger, SessionPorts, TutorFacts } from '../../../commands/sessions/ports.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { cancelSession, completeSession, rescheduleSession } from '../../../commands/sessions/sessionLifecycle.ts';
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
@@ -14,9 +14,11 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { assertTimeZone } from '../../../domain/calendar/availability.ts';
+import { hoursAndBusyOf } from '../../../domain/calendar/calendarHours.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { availableSlots, bookingTimes, busyOfEvents, dayRange, localInstant } from '../../../domain/sessions/availableSlots.ts';
+import { bookingTimes, dayRange, localInstant } from '../../../domain/sessions/bookingGrid.ts';
+import { freeSlots, rangeNeededFor } from '../../../domain/sessions/freeSlots.ts';
 import { SESSION_MINUTES } from '../../../domain/sessions/session.ts';
 import {
   bookingSlotSchema,
@@ -45,7 +47,7 @@ export const ONLY_THE_TUTOR_COMPLETES = 'Only the session’s tutor can complete
 export const SESSION_LENGTH = 'Sessions last 60 minutes';
 export const DATE_FORMAT = 'Use a date as yyyy-MM-dd';
 export const CALENDAR_NOT_CONNECTED = 'Calendar Not Connected: this tutor’s calendar is not connected, so no times can be booked yet.';
-/** The booking grid of a tutor with no weekly hours at all (the dashboard's "No Availability Set", spec part 2 §2). */
+/** The booking grid of a tutor whose calendar holds no "Topmark Hours" in the bookable window (the dashboard's "No Availability Set", spec part 2 §2). */
 export const NO_AVAILABILITY_SET = 'No Availability Set: this tutor has not set their weekly hours yet.';
 export const CALENDAR_UNAVAILABLE = 'The tutor’s calendar is not answering. Please try again shortly.';
 
@@ -105,54 +107,58 @@ export const sessionRoutes =
     // One student's concurrent bookings race on their course's stream: allow as many rounds as the schedule.
     const ledger: CourseLedger = courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS });
     // The tutor's stream read to its head on every use (from the process's cached fold, so only
-    // what is new is read): an hours change made through any process counts at once.
-    const tutorHours = async (tutorId: string): Promise<TutorHours> => {
+    // what is new is read): a zone change made through any process counts at once.
+    const tutorFacts = async (tutorId: string): Promise<TutorFacts> => {
       const state = await tutors.tutors.load(tutorId);
-      return { exists: state.exists, weeklyHours: state.weeklyHours, timeZone: state.timeZone };
+      return { exists: state.exists, timeZone: state.timeZone };
     };
-    // Busy time from the calendar's events rather than free/busy: the events Topmark wrote for its own
-    // sessions are left out (the schedule holds those hours; after a cancel or move the calendar lags).
-    const snapshots = new BusySnapshots(
+    // The hours and the busy time from one listing of the tutor's calendar (series expanded): the
+    // "Topmark Hours" instances are the hours, every other event that is not free is busy.
+    const snapshots = new CalendarSnapshots(
       async (tutorId, from, to) => {
-        const [opened, tutor] = await Promise.all([openTutorCalendar({ store, calendar }, tutorId), tutorHours(tutorId)]);
-        return busyOfEvents(await opened.calendar.listEvents({ from, to, expand: true }), tutor.timeZone ?? DEFAULT_TIMEZONE);
+        const [opened, tutor] = await Promise.all([openTutorCalendar({ store, calendar }, tutorId), tutorFacts(tutorId)]);
+        return hoursAndBusyOf(await opened.calendar.listEvents({ from, to, expand: true }), tutor.timeZone ?? DEFAULT_TIMEZONE);
       },
       (tutorId) => calendarRevisions.of(tutorId),
+      // A revoked grant or a lost share withholds the tutor's slots until it is mended: never guessed from an older picture.
+      { transient: (error) => error instanceof CalendarError && error.retryable },
     );
     const ports: SessionPorts = {
       courses: ledger,
-      tutorHours,
-      busy: (tutorId, from, to) =>
-        snapshots.busy(tutorId, from, to).catch((error: unknown) => {
+      tutor: tutorFacts,
+      calendarTime: (tutorId, from, to) =>
+        snapshots.time(tutorId, from, to).catch((error: unknown) => {
           throw calendarRefusal(error);
         }),
     };
 
     const existingTutor = async (tutorId: string) => {
-      const tutor = await tutorHours(tutorId);
+      const tutor = await tutorFacts(tutorId);
       if (!tutor.exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
       return tutor;
     };
 
-    /** The tutor's free slots starting on `day` in `zone` (past hours and days beyond 30 never). */
+    /** Whether the tutor's calendar holds any "Topmark Hours" in the bookable window (else: "No Availability Set"). */
+    const hasHours = async (tutorId: string) => {
+      const now = Date.now();
+      const { hours } = await ports.calendarTime(tutorId, new Date(now).toISOString(), new Date(now + 31 * 86_400_000).toISOString());
+      return hours.length > 0;
+    };
+
+    /** The tutor's free slots starting on `day` in `zone` (past hours and days beyond 30 never): the one slot engine. */
     const slotsOn = async (tutorId: string, day: string, zone: string, excludeSessionId: string | null = null) => {
       const tutor = await existingTutor(tutorId);
       validDate(day);
       const range = dayRange(day, zone);
       const now = new Date();
       if (Date.parse(range.to) <= now.getTime()) return [];
-      const [busy, booked] = await Promise.all([
-        ports.busy(tutorId, range.from, range.to),
-        heldHours(sql, tutorId, range, excludeSessionId),
+      // The day's last slots may run into the next day: read what overlaps them too.
+      const needed = rangeNeededFor(range.from, range.to);
+      const [time, booked] = await Promise.all([
+        ports.calendarTime(tutorId, needed.start, needed.end),
+        heldHours(sql, tutorId, { from: needed.start, to: needed.end }, excludeSessionId),
       ]);
-      return availableSlots({
-        weeklyHours: tutor.weeklyHours,
-        timeZone: tutor.timeZone ?? DEFAULT_TIMEZONE,
-        busy,
-        booked,
-        now,
-        ...range,
-      });
+      return freeSlots({ ...time, booked, now, timeZone: tutor.timeZone ?? DEFAULT_TIMEZONE, ...range });
     };
 
     const callerZone = async (principal: Principal) => {
@@ -230,17 +236,18 @@ export const sessionRoutes =
         config: slotReaders,
         schema: {
           tags: ['sessions'],
-          summary: 'The tutor’s free one-hour slots starting on a date, as "HH:mm" New York times (spec part 2 §9)',
+          summary:
+            'The tutor’s free one-hour slots starting on a date, as "HH:mm" New York times (spec part 2 §9), with each slot’s instant and a label (the fall-back night’s two 01:00s: "01:00 EDT", "01:00 EST")',
           params: z.object({ id }),
           querystring: z.object({ date }),
           response: { 200: z.array(bookingSlotSchema), 404: messageSchema, 422: messageSchema },
         },
       },
       async (request) => {
-        const tutor = await existingTutor(request.params.id);
-        if (tutor.weeklyHours.length === 0) throw new DomainError(NO_AVAILABILITY_SET, 'unprocessable');
+        await existingTutor(request.params.id);
+        if (!(await hasHours(request.params.id))) throw new DomainError(NO_AVAILABILITY_SET, 'unprocessable');
         const slots = await slotsOn(request.params.id, request.query.date, BOOKING_GRID_ZONE);
-        return bookingTimes(slots, request.query.date, BOOKING_GRID_ZONE).map(({ time }) => ({ time }));
+        return bookingTimes(slots, request.query.date, BOOKING_GRID_ZONE);
       },
     );
 

@@ -11,6 +11,7 @@ import {
 } from '../../../adapters/calendar/calendarPort.ts';
 import {
   busyEventOf,
+  holdsHours,
   hoursSeriesOf,
   isBusyEvent,
   latestWeeklyHours,
@@ -26,7 +27,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
 import { assertTimeZone, TOPMARK_HOURS_PROPERTY, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { SESSION_EVENT_PROPERTY } from '../../../domain/sessions/availableSlots.ts';
+import { SESSION_EVENT_PROPERTY } from '../../../domain/calendar/calendarHours.ts';
 import {
   type AvailabilityEntry,
   addBusyEventBody,
@@ -256,12 +257,8 @@ export const tutorCalendarRoutes =
           reason: 'unavailable' as const,
         }));
         const savedHours = opened.tutor.weeklyHours.length > 0;
-        const hasAvailability = status.accessible
-          ? await topmarkHoursSeries(opened.calendar).then(
-              (series) => series.length > 0,
-              () => savedHours,
-            )
-          : savedHours;
+        // What the booking grid offers from: any "Topmark Hours" in the calendar's next 30 days.
+        const hasAvailability = status.accessible ? await holdsHours(opened.calendar).catch(() => savedHours) : savedHours;
         return {
           accessible: status.accessible,
           email: status.email,
