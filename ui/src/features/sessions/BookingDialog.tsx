@@ -21,11 +21,10 @@ import {
   BOOKING_ZONE,
   bookingFailure,
   bookingRange,
-  bookingStart,
   isCalendarNotConnected,
   isNoAvailabilitySet,
   longDate,
-  slotLabel,
+  slotLabelAt,
 } from './bookingFormat.ts';
 
 export const MISSING_COURSE = 'Missing student course enrollment ID. Please try again from the dashboard.';
@@ -200,7 +199,8 @@ function ScheduleStep({
   useEffect(() => dateRef.current?.focus(), []);
   const range = useMemo(() => bookingRange(), []);
   const [date, setDate] = useState('');
-  const [time, setTime] = useState<string | null>(null);
+  // The chosen slot's instant: on the fall-back night two slots share a New York time.
+  const [start, setStart] = useState<string | null>(null);
   const [notes, setNotes] = useState('');
   const refresh = useSessionChangeRefresh();
   const validDate = dateInRange(date, range);
@@ -243,18 +243,17 @@ function ScheduleStep({
       const failure = bookingFailure(errorMessage(e, ''), variant);
       toast({ ...failure, variant: 'destructive' });
       // The hour may have gone meanwhile: show the day as it is now.
-      setTime(null);
+      setStart(null);
       void slots.refetch();
     },
   });
 
   const onBook = () => {
-    if (!date || !time) {
+    if (!date || !start) {
       toast({ title: 'Missing Information', description: 'Please select a date and time slot', variant: 'destructive' });
       return;
     }
-    const start = validDate ? bookingStart(date, time) : null;
-    if (!tutorId || !start) {
+    if (!tutorId || !validDate) {
       toast({ title: 'Booking Failed', description: 'Missing required booking information', variant: 'destructive' });
       return;
     }
@@ -265,7 +264,7 @@ function ScheduleStep({
     book.mutate({ courseId: course.id, start, subjectName: course.subjectName });
   };
 
-  const chosenStart = date && time ? bookingStart(date, time) : null;
+  const chosenStart = date ? start : null;
   const showLocal = Boolean(viewerZone && viewerZone !== BOOKING_ZONE && chosenStart);
   const slotsProblem = slots.isError && variant === 'dashboard' ? errorMessage(slots.error, '') : null;
 
@@ -304,17 +303,17 @@ function ScheduleStep({
       <fieldset>
         <legend className="sr-only">Available times</legend>
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          {slots.data.map(({ time: t }) => {
-            const chosen = time === t;
+          {slots.data.map((slot) => {
+            const chosen = start === slot.start;
             return (
               <Button
-                key={t}
+                key={slot.start}
                 variant={chosen ? 'default' : 'outline'}
                 aria-pressed={chosen}
                 className={cn('w-full', chosen && 'ring-2 ring-brand-300')}
-                onClick={() => setTime(t)}
+                onClick={() => setStart(slot.start)}
               >
-                {slotLabel(date, t)}
+                {slotLabelAt(slot.start)}
               </Button>
             );
           })}
@@ -323,7 +322,7 @@ function ScheduleStep({
     );
   }
 
-  const ready = Boolean(date && time);
+  const ready = Boolean(date && start);
   return (
     <>
       <DialogHeader>
@@ -350,7 +349,7 @@ function ScheduleStep({
           aria-describedby={hintId}
           onChange={(e) => {
             setDate(e.target.value);
-            setTime(null);
+            setStart(null);
           }}
         />
         <p id={hintId} className="text-xs text-slate-500">

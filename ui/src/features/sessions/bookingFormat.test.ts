@@ -3,11 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   bookingFailure,
   bookingRange,
-  bookingStart,
   creditComesBack,
   isCalendarNotConnected,
   newYorkAbbreviation,
-  slotLabel,
+  slotLabelAt,
 } from './bookingFormat.ts';
 
 describe('booking format', () => {
@@ -16,20 +15,12 @@ describe('booking format', () => {
     expect(bookingRange(Temporal.Instant.from('2026-11-24T03:00:00Z'))).toEqual({ min: '2026-11-23', max: '2026-12-23' });
   });
 
-  it('starts the booking at the slot’s New York hour, seconds zeroed, across both DST changes', () => {
-    expect(bookingStart('2026-11-24', '14:00')).toBe('2026-11-24T19:00:00Z');
-    expect(bookingStart('2026-07-01', '09:30')).toBe('2026-07-01T13:30:00Z');
-    // Spring forward: 02:30 does not exist; fall back: 01:30 is the first (EDT) one.
-    expect(bookingStart('2026-03-08', '03:00')).toBe('2026-03-08T07:00:00Z');
-    expect(bookingStart('2026-11-01', '01:30')).toBe('2026-11-01T05:30:00Z');
-    expect(bookingStart('2026-02-30', '10:00')).toBeNull();
-    expect(bookingStart('2026-11-24', '24:00')).toBeNull();
-  });
-
-  it('labels slots as New York times, EST in winter and EDT in summer', () => {
-    expect(slotLabel('2026-11-24', '14:00')).toBe('2:00 PM EST');
-    expect(slotLabel('2026-07-01', '09:30')).toBe('9:30 AM EDT');
-    expect(slotLabel('2026-07-01', '00:00')).toBe('12:00 AM EDT');
+  it('labels slots from their instants as New York times, EST in winter and EDT in summer; the fall-back night’s two 01:00s apart', () => {
+    expect(slotLabelAt('2026-11-24T19:00:00Z')).toBe('2:00 PM EST');
+    expect(slotLabelAt('2026-07-01T13:30:00Z')).toBe('9:30 AM EDT');
+    expect(slotLabelAt('2026-07-01T04:00:00Z')).toBe('12:00 AM EDT');
+    expect(slotLabelAt('2026-11-01T05:00:00Z')).toBe('1:00 AM EDT');
+    expect(slotLabelAt('2026-11-01T06:00:00Z')).toBe('1:00 AM EST');
     expect(newYorkAbbreviation('2026-12-01T12:00:00Z')).toBe('EST');
   });
 

@@ -13,20 +13,6 @@ export function bookingRange(now: Temporal.Instant = Temporal.Now.instant()): { 
   return { min: today.toString(), max: today.add({ days: BOOKING_DAYS_AHEAD }).toString() };
 }
 
-/**
- * The booking's start (spec part 2 §5): the chosen date with the slot's hour and minute in New York
- * time, seconds zeroed, as an ISO instant. Null for a date or time that is not real.
- */
-export function bookingStart(date: string, time: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) return null;
-  try {
-    const local = Temporal.PlainDateTime.from(`${date}T${time}:00`, { overflow: 'reject' });
-    return local.toZonedDateTime(BOOKING_ZONE, { disambiguation: 'compatible' }).toInstant().toString();
-  } catch {
-    return null;
-  }
-}
-
 /** "EST" or "EDT": New York's abbreviation at that instant. */
 export function newYorkAbbreviation(iso: string): string {
   const part = new Intl.DateTimeFormat('en-US', { timeZone: BOOKING_ZONE, timeZoneName: 'short' })
@@ -35,13 +21,14 @@ export function newYorkAbbreviation(iso: string): string {
   return part?.value ?? 'ET';
 }
 
-/** A booking slot's label: "2:00 PM EST" (the slot's "HH:mm" is New York time on `date`). */
-export function slotLabel(date: string, time: string): string {
-  const start = bookingStart(date, time);
-  const [h = 0, m = 0] = time.split(':').map(Number);
-  const hour12 = h % 12 === 0 ? 12 : h % 12;
-  const text = `${hour12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
-  return start ? `${text} ${newYorkAbbreviation(start)}` : text;
+/**
+ * A grid slot's label from its instant, "1:00 AM EDT": on the fall-back night New York's two
+ * 01:00s are two slots, told apart by their abbreviations (EDT, then EST).
+ */
+export function slotLabelAt(start: string): string {
+  const local = Temporal.Instant.from(start).toZonedDateTimeISO(BOOKING_ZONE);
+  const hour12 = local.hour % 12 === 0 ? 12 : local.hour % 12;
+  return `${hour12}:${String(local.minute).padStart(2, '0')} ${local.hour < 12 ? 'AM' : 'PM'} ${newYorkAbbreviation(start)}`;
 }
 
 /** "Tue, Nov 24, 2026" for a yyyy-MM-dd (the date itself, no zone shift). */
