@@ -160,6 +160,8 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     calendar,
     files,
     payments,
+    publicUrl: config.PUBLIC_URL,
+    log,
   };
   const reactorRunner = new ProjectionRunner(
     sql,

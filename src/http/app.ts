@@ -36,6 +36,7 @@ import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.t
 import { sessionRoutes } from './routes/sessions/sessionRoutes.ts';
 import { studentRoutes } from './routes/students/studentRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
+import { googleCalendarPushRoutes } from './routes/tutors/googleCalendarPushRoutes.ts';
 import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRoutes.ts';
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
 import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(tutorRoutes(system));
   await app.register(tutorProfileRoutes(system));
   await app.register(tutorCalendarRoutes(system));
+  await app.register(googleCalendarPushRoutes(system));
   await app.register(tutorDirectoryRoutes(system));
   await app.register(subjectsWithTutorsRoutes(system));
   await app.register(packageRoutes(system));

@@ -5,6 +5,13 @@ export interface QueueDefinition {
   /** Attempts after the first, with exponential backoff from `retryDelaySeconds`. */
   retryLimit?: number;
   retryDelaySeconds?: number;
+  /**
+   * pg-boss's queue policy (default `standard`). `stately`: per `singletonKey`, at most one job
+   * queued and one running, across every process; a send while one is queued adds nothing (a burst
+   * of triggers for one key makes one job at a time, and one more after it for what came meanwhile).
+   * Fixed when the queue is made.
+   */
+  policy?: 'standard' | 'stately';
 }
 
 export interface JobRequest {
@@ -14,6 +21,8 @@ export interface JobRequest {
   data: Record<string, unknown>;
   /** Not before this time (a reminder): the job waits in the queue until then. */
   startAfter?: Date;
+  /** On a `stately` queue: jobs with the same key are queued and run one at a time (see `QueueDefinition.policy`). */
+  singletonKey?: string;
 }
 
 export interface QueueState {
@@ -147,6 +156,7 @@ export class JobQueue {
       const existing = await this.boss.getQueue(q.name);
       if (!existing) {
         await this.boss.createQueue(q.name, {
+          ...(q.policy ? { policy: q.policy } : {}),
           retryLimit: q.retryLimit ?? 5,
           retryDelay: q.retryDelaySeconds ?? 2,
           retryBackoff: true,
@@ -163,7 +173,11 @@ export class JobQueue {
   }
 
   async send(job: JobRequest): Promise<void> {
-    await this.boss.send(job.queue, job.data, { id: job.id, ...(job.startAfter && { startAfter: job.startAfter }) });
+    await this.boss.send(job.queue, job.data, {
+      id: job.id,
+      ...(job.startAfter && { startAfter: job.startAfter }),
+      ...(job.singletonKey && { singletonKey: job.singletonKey }),
+    });
   }
 
   /**
@@ -180,7 +194,12 @@ export class JobQueue {
     for (const [queue, queued] of byQueue) {
       await this.boss.insert(
         queue,
-        [...queued.values()].map((job) => ({ id: job.id, data: job.data, ...(job.startAfter && { startAfter: job.startAfter }) })),
+        [...queued.values()].map((job) => ({
+          id: job.id,
+          data: job.data,
+          ...(job.startAfter && { startAfter: job.startAfter }),
+          ...(job.singletonKey && { singletonKey: job.singletonKey }),
+        })),
       );
     }
   }

@@ -9,6 +9,7 @@ import {
   type EventInput,
   type OAuthTokens,
   type TutorCalendar,
+  type WatchableCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
 import { instantOf } from '../../adapters/calendar/calendarTime.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
@@ -161,7 +162,16 @@ export async function openTutorCalendar(deps: TutorCalendarDeps, tutorId: string
       throw error;
     }
   };
+  const innerWatching = inner.watching;
+  const watching: WatchableCalendar | null = innerWatching
+    ? {
+        watch: (request) => watched(() => innerWatching.watch(request)),
+        stopChannel: (channel) => watched(() => innerWatching.stopChannel(channel)),
+        changesSince: (syncToken, options) => watched(() => innerWatching.changesSince(syncToken, options)),
+      }
+    : null;
   const calendar: TutorCalendar = {
+    watching,
     async status(): Promise<CalendarStatus> {
       const status = await inner.status();
       if (needsReauthorisation(status.reason)) await record('lost', status.reason ?? 'invalid_grant');

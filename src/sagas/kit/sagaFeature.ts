@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { CalendarPort } from '../../adapters/calendar/calendarPort.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
@@ -25,6 +26,10 @@ export interface SagaPorts {
   files: FileStorage;
   /** Payments (Stripe, or the sandbox provider). */
   payments: PaymentPort;
+  /** The site's public origin (PUBLIC_URL): where providers deliver notifications (Google Calendar's pushes). */
+  publicUrl: string;
+  /** The process's logger, for what an operator must know (a feature that is off). */
+  log: Logger;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { AccountDeps } from '../../commands/accounts/accountDeps.ts';
 import { registerAccount } from '../../commands/accounts/registerUser.ts';
+import { pushAddressOf } from '../../commands/tutors/calendarSync.ts';
 import { tutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
 import type { SagaFeature, SagaPorts } from '../kit/sagaFeature.ts';
+import { tutorCalendarSyncQueues, tutorCalendarWatchReactor, workTutorCalendarSync } from './tutorCalendarSyncSaga.ts';
 import { TUTOR_HOURS_QUEUE, tutorHoursReactor, workTutorHours } from './tutorHoursSaga.ts';
 import { TUTOR_MAIL_QUEUE, tutorMailReactor, workTutorMail } from './tutorMailSaga.ts';
 import { tutorReviewSaga } from './tutorReviewSaga.ts';
@@ -37,8 +39,10 @@ export const tutorSagas: SagaFeature = {
     { name: TUTOR_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 },
     // Calendar writes: provider outages and rate limits are retried with backoff.
     { name: TUTOR_HOURS_QUEUE, retryLimit: 6, retryDelaySeconds: 2 },
+    // Google Calendar pushes, sync tokens and channel renewal.
+    ...tutorCalendarSyncQueues,
   ],
-  reactors: [tutorMailReactor, tutorHoursReactor],
+  reactors: [tutorMailReactor, tutorHoursReactor, tutorCalendarWatchReactor],
   workflows: (ports) => [
     tutorReviewSaga({
       store: ports.store,
@@ -51,5 +55,12 @@ export const tutorSagas: SagaFeature = {
   work: async (ports) => {
     await workTutorMail(ports.jobs, ports);
     await workTutorHours(ports.jobs, { store: ports.store, calendar: ports.calendar });
+    await workTutorCalendarSync(ports.jobs, {
+      sql: ports.sql,
+      store: ports.store,
+      calendar: ports.calendar,
+      pushAddress: pushAddressOf(ports.publicUrl),
+      log: ports.log,
+    });
   },
 };
