@@ -143,6 +143,20 @@ export function calendarContract(name: string, create: () => Promise<CalendarCon
       expect((await failure(calendar.updateEvent(id(), { summary: 'nobody' })))?.reason).toBe('not_found');
     });
 
+    it('keeps a tentative status given at creation or by a change, and confirms again', async () => {
+      const { calendar } = await tutor();
+      const eventId = id();
+      const slot = { start: { dateTime: '2026-03-12T14:00:00Z' }, end: { dateTime: '2026-03-12T15:00:00Z' } };
+      expect((await calendar.createEvent(eventId, { summary: 'Maybe', ...slot, status: 'tentative' })).status).toBe('tentative');
+      expect((await calendar.getEvent(eventId))?.status).toBe('tentative');
+      expect((await calendar.updateEvent(eventId, { status: 'confirmed' })).status).toBe('confirmed');
+      const other = id();
+      await calendar.createEvent(other, { summary: 'Sure', ...slot });
+      expect((await calendar.updateEvent(other, { status: 'tentative' })).status).toBe('tentative');
+      const listed = await calendar.listEvents({ from: '2026-03-12T00:00:00Z', to: '2026-03-13T00:00:00Z' });
+      expect(Object.fromEntries(listed.map((e) => [e.summary, e.status]))).toEqual({ Maybe: 'confirmed', Sure: 'tentative' });
+    });
+
     it('deletes idempotently, and never brings a deleted id back', async () => {
       const { calendar } = await tutor();
       const eventId = id();

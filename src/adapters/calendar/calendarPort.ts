@@ -49,6 +49,8 @@ export interface EventInput {
   end: EventTime;
   recurrence?: string[] | null;
   transparency?: 'opaque' | 'transparent';
+  /** `tentative`: shown as such, still busy time (default `confirmed`). Cancelling is `deleteEvent`. */
+  status?: 'confirmed' | 'tentative';
   attendees?: Attendee[];
   /** Ask for a Meet link; the request id makes the request idempotent (derive it from the session). */
   conference?: { requestId: string } | null;

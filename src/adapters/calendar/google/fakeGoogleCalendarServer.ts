@@ -462,7 +462,7 @@ export class FakeGoogleCalendarServer {
         ...rest,
         kind: 'calendar#event',
         id,
-        status: 'confirmed',
+        status: rest.status === 'tentative' ? 'tentative' : 'confirmed',
         created: now,
         updated: now,
         htmlLink: `https://www.google.com/calendar/event?eid=${id}`,

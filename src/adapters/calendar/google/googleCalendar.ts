@@ -433,6 +433,7 @@ function toGoogle(input: Partial<EventInput>): calendar_v3.Schema$Event {
   if (input.end !== undefined) body.end = toGoogleTime(input.end);
   if (input.recurrence !== undefined) body.recurrence = input.recurrence ?? [];
   if (input.transparency !== undefined) body.transparency = input.transparency;
+  if (input.status !== undefined) body.status = input.status;
   if (input.attendees !== undefined) {
     body.attendees = input.attendees.map((a) => ({ email: a.email, ...(a.displayName ? { displayName: a.displayName } : {}) }));
   }

@@ -434,6 +434,7 @@ function applyPatch(row: EventRow, patch: Partial<EventInput>): EventRow {
   if (patch.end !== undefined) next.end_time = patch.end;
   if (patch.recurrence !== undefined) next.recurrence = patch.recurrence && patch.recurrence.length > 0 ? patch.recurrence : null;
   if (patch.transparency !== undefined) next.transparency = patch.transparency;
+  if (patch.status !== undefined) next.status = patch.status;
   if (patch.attendees !== undefined) next.attendees = patch.attendees.map((a) => ({ responseStatus: 'needsAction', ...a }));
   if (patch.privateProperties !== undefined) next.private_properties = { ...next.private_properties, ...patch.privateProperties };
   // Like Google: the first request for a conference makes it; the same or a later request keeps it.
