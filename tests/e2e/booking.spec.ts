@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { bookingStart, slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { demoAccount } from './demoAccounts.ts';
 import { signIn, signOut, unique } from './helpers.ts';
-import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
+import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, gridLabel, newYorkStart, studentWithMaya } from './studentBooking.ts';
 
 /**
  * The student's booking (spec part 2 §2, §4, §5, §8, §9): a student with a course and a chosen
@@ -54,7 +53,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   const today = new Date().toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
   await expect(dateInput).toHaveAttribute('min', today);
   await dateInput.fill(day);
-  const firstLabel = slotLabel(day, first);
+  const firstLabel = gridLabel(day, first);
   expect(firstLabel).toMatch(/^\d{1,2}:\d{2} (AM|PM) E[SD]T$/);
   const firstSlot = schedule.getByRole('button', { name: firstLabel, exact: true });
   await expect(firstSlot).toBeVisible();
@@ -73,7 +72,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await expect(schedule).toHaveCount(0);
 
   // Upcoming, one session fewer.
-  const start = bookingStart(day, first) ?? '';
+  const start = newYorkStart(day, first);
   const upcoming = page.getByRole('region', { name: 'Upcoming Sessions' });
   // A session's row (the list of bookable courses above it names the subject too).
   const row = upcoming.getByRole('listitem').filter({ hasText: who.subject.name }).filter({ hasText: '60 min' });
@@ -103,7 +102,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await page.screenshot({ path: '.tmp/booking-shots/dashboard.png', fullPage: true });
 
   // Reschedule to the day's other free hour (times in the student's zone).
-  const other = bookingStart(day, second) ?? '';
+  const other = newYorkStart(day, second);
   await row.getByRole('button', { name: /^Reschedule / }).click();
   const move = page.getByRole('dialog', { name: 'Reschedule Session' });
   await expect(move.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
@@ -157,7 +156,7 @@ test('Book First Session Now books with the chosen tutor, starts the course and 
   await dialog.getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
   await schedule.getByLabel('Session date').fill(day);
-  await schedule.getByRole('button', { name: slotLabel(day, first), exact: true }).click();
+  await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
   await schedule.getByRole('button', { name: 'Book Session' }).click();
   await expect(page.getByText('Welcome to Topmark!', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/student$/);
@@ -173,7 +172,7 @@ test('Book First Session Now books with the chosen tutor, starts the course and 
     .getByRole('listitem')
     .filter({ hasText: who.subject.name })
     .filter({ hasText: '60 min' });
-  await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
+  await expect(row).toContainText(timeIn(newYorkStart(day, first), who.zone));
   await expect(row).toContainText(`${who.subject.name} tutoring session`);
   await expect(row.getByRole('button', { name: /^Cancel / })).toBeVisible();
 
@@ -223,7 +222,7 @@ test('a parent books and cancels a session for their student from /parent', asyn
   await page.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
   await schedule.getByLabel('Session date').fill(day);
-  await schedule.getByRole('button', { name: slotLabel(day, first), exact: true }).click();
+  await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
   await schedule.getByRole('button', { name: 'Book Session' }).click();
   await expect(page.getByText('Session Booked', { exact: true })).toBeVisible();
   await expect(course.getByTestId('course-remaining')).toHaveText('3');
@@ -231,7 +230,7 @@ test('a parent books and cancels a session for their student from /parent', asyn
 
   const upcoming = card.getByRole('region', { name: "Sam's upcoming sessions" });
   const row = upcoming.getByRole('listitem').filter({ hasText: who.subject.name });
-  await expect(row).toContainText(timeIn(bookingStart(day, first) ?? '', who.zone));
+  await expect(row).toContainText(timeIn(newYorkStart(day, first), who.zone));
   expect(await seriousViolations(page, 'parent dashboard with a session')).toEqual([]);
   await page.screenshot({ path: '.tmp/booking-shots/parent.png', fullPage: true });
   await row.getByRole('button', { name: /^Cancel / }).click();

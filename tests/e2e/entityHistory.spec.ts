@@ -1,9 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { bookingStart } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
 import { signIn } from './helpers.ts';
-import { dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
+import { dayWithTwoSlots, newYorkStart, studentWithMaya } from './studentBooking.ts';
 
 /**
  * Entity history and time travel (issue 12 §6): a session booked and moved through the API; an
@@ -20,7 +19,7 @@ test('an admin opens a session’s history and steps back in time to the hour it
   const { courseId } = who;
   const tutorId = who.tutor.id;
   const { day, first, second } = await dayWithTwoSlots(page.request, tutorId, 3);
-  const nyInstant = (time: string) => new Date(bookingStart(day, time) ?? '').toISOString();
+  const nyInstant = (time: string) => new Date(newYorkStart(day, time)).toISOString();
   const booked = await page.request.post('/api/book-session', {
     data: { tutorId, studentCourseId: courseId, date: nyInstant(first), duration: 60, notes: 'Limits' },
   });

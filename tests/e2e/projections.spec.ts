@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { slotLabel } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { horizontalOverflow } from './browser.ts';
-import { dayWithTwoSlots, studentWithMaya } from './studentBooking.ts';
+import { dayWithTwoSlots, gridLabel, studentWithMaya } from './studentBooking.ts';
 
 /**
  * The console's Projections page (issue 12 §7): an admin rebuilds every projection while a
@@ -34,7 +33,7 @@ test('an admin rebuilds the projections while a student books; the progress show
   await student.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = student.getByRole('dialog', { name: 'Schedule Your Session' });
   await schedule.getByLabel('Session date').fill(day);
-  await schedule.getByRole('button', { name: slotLabel(day, first), exact: true }).click();
+  await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
 
   // The admin opens Projections from the System group.
   await signInAdmin(page);

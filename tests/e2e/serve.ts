@@ -67,6 +67,14 @@ await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.a
   googleIdOf: devSubjectOf,
 });
 await system.projections.catchUp(['tutors']);
+// The hours saga writes the demo tutors' weekly hours to their calendars as "Topmark Hours", where the slots come from.
+for (const deadline = Date.now() + 60_000; ; ) {
+  const [row] = await system.sql<{ n: number }[]>`
+    SELECT count(DISTINCT owner_id)::int AS n FROM sandbox_calendar_events WHERE lower(summary) = 'topmark hours' AND status <> 'cancelled'`;
+  if ((row?.n ?? 0) >= 2) break;
+  if (Date.now() > deadline) throw new Error('the demo tutors’ hours did not reach their calendars');
+  await new Promise((r) => setTimeout(r, 100));
+}
 await seedPayoutPeriod(system);
 await system.projections.catchUp(['users', 'students']);
 mkdirSync('.tmp', { recursive: true });

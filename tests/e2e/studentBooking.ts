@@ -1,4 +1,6 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { Temporal } from 'temporal-polyfill';
+import { BOOKING_ZONE, slotLabelAt } from '../../ui/src/features/sessions/bookingFormat.ts';
 import { googleStudent, unique } from './helpers.ts';
 
 /**
@@ -170,3 +172,14 @@ export async function freeHours(api: APIRequestContext, tutorId: string, options
   }
   throw new Error(`the tutor has no day with ${options.count} free hours in the next two weeks`);
 }
+
+/** The instant of a New York grid time on a date (the earlier one where the clock repeats), as the API gives slots. */
+export function newYorkStart(day: string, time: string): string {
+  return Temporal.PlainDateTime.from(`${day}T${time}`)
+    .toZonedDateTime(BOOKING_ZONE, { disambiguation: 'compatible' })
+    .toInstant()
+    .toString();
+}
+
+/** The booking grid's button label of that New York time ("2:00 PM EST"). */
+export const gridLabel = (day: string, time: string) => slotLabelAt(newYorkStart(day, time));

@@ -94,6 +94,16 @@ beforeAll(async () => {
   });
   if (!(await waitForProjections(seeder.sql, ['users', 'students', 'tutors'], await seeder.store.committedPosition(), 60_000)))
     throw new Error(`the tutors' read models did not catch up\n${cluster.logs()}`);
+  // The hours saga (on a worker) writes each tutor's weekly hours to their calendar as "Topmark Hours": the slots come from there.
+  await eventually(
+    'the demo tutors’ hours in their calendars',
+    async () => {
+      const [row] = await db.sql<{ n: number }[]>`
+        SELECT count(DISTINCT owner_id)::int AS n FROM sandbox_calendar_events WHERE lower(summary) = 'topmark hours' AND status <> 'cancelled'`;
+      return (row?.n ?? 0) >= demoTutors.length;
+    },
+    60_000,
+  );
   admin = await signInStaff(cluster.url, ADMIN.username, ADMIN.password);
 }, 300_000);
 
