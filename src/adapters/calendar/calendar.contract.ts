@@ -261,6 +261,35 @@ export function calendarContract(name: string, create: () => Promise<CalendarCon
       expect(await calendar.listEvents(window)).toEqual([]);
     });
 
+    it('keeps changed and deleted occurrences as exceptions: the series’ lines stay the caller’s, and replacing them brings none back', async () => {
+      const { calendar } = await tutor();
+      const series = id();
+      const rule = 'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=4';
+      await calendar.createEvent(series, {
+        summary: 'Topmark Hours',
+        start: { dateTime: '2026-04-06T09:00:00', timeZone: NY },
+        end: { dateTime: '2026-04-06T11:00:00', timeZone: NY },
+        recurrence: [rule],
+      });
+      await calendar.deleteEvent(`${series}_20260413T130000Z`);
+      await calendar.updateEvent(`${series}_20260420T130000Z`, {
+        start: { dateTime: '2026-04-20T14:00:00', timeZone: NY },
+        end: { dateTime: '2026-04-20T15:00:00', timeZone: NY },
+      });
+      expect((await calendar.getEvent(series))?.recurrence).toEqual([rule]);
+      // The caller's own EXDATE, sent with the lines it read: the exceptions are untouched.
+      await calendar.updateEvent(series, { recurrence: [rule, 'EXDATE:20260427T130000Z'] });
+      const window = { from: '2026-04-01T00:00:00Z', to: '2026-05-01T00:00:00Z' };
+      expect((await calendar.listEvents(window)).map((e) => `${e.id.slice(-16)} ${span(e)}`)).toEqual([
+        '20260406T130000Z 2026-04-06T13:00:00Z/2026-04-06T15:00:00Z',
+        '20260420T130000Z 2026-04-20T18:00:00Z/2026-04-20T19:00:00Z',
+      ]);
+      expect(await calendar.freeBusy(window)).toEqual([
+        { start: '2026-04-06T13:00:00Z', end: '2026-04-06T15:00:00Z' },
+        { start: '2026-04-20T18:00:00Z', end: '2026-04-20T19:00:00Z' },
+      ]);
+    });
+
     it('lists events that overlap the window, filtered by a private property', async () => {
       const { calendar } = await tutor();
       const [a, b, c] = [id(), id(), id()];

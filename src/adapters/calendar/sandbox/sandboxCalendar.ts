@@ -27,6 +27,12 @@ import { checkTimes, instantOf, isAllDay, isValidZone, presentTime, wallClockOf,
  * expanded in the event's zone, occurrences changed or deleted one by one, free/busy, idempotent
  * creation by id, and Meet-style links that are plainly not Google's.
  *
+ * One occurrence changed or deleted becomes an exception, as at Google: a row under the
+ * occurrence's id (`<series>_<UTC start>`) pointing at its series, cancelled when deleted. The
+ * series' own lines are left as the caller wrote them, and an occurrence with an exception is
+ * never expanded again, whatever the series' lines later say (a client replacing them with lines
+ * of its own does not bring a deleted occurrence back).
+ *
  * Credentials are not checked: each calendar has its own access state, which a developer can
  * switch (`setAccess`) to see every calendar banner and failure.
  */
@@ -54,6 +60,8 @@ interface CalendarRow {
 
 interface EventRow {
   event_id: string;
+  /** Series read for listing: the ids of its exceptions (changed or deleted occurrences). */
+  exceptions?: string[] | null;
   status: CalendarEvent['status'];
   summary: string;
   description: string | null;
@@ -191,7 +199,10 @@ class SandboxTutorCalendar implements TutorCalendar {
       if (options.expand === false) {
         if (occurrences.length > 0) listed.push({ at: instantOf(row.start_time, zone), event: toEvent(row, zone) });
       } else {
-        for (const o of occurrences) listed.push({ at: o.start, event: instanceEvent(row, zone, o) });
+        for (const o of occurrences) {
+          const instance = instanceEvent(row, zone, o);
+          if (!row.exceptions?.includes(instance.id)) listed.push({ at: o.start, event: instance });
+        }
       }
     }
     return listed.sort((a, b) => cmp(a.at, b.at) || a.event.id.localeCompare(b.event.id)).map((l) => l.event);
@@ -206,7 +217,7 @@ class SandboxTutorCalendar implements TutorCalendar {
     for (const row of await this.rowsBetween(from, to)) {
       if (row.transparency === 'transparent') continue;
       const occurrences = row.recurrence
-        ? this.occurrences(row, zone, from, to)
+        ? this.occurrences(row, zone, from, to).filter((o) => !row.exceptions?.includes(instanceEvent(row, zone, o).id))
         : [{ start: instantOf(row.start_time, zone), end: instantOf(row.end_time, zone) }];
       for (const o of occurrences) {
         const start = cmp(o.start, from) > 0 ? o.start : from;
@@ -252,19 +263,10 @@ class SandboxTutorCalendar implements TutorCalendar {
       await this.lockSeriesOf(tx, id);
       let row = await this.row(tx, id, true);
       if (!row) {
-        // Changing one occurrence: it becomes its own event, and the series skips it.
+        // Changing one occurrence: it becomes an exception of its series (which no longer expands it).
         const instance = await this.instance(tx, id, zone, true);
         if (!instance) throw new CalendarError('not_found', `Not Found: event ${id}`);
-        await this.excludeOccurrence(tx, instance.series, instance.occurrence.start, zone);
-        const base = instanceEvent(instance.series, zone, instance.occurrence);
-        row = {
-          ...instance.series,
-          event_id: id,
-          recurrence: null,
-          recurring_event_id: instance.series.event_id,
-          start_time: base.start,
-          end_time: base.end,
-        };
+        row = exceptionRow(instance.series, zone, instance.occurrence);
       } else if (row.status === 'cancelled') {
         throw new CalendarError('not_found', `Not Found: event ${id} was deleted`);
       }
@@ -284,8 +286,12 @@ class SandboxTutorCalendar implements TutorCalendar {
                  WHERE owner_id = ${this.owner} AND (event_id = ${id} OR recurring_event_id = ${id})`;
         return;
       }
+      // Deleting one occurrence: a cancelled exception under its id.
       const instance = await this.instance(tx, id, calendar.time_zone, true);
-      if (instance) await this.excludeOccurrence(tx, instance.series, instance.occurrence.start, calendar.time_zone);
+      if (instance) {
+        const cancelled = { ...exceptionRow(instance.series, calendar.time_zone, instance.occurrence), status: 'cancelled' as const };
+        await this.write(tx, cancelled, calendar.time_zone, 'upsert');
+      }
     });
   }
 
@@ -311,8 +317,14 @@ class SandboxTutorCalendar implements TutorCalendar {
     const filter = property ? this.sql`AND private_properties @> ${this.sql.json({ [property.key]: property.value })}` : this.sql``;
     // A day of margin: all-day events were placed in the calendar's zone when written, and it may have changed
     // since. The exact test happens in memory, in the current zone.
+    // A series comes with its exceptions' ids: "<series>_<start>", a range of the primary key ("C" collation; chr(96) follows '_').
     return this.sql<EventRow[]>`
-      SELECT ${this.sql.unsafe(SELECT_EVENT)} FROM sandbox_calendar_events
+      SELECT ${this.sql.unsafe(SELECT_EVENT)},
+             CASE WHEN e.recurrence IS NULL THEN NULL ELSE ARRAY(
+               SELECT x.event_id FROM sandbox_calendar_events x
+               WHERE x.owner_id = e.owner_id AND x.event_id > e.event_id || '_' AND x.event_id < e.event_id || chr(96)
+             ) END AS exceptions
+      FROM sandbox_calendar_events e
       WHERE owner_id = ${this.owner} AND status <> 'cancelled'
         AND starts_at < ${to.add({ hours: 26 }).toString()}
         AND (recurrence IS NOT NULL OR ends_at > ${from.subtract({ hours: 26 }).toString()})
@@ -344,14 +356,6 @@ class SandboxTutorCalendar implements TutorCalendar {
   private async lockSeriesOf(tx: TransactionSql, id: string) {
     const parts = splitInstanceId(id);
     if (parts) await this.row(tx, parts.seriesId, true);
-  }
-
-  private async excludeOccurrence(tx: TransactionSql, series: EventRow, start: Temporal.Instant, zone: string) {
-    const line = isAllDay(series.start_time)
-      ? `EXDATE;VALUE=DATE:${start.toZonedDateTimeISO(zone).toPlainDate().toString().replaceAll('-', '')}`
-      : `EXDATE:${basicUtc(start)}`;
-    await tx`UPDATE sandbox_calendar_events SET recurrence = recurrence || ${tx.json([line])}, updated_at = now()
-             WHERE owner_id = ${this.owner} AND event_id = ${series.event_id}`;
   }
 
   private async write(sql: Sql | TransactionSql, row: EventRow, zone: string, mode: 'insert' | 'upsert'): Promise<EventRow | null> {
@@ -461,6 +465,20 @@ function toEvent(row: EventRow, zone: string): CalendarEvent {
     conference: row.meeting_link ? { requestId: row.conference_request_id, status: 'success' } : null,
     privateProperties: row.private_properties,
     htmlLink: null,
+  };
+}
+
+/** One occurrence as its own row: an exception of its series, under the occurrence's id. */
+function exceptionRow(series: EventRow, zone: string, o: { start: Temporal.Instant; end: Temporal.Instant }): EventRow {
+  const occurrence = instanceEvent(series, zone, o);
+  const { exceptions: _exceptions, ...fields } = series;
+  return {
+    ...fields,
+    event_id: occurrence.id,
+    recurrence: null,
+    recurring_event_id: series.event_id,
+    start_time: occurrence.start,
+    end_time: occurrence.end,
   };
 }
 
