@@ -1,3 +1,12 @@
+/** A file sent with a mail: a session's calendar file (`text/calendar; charset=utf-8; method=REQUEST`). */
+export interface MailAttachment {
+  filename: string;
+  /** The MIME type with its parameters; a calendar file names its iTIP method (`method=REQUEST|CANCEL`). */
+  contentType: string;
+  /** The file's text. */
+  content: string;
+}
+
 export interface OutgoingMail {
   /** Stable id of this message: sending the same id twice delivers once where the transport allows. */
   id: string;
@@ -11,6 +20,8 @@ export interface OutgoingMail {
    * Without it, a kept mail is stored as it is.
    */
   dataSubject?: string;
+  /** Files sent with it (text only). Kept with the mail, their names and contents sealed like the body. */
+  attachments?: readonly MailAttachment[];
 }
 
 /** A mail kept instead of sent, opened for reading ("[erased]" where its subject's key is gone). */
@@ -19,6 +30,8 @@ export interface KeptMail {
   to: string;
   subject: string;
   text: string;
+  /** Its files, in the order sent: types as they were, names and contents "[erased]" once the key is gone. */
+  attachments: MailAttachment[];
   sentAt: Date;
 }
 

@@ -62,10 +62,57 @@ describe('outbox mailer', () => {
     expect(await listOutbox(db.sql, { to: mail.to })).toEqual([]);
   });
 
+  it("keeps attachments with the mail, names and contents sealed with the subject's key, types readable; [erased] with the key", async () => {
+    await vault.keysFor(['user-u2']);
+    const invite = 'BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nATTENDEE;CN="Wilhelmina":mailto:wilhelmina@example.com\r\nEND:VCALENDAR\r\n';
+    const files = [
+      { filename: 'topmark-session.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: invite },
+      { filename: 'Wilhelmina-notes.txt', contentType: 'text/plain', content: 'Notes for Wilhelmina' },
+    ];
+    await mailer.send({
+      id: 'mail-5',
+      to: 'wilhelmina@example.com',
+      subject: 'Booked',
+      text: 'Hi',
+      dataSubject: 'user-u2',
+      attachments: files,
+    });
+    const plainFile = { filename: 'plain.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' };
+    await mailer.send({ id: 'mail-6', to: 'plain@example.org', subject: 'Plain', text: 'x', attachments: [plainFile] });
+    const stored = await raw();
+    expect(stored).not.toContain('Wilhelmina');
+    expect(stored).toContain('text/calendar; charset=utf-8; method=REQUEST');
+
+    const listed = await listOutbox(db.sql, { to: 'wilhelmina@example.com' });
+    expect(listed.map((m) => m.attachments)).toEqual([files]);
+    expect((await listOutbox(db.sql, { to: 'plain@example.org' }))[0]?.attachments).toEqual([plainFile]);
+    // mail sent before attachments existed, or without them, has none
+    expect((await listOutbox(db.sql, { to: 'someone@example.org' }))[0]?.attachments).toEqual([]);
+
+    await vault.shred('user-u2');
+    expect((await listOutbox(db.sql)).find((m) => m.id === 'mail-5')?.attachments).toEqual([
+      { filename: ERASED, contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: ERASED },
+      { filename: ERASED, contentType: 'text/plain', content: ERASED },
+    ]);
+  });
+
   it('keeps nothing readable of a mail whose data subject was erased before it was sent, and never recreates the key', async () => {
-    await mailer.send({ id: 'mail-4', to: 'late@example.com', subject: 'Late', text: 'Too late for Petronella', dataSubject: 'user-u1' });
+    await mailer.send({
+      id: 'mail-4',
+      to: 'late@example.com',
+      subject: 'Late',
+      text: 'Too late for Petronella',
+      dataSubject: 'user-u1',
+      attachments: [{ filename: 'late.ics', contentType: 'text/calendar', content: 'Petronella' }],
+    });
     expect(await raw()).not.toContain('late@example.com');
-    expect((await listOutbox(db.sql)).find((m) => m.id === 'mail-4')).toMatchObject({ to: ERASED, subject: ERASED, text: ERASED });
+    expect(await raw()).not.toContain('late.ics');
+    expect((await listOutbox(db.sql)).find((m) => m.id === 'mail-4')).toMatchObject({
+      to: ERASED,
+      subject: ERASED,
+      text: ERASED,
+      attachments: [{ filename: ERASED, contentType: 'text/calendar', content: ERASED }],
+    });
     expect(await db.sql`SELECT subject FROM personal_data_keys WHERE subject = 'user-u1'`).toHaveLength(0);
   });
 });

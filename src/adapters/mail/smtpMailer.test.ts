@@ -1,5 +1,12 @@
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { describe, expect, it } from 'vitest';
-import { deliveryError, SmtpDeliveryError, SmtpMailer } from './smtpMailer.ts';
+import { deliveryError, SmtpDeliveryError, SmtpMailer, smtpMessageOf } from './smtpMailer.ts';
+
+/** The message as it would go over the wire (RFC 5322 with its MIME parts). */
+const wire = (message: ReturnType<typeof smtpMessageOf>) =>
+  new Promise<string>((resolve, reject) =>
+    new MailComposer(message).compile().build((error, raw) => (error ? reject(error) : resolve(raw.toString('utf8')))),
+  );
 
 describe('SMTP delivery errors', () => {
   it('keep the mail id and the SMTP status, never an address', () => {
@@ -21,5 +28,41 @@ describe('SMTP delivery errors', () => {
     const sending = mailer.send({ id: 'mail-3', to: 'ottoline.vexbridge@example.com', subject: 'Hi', text: 'Hello' });
     await expect(sending).rejects.toBeInstanceOf(SmtpDeliveryError);
     await expect(sending).rejects.not.toThrow(/vexbridge/);
+  });
+});
+
+describe('SMTP messages', () => {
+  it('send a calendar file as an invitation mail clients act on: a text/calendar alternative with its method, and the file attached', async () => {
+    const ics = 'BEGIN:VCALENDAR\r\nMETHOD:CANCEL\r\nEND:VCALENDAR\r\n';
+    const message = smtpMessageOf(
+      {
+        id: 'mail-7',
+        to: 'pat@example.com',
+        subject: 'Session cancelled',
+        text: 'Hi Pat',
+        attachments: [
+          { filename: 'topmark-session-cancelled.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL', content: ics },
+          { filename: 'notes.txt', contentType: 'text/plain', content: 'notes' },
+        ],
+      },
+      'Topmark <no-reply@topmark.example>',
+    );
+    expect(message.icalEvent).toEqual({ filename: 'topmark-session-cancelled.ics', method: 'CANCEL', content: ics });
+    expect(message.attachments).toEqual([{ filename: 'notes.txt', contentType: 'text/plain', content: 'notes' }]);
+    const raw = await wire(message);
+    expect(raw).toContain('Message-ID: <mail-7@topmark.mail>');
+    expect(raw).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=CANCEL/);
+    expect(raw).toMatch(/filename=topmark-session-cancelled\.ics/);
+    expect(raw).toMatch(/filename=notes\.txt/);
+  });
+
+  it('send a mail without files as plain text', async () => {
+    const message = smtpMessageOf(
+      { id: 'mail-8', to: 'a@example.com', subject: 'Hi', text: 'Hello' },
+      'Topmark <no-reply@topmark.example>',
+    );
+    expect(message.icalEvent).toBeUndefined();
+    expect(message.attachments).toEqual([]);
+    expect(await wire(message)).toMatch(/Content-Type: text\/plain; charset=utf-8/);
   });
 });
