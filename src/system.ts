@@ -156,6 +156,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     vault,
     jobs,
     supportAddress: config.SUPPORT_EMAIL,
+    mailFrom: config.MAIL_FROM,
     accountHandlers: accountCommandHandlers,
     calendar,
     files,

@@ -40,3 +40,27 @@ export async function sessionPeople(
     tutor: reachable(tutorRow && personOf(tutorRow)),
   };
 }
+
+/**
+ * Names a session's notices use: the student's (their profile's) and those of the users who acted
+ * (who booked, moved or cancelled), by user id. A deleted or erased person has none.
+ */
+export async function sessionNames(
+  sql: Sql,
+  studentId: string,
+  userIds: readonly string[],
+): Promise<{ student: string | null; people: Map<string, string> }> {
+  const rows = await sql<{ kind: 'student' | 'user'; id: string; first_name: string; last_name: string }[]>`
+    SELECT 'student' AS kind, id, first_name, last_name FROM students WHERE id = ${studentId}
+    UNION ALL
+    SELECT 'user' AS kind, id, first_name, last_name FROM users WHERE id = ANY(${[...userIds]}::text[])`;
+  const nameOf = (r: { first_name: string; last_name: string }) =>
+    r.first_name === ERASED ? null : [r.first_name, r.last_name].filter((p) => p && p !== ERASED).join(' ') || null;
+  const studentRow = rows.find((r) => r.kind === 'student');
+  const people = new Map<string, string>();
+  for (const r of rows) {
+    const name = r.kind === 'user' ? nameOf(r) : null;
+    if (name) people.set(r.id, name);
+  }
+  return { student: studentRow ? nameOf(studentRow) : null, people };
+}

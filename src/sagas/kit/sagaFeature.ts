@@ -19,6 +19,8 @@ export interface SagaPorts {
   vault: PersonalDataVault;
   jobs: JobQueue;
   supportAddress: string;
+  /** The address mail is sent from (MAIL_FROM): the organizer of the calendar files sent with session notices. */
+  mailFrom: string;
   accountHandlers: AccountHandlers;
   /** Tutors' calendars (Google or the sandbox). */
   calendar: CalendarPort;

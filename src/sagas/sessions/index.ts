@@ -8,6 +8,7 @@ import {
   sessionCalendarReactor,
   workSessionCalendar,
 } from './sessionCalendarSaga.ts';
+import { SESSION_NOTICE_QUEUE, sessionNoticeReactor, workSessionNotices } from './sessionNotices.ts';
 import { SESSION_REMINDER_QUEUE, sessionReminderReactor, workSessionReminders } from './sessionReminders.ts';
 import { SESSION_SETTLEMENT_QUEUE, sessionSettlementReactor, workSessionSettlement } from './sessionSettlement.ts';
 
@@ -15,6 +16,8 @@ export const sessionSagas: SagaFeature = {
   name: 'sessions',
   queues: [
     { name: SESSION_REMINDER_QUEUE, retryLimit: 8, retryDelaySeconds: 30 },
+    // Booked, moved, cancelled, completed: one job per change, mailed to the family and the tutor.
+    { name: SESSION_NOTICE_QUEUE, retryLimit: 8, retryDelaySeconds: 5 },
     // Calendar writes: provider outages and rate limits retried with exponential backoff, then recorded as failed.
     { name: SESSION_CALENDAR_QUEUE, retryLimit: CALENDAR_RETRY_LIMIT, retryDelaySeconds: 2 },
     { name: SESSION_CALENDAR_RESYNC_QUEUE, retryLimit: 0 },
@@ -22,9 +25,11 @@ export const sessionSagas: SagaFeature = {
     // Credit and hour of a cancelled or completed session whose request died before settling them.
     { name: SESSION_SETTLEMENT_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
   ],
-  reactors: [sessionReminderReactor, sessionCalendarReactor, orphanedClaimReactor, sessionSettlementReactor],
+  reactors: [sessionNoticeReactor, sessionReminderReactor, sessionCalendarReactor, orphanedClaimReactor, sessionSettlementReactor],
   work: async (ports) => {
-    await workSessionReminders(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
+    const noticeDeps = { sql: ports.sql, store: ports.store, mailer: ports.mailer, mailFrom: ports.mailFrom, publicUrl: ports.publicUrl };
+    await workSessionNotices(ports.jobs, noticeDeps);
+    await workSessionReminders(ports.jobs, noticeDeps);
     await workOrphanedClaims(ports.jobs, ports.store);
     await workSessionSettlement(ports.jobs, ports.store);
     const calendarDeps = { store: ports.store, calendar: ports.calendar };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseInvite } from '../../../tests/support/iCalendar.ts';
 import {
   appendBookedSession,
   appendCancelled,
@@ -12,6 +13,7 @@ import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
+import { sessionUid } from '../../domain/sessions/sessionNotices.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 import {
   type ReminderJob,
@@ -96,18 +98,26 @@ describe('sending reminders', () => {
     ((await system.mailer.mailbox?.list({ to: address })) ?? []).filter((m) => m.subject.startsWith('Reminder:'));
 
   const parties = () => ({ tutorId, studentId, studentUserId: studentId });
+  const deps = () => ({ sql: system.sql, store: system.store, mailer: system.mailer, mailFrom: system.config.MAIL_FROM });
 
   it('mails the parent and the tutor once, however often the job runs; a moved or cancelled session drops its reminder', async () => {
     const start = new Date(hourFromNow(72));
     const sessionId = await appendBookedSession(system.store, parties(), start.toISOString(), { tutorTimeZone: 'America/Toronto' });
     const day: ReminderJob = { sessionId, start: start.toISOString(), kind: 'day' };
 
-    expect(await sendSessionReminder(system, day)).toBe('sent');
-    expect(await sendSessionReminder(system, day)).toBe('sent');
+    expect(await sendSessionReminder(deps(), day)).toBe('sent');
+    expect(await sendSessionReminder(deps(), day)).toBe('sent');
     const toParent = await mailsTo('rem-parent@example.com');
     expect(toParent).toHaveLength(1);
     expect(toParent[0]?.subject).toBe('Reminder: your Topmark session is tomorrow');
     expect(toParent[0]?.text).toContain('the Math (Grade 10 & Under) session starts tomorrow');
+    // with the session's calendar file as it is (the same UID as its other notices)
+    expect(parseInvite(toParent[0]?.attachments[0]?.content ?? '')).toMatchObject({
+      method: 'REQUEST',
+      uid: sessionUid(sessionId),
+      sequence: 0,
+      start: start.toISOString(),
+    });
     expect(await mailsTo('student-rem-kid@example.com')).toHaveLength(0);
     expect(await mailsTo('tutor-rem-tutor@example.com').then((m) => m.length)).toBe(1);
 
@@ -120,16 +130,18 @@ describe('sending reminders', () => {
 
     const moved = new Date(start.getTime() + 24 * HOUR).toISOString();
     await appendRescheduled(system.store, { ...parties(), sessionId }, start.toISOString(), moved, 0);
-    expect(await sendSessionReminder(system, { ...day, kind: 'hour' })).toBe('moved');
+    expect(await sendSessionReminder(deps(), { ...day, kind: 'hour' })).toBe('moved');
     await expect.poll(async () => (await queued()).length, { timeout: 20_000 }).toBe(4);
-    expect(await sendSessionReminder(system, { sessionId, start: moved, kind: 'hour' })).toBe('sent');
+    expect(await sendSessionReminder(deps(), { sessionId, start: moved, kind: 'hour' })).toBe('sent');
+    const moved1h = (await mailsTo('rem-parent@example.com')).find((m) => m.subject.includes('one hour'));
+    expect(parseInvite(moved1h?.attachments[0]?.content ?? '')).toMatchObject({ sequence: 1, start: moved });
     expect((await mailsTo('rem-parent@example.com')).map((m) => m.subject).sort()).toEqual([
       'Reminder: your Topmark session is tomorrow',
       'Reminder: your Topmark session starts in one hour',
     ]);
 
     await appendCancelled(system.store, { ...parties(), sessionId }, moved, 1);
-    expect(await sendSessionReminder(system, { sessionId, start: moved, kind: 'day' })).toBe('gone');
+    expect(await sendSessionReminder(deps(), { sessionId, start: moved, kind: 'day' })).toBe('gone');
     expect(await mailsTo('rem-parent@example.com')).toHaveLength(2);
   }, 60_000);
 });

@@ -1,11 +1,10 @@
-import type { Sql } from '../../adapters/db/db.ts';
-import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
-import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
-import { sessionPeople } from '../../commands/sessions/sessionPeople.ts';
+import { evolveSession, initialSessionState } from '../../domain/sessions/session.ts';
+import { reminderFactsOf } from '../../domain/sessions/sessionNotices.ts';
 import type { Reactor } from '../kit/reactor.ts';
+import { mailSessionNotice, readSession, type SessionNoticeDeps } from './sessionNotices.ts';
 
 export const SESSION_REMINDER_QUEUE = 'session-reminders';
 
@@ -47,70 +46,22 @@ export const sessionReminderReactor: Reactor = {
   },
 };
 
-export interface SessionReminderDeps {
-  sql: Sql;
-  store: EventStore;
-  mailer: Mailer;
-}
+export type SessionReminderDeps = SessionNoticeDeps;
 
-/** "Tuesday, December 1, 2026 at 3:00 PM EST", in the reader's zone. */
-export function sessionTimeIn(start: string, timeZone: string): string {
-  return (
-    new Intl.DateTimeFormat('en-US', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(start)) +
-    ` (${shortZone(start, timeZone)})`
-  );
-}
-const shortZone = (start: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
-    .formatToParts(new Date(start))
-    .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+export { sessionTimeIn } from '../../domain/sessions/sessionNotices.ts';
 
-/** Sends one reminder if the session is still booked at that start; a retry sends nothing twice (mail ids). */
+/**
+ * Sends one reminder if the session is still booked at that start, to the family and the tutor
+ * (as every session notice, with the calendar file of the session as it is); a retry sends nothing
+ * twice (mail ids from the reminder and the recipient).
+ */
 export async function sendSessionReminder(deps: SessionReminderDeps, job: ReminderJob): Promise<'sent' | 'moved' | 'gone'> {
-  const state = await sessionHandlers(deps.store).sessions.load(job.sessionId);
+  const stream = await readSession(deps.store, job.sessionId);
+  const state = stream.reduce(evolveSession, initialSessionState);
   if (!state.booked || state.status !== 'scheduled') return 'gone';
-  if (state.start !== job.start) return 'moved';
-  const booked = state.booked;
-  const { family: holder, tutor } = await sessionPeople(deps.sql, booked);
-  const family = holder ? [holder] : [];
-  const when = job.kind === 'day' ? 'tomorrow' : 'in one hour';
-  const mails = [
-    ...family.map((person) => ({
-      person,
-      zone: person.timezone ?? booked.studentTimeZone,
-      lines: [`This is a reminder that the ${booked.subjectName} session starts ${when}.`],
-    })),
-    ...(tutor
-      ? [
-          {
-            person: tutor,
-            zone: tutor.timezone ?? booked.tutorTimeZone,
-            lines: [`This is a reminder that you teach a ${booked.subjectName} session ${when}.`],
-          },
-        ]
-      : []),
-  ];
-  for (const { person, zone, lines } of mails) {
-    await deps.mailer.send({
-      id: deterministicUuid(`${reminderId(job)}/${person.id}`),
-      dataSubject: `user-${person.id}`,
-      to: person.email,
-      subject: job.kind === 'day' ? 'Reminder: your Topmark session is tomorrow' : 'Reminder: your Topmark session starts in one hour',
-      text: [
-        `Hi ${person.first_name},`,
-        '',
-        ...lines,
-        '',
-        `When: ${sessionTimeIn(job.start, zone)}`,
-        `Length: ${booked.durationMinutes} minutes, online`,
-        '',
-        'The Google Meet link is on your dashboard and in the calendar invitation.',
-        'Need to change it? Reschedule or cancel from your dashboard; cancelling less than 12 hours before the start uses the session.',
-        '',
-        '— The Topmark team',
-      ].join('\n'),
-    });
-  }
+  const facts = reminderFactsOf(stream, job.start, job.kind);
+  if (!facts) return 'moved';
+  await mailSessionNotice(deps, reminderId(job), facts);
   return 'sent';
 }
 
