@@ -38,6 +38,7 @@ import { studentRoutes } from './routes/students/studentRoutes.ts';
 import { subjectRoutes } from './routes/subjects/subjectRoutes.ts';
 import { googleCalendarPushRoutes } from './routes/tutors/googleCalendarPushRoutes.ts';
 import { subjectsWithTutorsRoutes } from './routes/tutors/subjectsWithTutorsRoutes.ts';
+import { tutorCalendarEventsRoutes } from './routes/tutors/tutorCalendarEventsRoutes.ts';
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
 import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
 import { tutorProfileRoutes } from './routes/tutors/tutorProfileRoutes.ts';
@@ -124,6 +125,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(tutorRoutes(system));
   await app.register(tutorProfileRoutes(system));
   await app.register(tutorCalendarRoutes(system));
+  await app.register(tutorCalendarEventsRoutes(system));
   await app.register(googleCalendarPushRoutes(system));
   await app.register(tutorDirectoryRoutes(system));
   await app.register(subjectsWithTutorsRoutes(system));

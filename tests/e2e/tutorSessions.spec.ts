@@ -1,7 +1,9 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
 import { freeHours, studentWithMaya } from './studentBooking.ts';
+import { dayLabel, showWeekOf } from './tutorCalendar.ts';
 
 /**
  * The tutor's sessions on the tutor dashboard (spec part 2 §2, §4, §5, §8, §9): a student books a
@@ -119,9 +121,19 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   // The sync card: every upcoming session is in the calendar.
   await expect(page.getByTestId('calendar-sync')).toContainText('All sessions synced');
   await expect(page.getByTestId('calendar-sync')).toContainText(/Last synced: (Just now|\d+ minutes? ago)/);
-  // The session's own calendar event is not busy time the tutor could remove.
-  await expect(page.getByRole('list', { name: 'Busy time in the next 30 days' })).toHaveCount(0);
-  await expect(page.getByText('No busy time in the next 30 days.')).toBeVisible();
+  // The session's own calendar event is in the week view as a booked session: read-only, only Topmark moves it.
+  await showWeekOf(page, Temporal.PlainDate.from(booking.day), MAYA.zone);
+  const sessionEvent = page.getByTestId('calendar-week').getByRole('button', {
+    name: new RegExp(
+      `, booked session, ${dayLabel(Temporal.PlainDate.from(booking.day))}, ${timeIn(booking.start, MAYA.zone).replace(/\s/g, ' ')} – .*read-only$`,
+    ),
+  });
+  await sessionEvent.click();
+  const details = page.getByRole('dialog', { name: 'Booked session' });
+  await expect(details).toContainText('use Reschedule or Cancel');
+  await expect(details.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
   expect(await seriousViolations(page, 'tutor dashboard with a session')).toEqual([]);
   await page.screenshot({ path: '.tmp/tutor-shots/sessions.png', fullPage: true });
 

@@ -134,10 +134,13 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await expect(page.getByTestId('dashboard-user')).toContainText(`Ada King${n}`);
   await expect(page.getByLabel('Last name')).toHaveCount(0);
 
-  // The built-in calendar lets the tutor block time.
-  await page.getByLabel('Title').fill('Dentist');
-  await page.getByRole('button', { name: 'Add busy time' }).click();
-  await expect(page.getByRole('list', { name: 'Busy time in the next 30 days' })).toContainText('Dentist');
+  // The built-in calendar lets the tutor block time: a busy event added in the week view.
+  await page.getByRole('button', { name: 'Add event', exact: true }).click();
+  const add = page.getByRole('dialog', { name: 'Add an event' });
+  await add.getByLabel('Title').fill('Dentist');
+  await add.getByRole('button', { name: 'Add event' }).click();
+  await expect(page.getByText('Event added', { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId('calendar-week').getByRole('button', { name: /^Dentist, busy, / })).toBeVisible();
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await horizontalOverflow(page)).toBe(0);
   await page.setViewportSize({ width: 1280, height: 800 });

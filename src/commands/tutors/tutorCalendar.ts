@@ -11,7 +11,6 @@ import {
   type TutorCalendar,
   type WatchableCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
-import { instantOf } from '../../adapters/calendar/calendarTime.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
@@ -24,7 +23,7 @@ import {
   weeklyHoursToRecurringEvents,
   type ZonedWeeklyHours,
 } from '../../domain/calendar/availability.ts';
-import { isHoursEvent, SESSION_EVENT_PROPERTY } from '../../domain/calendar/calendarHours.ts';
+import { isHoursEvent } from '../../domain/calendar/calendarHours.ts';
 import type { TutorEvent, TutorState } from '../../domain/tutors/tutor.ts';
 import { tutorStreamId } from '../../domain/tutors/tutor.ts';
 import { commandContext } from '../kit/commandContext.ts';
@@ -311,32 +310,4 @@ export async function writeWeeklyHours(deps: TutorCalendarDeps, tutorId: string,
   if (after?.eventId === eventId) return 'written';
   await deleteAll(calendar, [...ids]);
   return 'superseded';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Busy events (the sandbox's other events, so a demo shows blocking)
-
-export interface BusyEvent {
-  id: string;
-  summary: string;
-  start: string;
-  end: string;
-}
-
-/** Busy time: opaque, not cancelled, and not Topmark Hours (by name or by Topmark's mark). */
-export const isBusyEvent = (e: CalendarEvent) =>
-  e.status !== 'cancelled' &&
-  // A session's own event (the calendar saga's) is the session, not other busy time.
-  e.privateProperties[SESSION_EVENT_PROPERTY] === undefined &&
-  e.transparency === 'opaque' &&
-  !isTopmarkHours(e.summary) &&
-  e.privateProperties[TOPMARK_HOURS_PROPERTY.key] !== TOPMARK_HOURS_PROPERTY.value;
-
-export function busyEventOf(e: CalendarEvent, zone: string): BusyEvent {
-  return {
-    id: e.id,
-    summary: e.summary,
-    start: instantOf(e.start, zone).toString(),
-    end: instantOf(e.end, zone).toString(),
-  };
 }

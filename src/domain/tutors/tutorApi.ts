@@ -89,21 +89,10 @@ export const calendarStatusSchema = z.object({
   needsReauthorisation: z.boolean(),
   /** The address to share a calendar with (the service account), when one is configured. */
   serviceAccountEmail: z.string().nullable(),
-  /** `sandbox`: the built-in calendar (no Google configured); the dashboard then offers busy events. */
+  /** `sandbox`: the built-in calendar (no Google configured); the dashboard then shows its week view (GET /api/tutor/calendar/events). */
   provider: z.enum(['google', 'sandbox']),
 });
 export type CalendarStatusAnswer = z.output<typeof calendarStatusSchema>;
-
-/** The tutor's other (busy) events, sandbox only: GET/POST /api/tutor/calendar/events, DELETE /api/tutor/calendar/events/{id}. */
-export const busyEventSchema = z.object({ id: z.string(), summary: z.string(), start: z.string(), end: z.string() });
-export type BusyEvent = z.output<typeof busyEventSchema>;
-export const addBusyEventBody = z
-  .object({
-    summary: z.string().trim().min(1, 'A title is required').max(200),
-    start: z.iso.datetime({ offset: true }),
-    end: z.iso.datetime({ offset: true }),
-  })
-  .strict();
 
 /** GET /api/tutor/dashboard-stats: weeks run Monday–Sunday and periods 1st–15th / 16th–end, in the tutor's zone. */
 export const dashboardStatsSchema = z.object({

@@ -5,11 +5,12 @@ import { appendBookedSession, hourFromNow, registeredStudent } from '../../../..
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { sessionEventIdOf } from '../../../commands/sessions/sessionCalendarSync.ts';
+import { SESSION_EVENTS_ARE_READ_ONLY } from '../../../commands/tutors/calendarEvents.ts';
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
 import { NO_CALENDAR_EVENT } from '../../../domain/sessions/sessionCalendarDecider.ts';
+import { calendarEventListSchema } from '../../../domain/tutors/calendarEventsApi.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';
-import { SESSION_EVENTS_ARE_NOT_BUSY_EVENTS } from '../tutors/tutorCalendarRoutes.ts';
 
 /** The sync card's calls and Send Invite, on the sandbox calendar; no workers run, so only these calls sync. */
 let system: TestSystem;
@@ -60,14 +61,16 @@ describe('calendar sync over HTTP', () => {
     // Nothing left to do: a second sync changes nothing.
     expect((await call('POST', `/api/tutor/${tutor.tutorId}/sync-calendar`, tutor.cookie)).json()).toMatchObject({ updatedSessions: 0 });
 
-    // The session's event is the session, not other busy time: not listed, and not removable as one.
-    const busy = await call('GET', `/api/tutor/calendar/events`, tutor.cookie);
-    expect(busy.statusCode, busy.body).toBe(200);
-    expect(busy.json()).toEqual([]);
+    // The session's event shows in the tutor's calendar as the session, read-only: only Topmark moves it.
     const eventId = sessionEventIdOf(sessionId, 0);
+    const listed = await call('GET', `/api/tutor/calendar/events?to=${encodeURIComponent(hourFromNow(96))}`, tutor.cookie);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(calendarEventListSchema.parse(listed.json()).items).toEqual([
+      expect.objectContaining({ id: eventId, kind: 'session', readOnly: true }),
+    ]);
     const removal = await app.inject({ method: 'DELETE', url: `/api/tutor/calendar/events/${eventId}`, headers: { cookie: tutor.cookie } });
     expect(removal.statusCode, removal.body).toBe(409);
-    expect(removal.json().message).toBe(SESSION_EVENTS_ARE_NOT_BUSY_EVENTS);
+    expect(removal.json().message).toBe(SESSION_EVENTS_ARE_READ_ONLY);
 
     const invited = await call('POST', `/api/sessions/${sessionId}/send-invite`, tutor.cookie);
     expect(invited.statusCode, invited.body).toBe(200);

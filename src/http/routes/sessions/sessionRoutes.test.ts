@@ -765,8 +765,8 @@ describe('two API processes on one database', () => {
     expect(await timesOn(onReplica, tutor, pupil, day)).toContain('11:00');
     const added = await call('POST', '/api/tutor/calendar/events', tutor.cookie, {
       summary: 'Dentist',
-      start: at(day, '11:00'),
-      end: at(day, '12:00'),
+      start: { dateTime: at(day, '11:00') },
+      end: { dateTime: at(day, '12:00') },
     });
     expect(added.statusCode, added.body).toBe(201);
     expect(await timesOn(onReplica, tutor, pupil, day)).not.toContain('11:00');

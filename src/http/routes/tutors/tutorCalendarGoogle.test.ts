@@ -13,7 +13,7 @@ import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { availabilityEntrySchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
 import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
 import { buildApp } from '../../app.ts';
-import { MANAGE_IN_GOOGLE } from './tutorCalendarRoutes.ts';
+import { MANAGE_IN_GOOGLE } from './tutorCalendarEventsRoutes.ts';
 
 /** The tutor calendar routes on the Google adapter, against a local server speaking Google's wire format. */
 const oauthClient = { clientId: 'client-123.apps.googleusercontent.com', clientSecret: 'GOCSPX-secret' };
@@ -100,7 +100,7 @@ describe('a tutor’s Google calendar', () => {
     expect(fake.requests.filter((r) => r.path === '/token')).toEqual([]);
   });
 
-  it('writes weekly hours to Google and reads them back; busy events are managed in Google', async () => {
+  it('writes weekly hours to Google and reads them back; the tutor’s other events are managed in Google', async () => {
     const saved = await app.inject({
       method: 'POST',
       url: '/api/tutor/availability',
@@ -117,9 +117,31 @@ describe('a tutor’s Google calendar', () => {
     expect(inserts[0]!.body).toMatchObject({ summary: 'Topmark Hours', transparency: 'transparent' });
     expect((await status(tutor)).hasAvailability).toBe(true);
 
-    const busy = await get(tutor, '/api/tutor/calendar/events');
-    expect(busy.statusCode).toBe(409);
-    expect(busy.json().message).toBe(MANAGE_IN_GOOGLE);
+    // The calendar events API is the sandbox's: on Google every call is a 409, and Google hears nothing.
+    const before = fake.calendarRequests().length;
+    const [hours] = inserts;
+    const seriesId = String((hours!.body as { id?: string }).id);
+    const event = {
+      summary: 'Dentist',
+      start: { dateTime: '2026-09-01T10:00:00', timeZone: 'America/Vancouver' },
+      end: { dateTime: '2026-09-01T11:00:00', timeZone: 'America/Vancouver' },
+    };
+    for (const [method, url, payload] of [
+      ['GET', '/api/tutor/calendar/events', undefined],
+      ['GET', `/api/tutor/calendar/events/${seriesId}`, undefined],
+      ['POST', '/api/tutor/calendar/events', event],
+      ['PATCH', `/api/tutor/calendar/events/${seriesId}`, { summary: 'Renamed' }],
+      ['DELETE', `/api/tutor/calendar/events/${seriesId}`, undefined],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: { cookie: tutor.cookie }, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(409);
+      expect(res.json().message).toBe(MANAGE_IN_GOOGLE);
+    }
+    const writes = fake
+      .calendarRequests()
+      .slice(before)
+      .filter((r) => r.method === 'PATCH' || r.method === 'DELETE' || r.path.endsWith('/events'));
+    expect(writes.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('a revoked grant (invalid_grant) asks to authorise again, records the loss and raises an alert; new tokens restore it', async () => {

@@ -12,7 +12,7 @@ import { hoursSeriesOf, latestWeeklyHours, writtenHoursSeries } from '../../../c
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TOPMARK_HOURS, TOPMARK_HOURS_PROPERTY } from '../../../domain/calendar/availability.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
-import { availabilityEntrySchema, busyEventSchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
+import { availabilityEntrySchema, calendarStatusSchema } from '../../../domain/tutors/tutorApi.ts';
 import { currentUser } from '../../../projections/accounts/queries.ts';
 import { openAlerts } from '../../../projections/operations/alerts/queries.ts';
 import { TUTOR_HOURS_QUEUE } from '../../../sagas/tutors/tutorHoursSaga.ts';
@@ -263,73 +263,6 @@ describe('calendar status', () => {
       timeout: 10_000,
       interval: 50,
     });
-  });
-});
-
-describe('busy events (sandbox)', () => {
-  let tutor: ApprovedTutor;
-  let other: ApprovedTutor;
-  beforeAll(async () => {
-    tutor = await approvedTutor(system, 'busy');
-    other = await approvedTutor(system, 'busy-other');
-  });
-  const start = new Date(Date.now() + 2 * 86_400_000);
-  start.setUTCHours(15, 0, 0, 0);
-  const at = (hours: number) => new Date(start.getTime() + hours * 3_600_000).toISOString();
-  const add = (who: ApprovedTutor, payload: object, key?: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/tutor/calendar/events',
-      headers: { cookie: who.cookie, ...(key ? { 'idempotency-key': key } : {}) },
-      payload,
-    });
-
-  it('adds, lists and deletes busy events; a retried add makes one event; another tutor cannot delete them', async () => {
-    const body = { summary: 'Dentist', start: at(0), end: at(1) };
-    const added = await add(tutor, body, 'busy-key-0001');
-    expect(added.statusCode, added.body).toBe(201);
-    const event = busyEventSchema.parse(added.json());
-    expect(event).toMatchObject({ summary: 'Dentist' });
-    expect(Date.parse(event.start)).toBe(Date.parse(body.start));
-    const again = await add(tutor, body, 'busy-key-0001');
-    expect(again.json().id).toBe(event.id);
-
-    const listed = await get(tutor, '/api/tutor/calendar/events');
-    expect(listed.statusCode).toBe(200);
-    expect(
-      busyEventSchema
-        .array()
-        .parse(listed.json())
-        .map((e) => e.id),
-    ).toEqual([event.id]);
-    expect((await get(other, '/api/tutor/calendar/events')).json()).toEqual([]);
-
-    const stolen = await app.inject({ method: 'DELETE', url: `/api/tutor/calendar/events/${event.id}`, headers: { cookie: other.cookie } });
-    expect(stolen.statusCode).toBe(404);
-    const removed = await app.inject({
-      method: 'DELETE',
-      url: `/api/tutor/calendar/events/${event.id}`,
-      headers: { cookie: tutor.cookie },
-    });
-    expect(removed.statusCode).toBe(204);
-    expect((await get(tutor, '/api/tutor/calendar/events')).json()).toEqual([]);
-  });
-
-  it('refuses an end before the start and events over 12 hours; Topmark Hours are not busy events', async () => {
-    expect((await add(tutor, { summary: 'x', start: at(2), end: at(1) })).json()).toMatchObject({ field: 'end' });
-    const long = await add(tutor, { summary: 'x', start: at(0), end: at(13) });
-    expect(long.statusCode).toBe(400);
-    expect((await add(tutor, { summary: ' ', start: at(0), end: at(1) })).statusCode).toBe(400);
-
-    expect((await saveHours(tutor, { availability: weekdays })).statusCode).toBe(200);
-    const [series] = await writtenHoursSeries(sandboxOf(tutor.tutorId));
-    const refused = await app.inject({
-      method: 'DELETE',
-      url: `/api/tutor/calendar/events/${series!.id}`,
-      headers: { cookie: tutor.cookie },
-    });
-    expect(refused.statusCode).toBe(409);
-    expect((await get(tutor, '/api/tutor/calendar/events')).json()).toEqual([]);
   });
 });
 

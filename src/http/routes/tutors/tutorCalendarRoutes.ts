@@ -1,19 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CalendarError, type CalendarStatus, type TutorCalendar } from '../../../adapters/calendar/calendarPort.ts';
 import {
-  CalendarError,
-  type CalendarStatus,
-  calendarEventId,
-  isValidEventId,
-  splitInstanceId,
-  type TutorCalendar,
-} from '../../../adapters/calendar/calendarPort.ts';
-import {
-  busyEventOf,
   holdsHours,
   hoursSeriesOf,
-  isBusyEvent,
   latestWeeklyHours,
   type OpenedTutorCalendar,
   openTutorCalendar,
@@ -25,14 +16,11 @@ import {
 } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
-import { assertTimeZone, TOPMARK_HOURS_PROPERTY, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
+import { assertTimeZone, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { SESSION_EVENT_PROPERTY } from '../../../domain/calendar/calendarHours.ts';
 import {
   type AvailabilityEntry,
-  addBusyEventBody,
   availabilityEntrySchema,
-  busyEventSchema,
   calendarStatusSchema,
   saveAvailabilityBody,
 } from '../../../domain/tutors/tutorApi.ts';
@@ -53,20 +41,11 @@ const fieldErrorSchema = z.object({
 });
 
 export const AVAILABILITY_FETCH_FAILED = 'Failed to fetch availability';
-export const MANAGE_IN_GOOGLE = 'Manage your other events in Google Calendar';
 export const NOT_YOUR_CALENDAR = 'You can only see your own calendar';
-export const BUSY_EVENT_NOT_FOUND = 'Event not found';
-export const HOURS_ARE_NOT_BUSY_EVENTS = 'Topmark Hours are changed through your weekly hours, not as events';
-export const SESSION_EVENTS_ARE_NOT_BUSY_EVENTS = 'This is a booked session: reschedule or cancel it from your sessions';
-export const BUSY_EVENT_TOO_LONG = 'An event can last at most 12 hours';
-export const BUSY_EVENT_ENDS_BEFORE_START = 'The end must be after the start';
 /** How long a write of the weekly hours waits for the calendar saga before answering 503. */
 const HOURS_WRITE_TIMEOUT_MS = 10_000;
 /** Unchanged hours saved longer ago than this, and missing from the calendar, are written by the request itself. */
 const SAGA_GRACE_MS = 3_000;
-const DAY_MS = 86_400_000;
-const MAX_BUSY_RANGE_MS = 62 * DAY_MS;
-const MAX_BUSY_EVENT_MS = 12 * 3_600_000;
 
 /** A calendar provider's failure, in words the dashboard can show (its toast adds "Failed to fetch availability"). */
 function providerFailure(error: CalendarError): { status: number; message: string; retryAfter?: number } {
@@ -96,7 +75,7 @@ function fieldOf(error: unknown): string | null {
   return null;
 }
 
-function answerFailure(reply: FastifyReply, error: unknown): FastifyReply {
+export function answerFailure(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof CalendarError) {
     const failure = providerFailure(error);
     if (failure.retryAfter) reply.header('retry-after', String(failure.retryAfter));
@@ -119,7 +98,7 @@ const toEntry = (h: WeeklyHoursEntry): AvailabilityEntry => ({
   isActive: true,
 });
 
-/** The tutor's calendar: weekly hours, connection status, busy events (sandbox), onboarding completion. */
+/** The tutor's calendar: weekly hours, connection status, onboarding completion (its events: tutorCalendarEventsRoutes). */
 export const tutorCalendarRoutes =
   ({ sql, store, calendar: port }: Pick<System, 'sql' | 'store' | 'config' | 'calendar'>): FastifyPluginAsyncZod =>
   async (app) => {
@@ -271,117 +250,6 @@ export const tutorCalendarRoutes =
         };
       },
     );
-
-    // ---------------------------------------------------------------------------------------------
-    // Busy events: the sandbox only (on Google the tutor keeps their own calendar).
-
-    const sandboxOnly = () => {
-      if (port.kind !== 'sandbox') throw new DomainError(MANAGE_IN_GOOGLE, 'conflict');
-    };
-    const busyQuery = z.object({
-      from: z.iso.datetime({ offset: true }).optional(),
-      to: z.iso.datetime({ offset: true }).optional(),
-    });
-
-    app.get(
-      '/api/tutor/calendar/events',
-      {
-        config: tutorOnly,
-        schema: {
-          tags: ['tutors'],
-          summary: 'The tutor’s other (busy) events between from and to (default the next 30 days; at most 62 days); sandbox only',
-          querystring: busyQuery,
-          response: { 200: z.array(busyEventSchema), 400: fieldErrorSchema, 409: messageSchema, 502: messageSchema, 503: messageSchema },
-        },
-      },
-      async (request, reply) => {
-        sandboxOnly();
-        const opened = await ownCalendar(request);
-        const from = request.query.from ? Date.parse(request.query.from) : Date.now();
-        const requestedTo = request.query.to ? Date.parse(request.query.to) : from + 30 * DAY_MS;
-        if (requestedTo <= from) throw new DomainError('to must be after from', 'invalid');
-        const to = Math.min(requestedTo, from + MAX_BUSY_RANGE_MS);
-        try {
-          const zone = await zoneOf(request, opened);
-          const events = await opened.calendar.listEvents({
-            from: new Date(from).toISOString(),
-            to: new Date(to).toISOString(),
-            expand: true,
-          });
-          return events.filter(isBusyEvent).map((e) => busyEventOf(e, zone));
-        } catch (error) {
-          return answerFailure(reply, error);
-        }
-      },
-    );
-
-    app.post(
-      '/api/tutor/calendar/events',
-      {
-        config: tutorOnly,
-        schema: {
-          tags: ['tutors'],
-          summary: 'Add a busy event (at most 12 hours) that blocks booking; sandbox only',
-          body: addBusyEventBody,
-          response: { 201: busyEventSchema, 400: fieldErrorSchema, 409: messageSchema, 502: messageSchema, 503: messageSchema },
-        },
-      },
-      async (request, reply) => {
-        sandboxOnly();
-        const { summary, start, end } = request.body;
-        const length = Date.parse(end) - Date.parse(start);
-        if (length <= 0) return reply.status(400).send({ message: BUSY_EVENT_ENDS_BEFORE_START, field: 'end' });
-        if (length > MAX_BUSY_EVENT_MS) return reply.status(400).send({ message: BUSY_EVENT_TOO_LONG, field: 'end' });
-        const opened = await ownCalendar(request);
-        const zone = await zoneOf(request, opened);
-        return idempotent(sql, request, reply, async (ctx) => {
-          // The id derives from the command id (the Idempotency-Key's, when one is sent): a retry makes no second event.
-          const id = calendarEventId(opened.tutorId, 'busy', ctx.commandId);
-          const event = await opened.calendar.createEvent(id, {
-            summary,
-            start: { dateTime: start },
-            end: { dateTime: end },
-            transparency: 'opaque',
-          });
-          return { status: 201, body: busyEventOf(event, zone) };
-        }).catch((error: unknown) => answerFailure(reply, error));
-      },
-    );
-
-    app.delete(
-      '/api/tutor/calendar/events/:id',
-      {
-        config: tutorOnly,
-        schema: {
-          tags: ['tutors'],
-          summary: 'Remove one of the tutor’s busy events; sandbox only',
-          params: z.object({ id: z.string().max(1100) }),
-          response: { 204: z.null(), 404: messageSchema, 409: messageSchema, 502: messageSchema, 503: messageSchema },
-        },
-      },
-      async (request, reply) => {
-        sandboxOnly();
-        const { id } = request.params;
-        if (!isValidEventId(id) && !splitInstanceId(id)) throw new DomainError(BUSY_EVENT_NOT_FOUND, 'not_found');
-        const opened = await ownCalendar(request);
-        try {
-          // Each tutor's calendar holds only their events: another tutor's id is simply not found.
-          const event = await opened.calendar.getEvent(id);
-          if (!event || event.status === 'cancelled') throw new DomainError(BUSY_EVENT_NOT_FOUND, 'not_found');
-          if (event.privateProperties[SESSION_EVENT_PROPERTY] !== undefined)
-            throw new DomainError(SESSION_EVENTS_ARE_NOT_BUSY_EVENTS, 'conflict');
-          if (!isBusyEvent(event) || event.privateProperties[TOPMARK_HOURS_PROPERTY.key]) {
-            throw new DomainError(HOURS_ARE_NOT_BUSY_EVENTS, 'conflict');
-          }
-          await opened.calendar.deleteEvent(id);
-          return reply.status(204).send(null);
-        } catch (error) {
-          return answerFailure(reply, error);
-        }
-      },
-    );
-
-    // ---------------------------------------------------------------------------------------------
 
     app.post(
       '/api/tutor/onboarding/complete',

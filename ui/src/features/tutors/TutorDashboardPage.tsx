@@ -14,8 +14,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { AvailabilityInstructions, BusyTimeCard, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
+import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { CalendarSyncCard } from './CalendarSyncCard.tsx';
+import { TutorCalendarSection } from './CalendarWeek.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
 import { Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
@@ -151,7 +152,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
           <WeeklyHoursEditor user={user} />
         </CardContent>
       </Card>
-      {status.data?.provider === 'sandbox' ? <BusyTimeCard user={user} tutorId={profile.id} /> : null}
+      {status.data ? <TutorCalendarSection zone={user.timezone} provider={status.data.provider} /> : null}
     </>
   );
 }

@@ -3,9 +3,10 @@ import { rescheduleAvailabilitySchema, tutorSessionSchema } from '@shared/sessio
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '@shared/sessions/sessionCalendarApi.ts';
 import type { Qualification } from '@shared/subjects/qualifications.ts';
 import { type Subject, subjectSchema } from '@shared/subjects/subjectApi.ts';
+import type { CalendarEventRequest } from '@shared/tutors/calendarEventForm.ts';
+import { calendarEventListSchema, calendarEventSchema } from '@shared/tutors/calendarEventsApi.ts';
 import {
   availabilityEntrySchema,
-  busyEventSchema,
   calendarStatusSchema,
   dashboardStatsSchema,
   pictureUploadSchema,
@@ -43,7 +44,10 @@ export const tutorKeys = {
   availability: ['/api/tutor/availability'] as const,
   stats: ['/api/tutor/dashboard-stats'] as const,
   calendarStatus: (tutorId: string) => ['/api/tutor', tutorId, 'calendar-status'] as const,
-  busyEvents: ['/api/tutor/calendar/events'] as const,
+  /** Every listing and event of the tutor's calendar (invalidate this after a change). */
+  calendarEvents: ['/api/tutor/calendar/events'] as const,
+  calendarWeek: (from: string, to: string) => ['/api/tutor/calendar/events', { from, to }] as const,
+  calendarEvent: (id: string) => ['/api/tutor/calendar/events', id] as const,
   directory: (subjectId: string, gradeLevel: string) => ['/api/tutors', { subjectId, gradeLevel }] as const,
   sessions: (tutorId: string) => ['/api/sessions/tutor', tutorId] as const,
   syncStatus: (tutorId: string) => ['/api/tutor', tutorId, 'sync-status'] as const,
@@ -60,7 +64,6 @@ export const tutorsApi = {
   mySubjects: jsonQuery('/api/tutor/subjects', z.array(tutorSubjectSchema)),
   availability: jsonQuery('/api/tutor/availability', z.array(availabilityEntrySchema)),
   stats: jsonQuery('/api/tutor/dashboard-stats', dashboardStatsSchema),
-  busyEvents: jsonQuery('/api/tutor/calendar/events', z.array(busyEventSchema)),
   calendarStatus: (tutorId: string) => api.get(`/api/tutor/${enc(tutorId)}/calendar-status`, calendarStatusSchema),
 
   changeName: (firstName: string, lastName: string) =>
@@ -87,8 +90,19 @@ export const tutorsApi = {
     api.send('POST', '/api/tutor/subjects', { subjectQualifications: qualifications }, z.array(tutorSubjectSchema)),
   saveAvailability: (availability: readonly WeeklyHoursRow[], timezone?: string) =>
     apiRequest('POST', '/api/tutor/availability', timezone ? { availability, timezone } : { availability }),
-  addBusyEvent: (body: { summary: string; start: string; end: string }) => apiRequest('POST', '/api/tutor/calendar/events', body),
-  removeBusyEvent: (id: string) => apiRequest('DELETE', `/api/tutor/calendar/events/${enc(id)}`),
+  /** The sandbox calendar's events between two instants, series as their occurrences (Google's `singleEvents`). */
+  calendarEvents: (from: string, to: string) =>
+    api.get(`/api/tutor/calendar/events?${new URLSearchParams({ from, to })}`, calendarEventListSchema),
+  /** One event, a series' master (with its recurrence), or one occurrence. */
+  calendarEvent: (id: string) => api.get(`/api/tutor/calendar/events/${enc(id)}`, calendarEventSchema),
+  /** `key`: one per form opened, so a retried save makes one event. */
+  createCalendarEvent: (body: CalendarEventRequest, key: string) =>
+    api.send('POST', '/api/tutor/calendar/events', body, calendarEventSchema, { headers: { 'Idempotency-Key': key } }),
+  /** Changes an event, a whole series, or one occurrence (its instance id). */
+  changeCalendarEvent: (id: string, body: Partial<CalendarEventRequest>) =>
+    api.send('PATCH', `/api/tutor/calendar/events/${enc(id)}`, body, calendarEventSchema),
+  /** Deletes an event, a whole series, or one occurrence. */
+  deleteCalendarEvent: (id: string) => apiRequest('DELETE', `/api/tutor/calendar/events/${enc(id)}`),
   completeOnboarding: () => apiRequest('POST', '/api/tutor/onboarding/complete', {}),
 
   /** The tutor's sessions (spec part 2 §7 "Sessions"). */
