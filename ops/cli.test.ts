@@ -28,6 +28,11 @@ const senders = [
   { name: 'Grace Hopper', email: 'grace.hopper@example.org', subject: 'Gutter repair', message: 'Is next week possible?' },
 ];
 const streams: string[] = [];
+const invite = {
+  filename: 'topmark-session.ics',
+  contentType: 'text/calendar; charset=utf-8; method=REQUEST',
+  content: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nMETHOD:REQUEST\r\nEND:VCALENDAR\r\n',
+};
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
@@ -61,6 +66,7 @@ beforeAll(async () => {
       to: 'ada.lovelace@example.org',
       subject: 'We received your message',
       text: 'Thank you, we will get back to you.',
+      attachments: [invite],
     });
     await new OutboxMailer(system.sql).send({ id: 'mail-ops-other', to: 'someone@example.org', subject: 'Other', text: 'Other mail' });
   } finally {
@@ -176,7 +182,7 @@ describe('ops CLI', () => {
     expect(reactor.stdout).toBe('');
   });
 
-  it('lists the outbox, newest first, filtered by recipient', async () => {
+  it('lists the outbox, newest first, filtered by recipient, with the files of each mail', async () => {
     const all = await cli('mail:list', '--json');
     expect(all.code).toBe(0);
     expect(Array.isArray(json(all))).toBe(true);
@@ -189,8 +195,13 @@ describe('ops CLI', () => {
         to: 'ada.lovelace@example.org',
         subject: 'We received your message',
         text: 'Thank you, we will get back to you.',
+        attachments: [invite],
       }),
     ]);
+    expect(json<{ to: string; attachments: unknown[] }[]>(all).find((m) => m.to === 'someone@example.org')?.attachments).toEqual([]);
+    const text = await cli('mail:list');
+    expect(text.stdout).toContain('FILES');
+    expect(text.stdout).toContain('topmark-session.ics');
   });
 
   it('creates an admin who can sign in, through the account commands', async () => {

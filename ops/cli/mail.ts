@@ -2,7 +2,10 @@ import { listOutbox } from '../../src/adapters/mail/outboxMailer.ts';
 import type { System } from '../../src/system.ts';
 import { type CommandResult, count, table, time } from './output.ts';
 
-/** The dev mailbox: mail the OutboxMailer kept instead of sending, newest first. */
+/**
+ * The dev mailbox: mail the OutboxMailer kept instead of sending, newest first. `--json` gives each
+ * mail whole, its files too (name, type, text: a session notice's iCalendar file).
+ */
 export async function listMail(system: System, options: { to?: string; limit: number }): Promise<CommandResult> {
   const mails = await listOutbox(system.sql, { to: options.to, limit: options.limit });
   return {
@@ -21,6 +24,7 @@ export async function listMail(system: System, options: { to?: string; limit: nu
             { header: 'TO', value: (m) => m.to, max: 40 },
             { header: 'SUBJECT', value: (m) => m.subject, max: 50 },
             { header: 'TEXT', value: (m) => m.text, max: 70 },
+            { header: 'FILES', value: (m) => m.attachments.map((f) => f.filename).join(', '), max: 40 },
           ],
           mails,
         ),

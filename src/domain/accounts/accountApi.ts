@@ -112,12 +112,22 @@ export const updatedStudentSchema = z.object({
   isUniversityStudent: z.boolean().optional(),
 });
 
+/** A file sent with a kept mail: a session notice's calendar file (`text/calendar; charset=utf-8; method=REQUEST`). */
+export const devMailAttachmentSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  /** The file's text (the iCalendar text of a calendar file). */
+  content: z.string(),
+});
+export type DevMailAttachment = z.output<typeof devMailAttachmentSchema>;
+
 /** GET /api/dev/mailbox (only while the outbox mailer is active; 404 with real SMTP). */
 export const devMailSchema = z.object({
   id: z.string(),
   to: z.string(),
   subject: z.string(),
   text: z.string(),
+  attachments: z.array(devMailAttachmentSchema),
   sentAt: z.string(),
 });
 export type DevMail = z.output<typeof devMailSchema>;

@@ -30,7 +30,7 @@ async function consoleOf(options: { mailer?: Mailer } = {}) {
 }
 
 describe('the dev mailbox in the console', () => {
-  it('shows admins the mail kept in the outbox, newest first; finance is refused', async () => {
+  it('shows admins the mail kept in the outbox, newest first, with its files; finance is refused', async () => {
     const { system, app, cookie } = await consoleOf();
     const admin = await cookie('admin');
     await system.mailer.send({ id: randomUUID(), to: 'first@example.com', subject: 'First', text: 'one' });
@@ -43,6 +43,14 @@ describe('the dev mailbox in the console', () => {
       .mails.map((m) => m.subject)
       .filter((s) => s === 'First' || s === 'Second');
     expect(subjects).toEqual(['Second', 'First']);
+    // with the files sent with each: name, type and text (a session notice's calendar file)
+    const ics = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nMETHOD:REQUEST\r\nEND:VCALENDAR\r\n';
+    const file = { filename: 'topmark-session.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: ics };
+    await system.mailer.send({ id: randomUUID(), to: 'pat@example.com', subject: 'Session booked', text: 'Hi Pat', attachments: [file] });
+    const withFile = await app.inject({ method: 'GET', url: '/api/admin/mailbox', headers: { cookie: admin } });
+    const mails = devMailboxResponseSchema.parse(withFile.json()).mails;
+    expect(mails.find((m) => m.subject === 'Session booked')?.attachments).toEqual([file]);
+    expect(mails.find((m) => m.subject === 'First')?.attachments).toEqual([]);
     const finance = await cookie('finance');
     expect((await app.inject({ method: 'GET', url: '/api/admin/mailbox', headers: { cookie: finance } })).statusCode).toBe(403);
     await app.close();

@@ -1,10 +1,57 @@
-import type { DevMail } from '@shared/accounts/accountApi.ts';
+import type { DevMail, DevMailAttachment } from '@shared/accounts/accountApi.ts';
+import { CalendarDays, Paperclip } from 'lucide-react';
 
 const sentFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
 function formatSent(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : sentFormat.format(date);
+}
+
+/** The type without its parameters, and the iTIP method a calendar file names ("text/calendar", "REQUEST"). */
+function describeType(contentType: string): { type: string; method: string | null } {
+  const [type = contentType, ...params] = contentType.split(';').map((p) => p.trim());
+  const method = params.find((p) => p.toLowerCase().startsWith('method='))?.slice('method='.length) ?? null;
+  return { type, method: method ? method.replace(/"/g, '').toUpperCase() : null };
+}
+
+/** A mail's files: name, type (and a calendar file's method), and the text, folded away until opened. */
+function Attachments({ mailId, attachments }: { mailId: string; attachments: readonly DevMailAttachment[] }) {
+  if (attachments.length === 0) return null;
+  return (
+    <section aria-labelledby={`mail-${mailId}-files`} className="mt-3">
+      <h3 id={`mail-${mailId}-files`} className="flex items-center gap-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+        <Paperclip className="size-3.5" aria-hidden="true" />
+        Attachments ({attachments.length})
+      </h3>
+      <ul className="mt-2 space-y-2">
+        {attachments.map((file, i) => {
+          const { type, method } = describeType(file.contentType);
+          const calendar = type.toLowerCase() === 'text/calendar';
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a mail's files keep their order and may share a name
+            <li key={i} className="rounded-md border border-border bg-white p-2">
+              <details>
+                <summary className="flex cursor-pointer flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+                  {calendar ? (
+                    <CalendarDays className="size-4 text-brand-700" aria-hidden="true" />
+                  ) : (
+                    <Paperclip className="size-4 text-slate-500" aria-hidden="true" />
+                  )}
+                  <span className="font-medium break-all text-slate-900">{file.filename}</span>
+                  <span className="font-mono text-xs break-all text-slate-600">{file.contentType}</span>
+                  {method ? <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold text-brand-800">{method}</span> : null}
+                </summary>
+                <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
+                  {file.content}
+                </pre>
+              </details>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
 }
 
 /**
@@ -33,6 +80,7 @@ export function MailList({ mails }: { mails: readonly DevMail[] }) {
               <pre className="mt-3 max-h-80 overflow-y-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
                 {mail.text}
               </pre>
+              <Attachments mailId={`${mail.id}-card`} attachments={mail.attachments} />
             </article>
           </li>
         ))}
@@ -68,6 +116,9 @@ export function MailList({ mails }: { mails: readonly DevMail[] }) {
                   <pre className="max-h-64 max-w-xl overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
                     {mail.text}
                   </pre>
+                  <div className="max-w-xl">
+                    <Attachments mailId={`${mail.id}-row`} attachments={mail.attachments} />
+                  </div>
                 </td>
               </tr>
             ))}
