@@ -122,19 +122,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const vault = new PersonalDataVault(sql);
   const store = new ProtectedEventStore(rawStore, vault, eventCatalog);
 
-  const mailer: Mailer = options.mailer
-    ? options.mailer
-    : config.SMTP_URL
-      ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
-      : new OutboxMailer(
-          sql,
-          (mail) => {
-            // Where to look, not what: addresses and subject lines are personal data and stay out of logs.
-            if (mode !== 'cli' && config.NODE_ENV !== 'production')
-              log.info({ mailId: mail.id }, 'mail kept in the outbox (see /dev/mailbox)');
-          },
-          vault,
-        );
+  const mailer: Mailer = options.mailer ?? mailerFor(config, mode, sql, vault, log);
 
   const jobs = new JobQueue(databaseUrl);
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);
@@ -243,6 +231,19 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
       await embedded?.stop();
     },
   };
+}
+
+/** SMTP when SMTP_URL is set, else the outbox table (the dev mailbox). */
+function mailerFor(config: Config, mode: Mode, sql: Sql, vault: PersonalDataVault, log: Logger): Mailer {
+  if (config.SMTP_URL) return new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  return new OutboxMailer(
+    sql,
+    (mail) => {
+      // Where to look, not what: addresses and subject lines are personal data and stay out of logs.
+      if (mode !== 'cli' && config.NODE_ENV !== 'production') log.info({ mailId: mail.id }, 'mail kept in the outbox (see /dev/mailbox)');
+    },
+    vault,
+  );
 }
 
 /** Google Calendar with Google credentials (the tutors' own tokens, or a service account); else the sandbox. */
