@@ -1,18 +1,12 @@
 import type { DevMail, DevMailAttachment } from '@shared/accounts/accountApi.ts';
 import { CalendarDays, Paperclip } from 'lucide-react';
+import { describeType } from './mailFormat.ts';
 
 const sentFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
 function formatSent(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : sentFormat.format(date);
-}
-
-/** The type without its parameters, and the iTIP method a calendar file names ("text/calendar", "REQUEST"). */
-function describeType(contentType: string): { type: string; method: string | null } {
-  const [type = contentType, ...params] = contentType.split(';').map((p) => p.trim());
-  const method = params.find((p) => p.toLowerCase().startsWith('method='))?.slice('method='.length) ?? null;
-  return { type, method: method ? method.replace(/"/g, '').toUpperCase() : null };
 }
 
 /** A mail's files: name, type (and a calendar file's method), and the text, folded away until opened. */
