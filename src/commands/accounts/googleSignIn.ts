@@ -22,6 +22,8 @@ export interface GoogleSignInResult {
   outcome: 'signed_in' | 'registered' | 'applied';
   /** Absent for a tutor applicant: no account until an admin approves the application. */
   session?: SignedIn;
+  /** A tutor applicant's application as it stands: an applicant signing in again learns a rejection or denial. */
+  application?: 'submitted' | 'rejected' | 'denied';
   /** Position of the last event written (for read-your-writes waits). */
   position: Position | null;
 }
@@ -189,7 +191,10 @@ async function submitTutorApplication(
     },
     step('tutor-application'),
   );
-  return { outcome: 'applied', position: result.position };
+  // Signing in again applies nothing new: a rejected or denied applicant is told the decision.
+  const { status } = await deps.handlers.tutorApplications.load(applicantId);
+  const application = status === 'rejected' || status === 'denied' ? status : 'submitted';
+  return { outcome: 'applied', application, position: result.position };
 }
 
 /**

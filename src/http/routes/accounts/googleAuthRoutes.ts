@@ -13,7 +13,7 @@ import type { System } from '../../../system.ts';
 import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
 import { contextFrom } from '../../kit/commandRequest.ts';
 import { statusOfKind } from '../../kit/errors.ts';
-import { landingOf, TUTOR_APPLICATION_SUBMITTED } from './landing.ts';
+import { landingOf, tutorApplicationLanding } from './landing.ts';
 
 export const OAUTH_COOKIE = 'tm_oauth';
 const OAUTH_COOKIE_PATH = '/api/auth/google';
@@ -242,7 +242,7 @@ export const googleAuthRoutes =
         setSessionCookie(reply, request, result.session.token);
       }
       request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
-      if (result.outcome === 'applied') return TUTOR_APPLICATION_SUBMITTED;
+      if (result.outcome === 'applied') return tutorApplicationLanding(result.application);
       const role = result.session?.role;
       // An approved tutor finishes onboarding first (the tutor stream knows; the read model may lag).
       const tutor = role === 'tutor' && result.session ? await tutorHandlers(system.store).tutors.load(result.session.userId) : null;

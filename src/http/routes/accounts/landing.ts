@@ -24,3 +24,7 @@ export function landingOf(
 
 /** A tutor applicant has no account yet: the tutor login page says the application was received. */
 export const TUTOR_APPLICATION_SUBMITTED = '/tutor-login?status=submitted';
+
+/** An applicant signing in again after the review: the tutor login page tells the decision instead. */
+export const tutorApplicationLanding = (application: 'submitted' | 'rejected' | 'denied' | undefined): string =>
+  application === 'rejected' || application === 'denied' ? `/tutor-login?status=${application}` : TUTOR_APPLICATION_SUBMITTED;

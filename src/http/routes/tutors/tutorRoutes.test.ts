@@ -54,7 +54,13 @@ const cookiePair = (res: Awaited<ReturnType<FastifyInstance['inject']>>, name: s
 };
 
 /** A tutor applies through the dev identity provider (start → consent → callback); the applicant's id. */
-async function apply(email: string, firstName: string, lastName: string, query = ''): Promise<string> {
+async function apply(
+  email: string,
+  firstName: string,
+  lastName: string,
+  query = '',
+  landing = '/tutor-login?status=submitted',
+): Promise<string> {
   const started = await app.inject({ method: 'GET', url: `/api/auth/google?userType=tutor${query}` });
   const page = await app.inject({ method: 'GET', url: String(started.headers.location) });
   const posted = await app.inject({
@@ -75,7 +81,7 @@ async function apply(email: string, firstName: string, lastName: string, query =
     url: String(posted.headers.location),
     headers: { cookie: cookiePair(started, 'tm_oauth') ?? '' },
   });
-  expect(callback.headers.location).toBe('/tutor-login?status=submitted');
+  expect(callback.headers.location).toBe(landing);
   await waitForProjections(system.sql, ['tutor_applications'], await system.store.committedPosition(), 20_000);
   return deterministicUuid(`tutor-applicant/dev:${email}`);
 }
@@ -203,6 +209,9 @@ describe('reviewing tutor applications', () => {
     await mailTo(email, 'tutor application');
     expect((await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`)).statusCode).toBe(409);
     expect(await system.sql`SELECT 1 FROM users WHERE lower(email) = ${email}`).toHaveLength(0);
+    // Signing in again: the decision, not "Application Submitted!", and no new application.
+    expect(await apply(email, 'Mary', 'Rejected', '', '/tutor-login?status=rejected')).toBe(applicantId);
+    expect((await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`)).statusCode).toBe(409);
   });
 
   it("denial erases the applicant's data (read back as [erased]); a denied application cannot be approved (409)", async () => {
@@ -220,6 +229,10 @@ describe('reviewing tutor applications', () => {
     );
     expect((await asAdmin('POST', `/api/admin/approve-tutor/${applicantId}`)).statusCode).toBe(409);
     expect((await asAdmin('DELETE', `/api/admin/deny-tutor-application/${applicantId}`)).statusCode).toBe(200);
+    // Signing in again: the decision, and the erased application stays erased.
+    expect(await apply(email, 'Hedy', 'Denied', '', '/tutor-login?status=denied')).toBe(applicantId);
+    const [again] = await system.store.readStream(tutorApplicationStreamId(applicantId));
+    expect(again?.data).toMatchObject({ email: ERASED });
   });
 
   it('refuses (409) to approve an applicant whose address has meanwhile become an account', async () => {

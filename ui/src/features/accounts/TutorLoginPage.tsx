@@ -11,7 +11,7 @@ import { googleSignInUrl } from './api.ts';
 import { checkboxClasses } from './FieldMessage.tsx';
 import { GoogleMark } from './GoogleSignInButton.tsx';
 import { SignedOutOnly } from './SignedOutOnly.tsx';
-import { TUTOR_APPLICATIONS_EMAIL } from './tutorApplication.ts';
+import { applicationDecision, TUTOR_APPLICATIONS_EMAIL } from './tutorApplication.ts';
 
 export const TUTOR_TERMS_REQUIRED = 'Please accept the terms and conditions before continuing.';
 
@@ -35,11 +35,14 @@ const steps = [
 
 /**
  * /tutor-login and /tutor-signup: the tutor application page (spec part 1 §2, part 2 §2).
- * `status === 'submitted'` (back from Google sign-in as a new applicant) shows the next step.
+ * `status === 'submitted'` (back from Google sign-in as a new applicant) shows the next step;
+ * `rejected` or `denied` (an applicant signing in again after the review) shows the decision.
  */
 export function TutorLoginPage({ status }: { status?: string | undefined }) {
   useDocumentTitle('Tutor Login');
   if (status === 'submitted') return <ApplicationSubmitted />;
+  const decision = applicationDecision(status);
+  if (decision) return <ApplicationDecided decision={decision} />;
   return (
     <SignedOutOnly>
       <TutorApplication />
@@ -172,6 +175,28 @@ export function ApplicationChecklist() {
         </li>
       ))}
     </ul>
+  );
+}
+
+function ApplicationDecided({ decision }: { decision: NonNullable<ReturnType<typeof applicationDecision>> }) {
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-12 sm:py-16">
+      <div className="mx-auto max-w-2xl">
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle className="text-base">
+            <h1>{decision.title}</h1>
+          </AlertTitle>
+          <AlertDescription>{decision.text}</AlertDescription>
+        </Alert>
+        <p className="mt-6 text-sm leading-relaxed text-slate-600">{decision.next}</p>
+        <div className="mt-6">
+          <Link to="/" className={buttonVariants({ variant: 'outline', size: 'lg' })}>
+            Back to home
+          </Link>
+        </div>
+      </div>
+    </section>
   );
 }
 
