@@ -1,5 +1,5 @@
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
-import { isFreeSlot, rangeNeededFor } from '../../domain/sessions/freeSlots.ts';
+import { isFreeSlot, mayHoldSlots, rangeNeededFor } from '../../domain/sessions/freeSlots.ts';
 import type { SessionPorts } from './ports.ts';
 
 /**
@@ -17,6 +17,8 @@ export async function bookableHour(
   const tutor = await ports.tutor(tutorId);
   const tutorTimeZone = tutor.timeZone ?? DEFAULT_TIMEZONE;
   if (!tutor.exists) return { free: false, tutorTimeZone };
+  // A past hour or one beyond the booking window is never offered: its calendar is not read.
+  if (!mayHoldSlots(start, new Date(Date.parse(start) + 1), now)) return { free: false, tutorTimeZone };
   const range = rangeNeededFor(start, start);
   const { hours, busy } = await ports.calendarTime(tutorId, range.start, range.end);
   return { free: isFreeSlot({ hours, busy, booked: [], now, timeZone: tutorTimeZone }, start), tutorTimeZone };

@@ -1,6 +1,7 @@
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { COURSE_ENDED, COURSE_NOT_FOUND, NO_SESSIONS_REMAINING, TUTOR_NOT_CHOSEN } from '../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { isSupportedEpochMs } from '../../domain/kit/supportedDates.ts';
 import { defaultNotes, SESSION_MINUTES, type SessionBookedData } from '../../domain/sessions/session.ts';
 import { holdersOverlapping, SLOT_TAKEN } from '../../domain/sessions/tutorSchedule.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
@@ -74,7 +75,7 @@ export interface BookingRequest {
  */
 export async function bookSession(handlers: SessionHandlers, ports: SessionPorts, request: BookingRequest, ctx: CommandContext) {
   const startMs = Date.parse(request.start);
-  if (Number.isNaN(startMs)) throw new DomainError(START_NOT_AN_INSTANT, 'invalid');
+  if (!isSupportedEpochMs(startMs)) throw new DomainError(START_NOT_AN_INSTANT, 'invalid');
   const start = new Date(startMs).toISOString();
   const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
 

@@ -1,10 +1,12 @@
 import { DomainError } from '../../domain/kit/decider.ts';
+import { isSupportedEpochMs } from '../../domain/kit/supportedDates.ts';
 import { type CreditPolicy, SESSION_MINUTES } from '../../domain/sessions/session.ts';
 import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import { retriedClaim } from '../kit/retriedClaim.ts';
 import { bookableHour } from './bookableHour.ts';
+import { START_NOT_AN_INSTANT } from './booking.ts';
 import type { SessionPorts } from './ports.ts';
 import { SCHEDULE_ATTEMPTS, type SessionHandlers } from './sessionHandlers.ts';
 import { laterPosition, settleSession } from './settleSession.ts';
@@ -68,6 +70,7 @@ export async function rescheduleSession(
   if (!state.booked || !state.start || !state.end) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
   const { tutorId } = state.booked;
   const startMs = Date.parse(input.start);
+  if (!isSupportedEpochMs(startMs)) throw new DomainError(START_NOT_AN_INSTANT, 'invalid');
   const start = new Date(startMs).toISOString();
   const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
   const previous = { start: state.start, end: state.end };

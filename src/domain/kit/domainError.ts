@@ -14,6 +14,17 @@ export class DomainError extends Error {
   }
 }
 
+/** An `invalid` input about one field: the HTTP layer answers it as a 400 that names the field. */
+export class InvalidFieldError extends DomainError {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message, 'invalid');
+    this.name = 'InvalidFieldError';
+  }
+}
+
 export const invalid = (message: string) => new DomainError(message, 'invalid');
 export const unauthenticated = (message: string) => new DomainError(message, 'unauthenticated');
 export const forbidden = (message: string) => new DomainError(message, 'forbidden');

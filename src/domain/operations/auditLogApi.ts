@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIsoInstant, isSupportedInstant, outsideSupportedDates } from '../kit/supportedDates.ts';
 import { type EntityKind, entityKinds } from './entityKinds.ts';
 
 /** The console's audit log (issue 12 §5): one row per recorded event. */
@@ -38,15 +39,16 @@ export function entityKindOfCategory(category: string): EntityKind | null {
 
 const optionalText = (max: number, label: string) => z.string().max(max, `${label} must be at most ${max} characters`).optional();
 
-/** Empty instants are absent (a cleared date field); the rest must be ISO instants with an offset. */
-const instant = (label: string) =>
-  z
+/** Empty instants are absent (a cleared date field); the rest must be ISO instants with an offset, in the supported years. */
+const instant = (label: string) => {
+  const format = `${label} must be an ISO date and time, e.g. 2026-01-31T00:00:00Z`;
+  return z
     .string()
-    .max(40, `${label} must be an ISO date and time, e.g. 2026-01-31T00:00:00Z`)
-    .refine((v) => v === '' || z.iso.datetime({ offset: true }).safeParse(v).success, {
-      message: `${label} must be an ISO date and time, e.g. 2026-01-31T00:00:00Z`,
-    })
+    .max(40, { error: format, abort: true })
+    .refine((v) => v === '' || isIsoInstant(v), { error: format, abort: true })
+    .refine((v) => v === '' || isSupportedInstant(v), { error: outsideSupportedDates(label) })
     .optional();
+};
 
 const filterFields = {
   entityId: optionalText(200, 'entityId'),

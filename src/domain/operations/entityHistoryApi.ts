@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { supportedInstant } from '../kit/supportedDates.ts';
 import { entityKinds } from './entityKinds.ts';
 
 /**
@@ -61,7 +62,7 @@ export type EntityEvents = z.output<typeof entityEventsSchema>;
 export const entityStateQuerySchema = z
   .object({
     revision: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-    at: z.iso.datetime({ offset: true }).optional(),
+    at: supportedInstant({ format: 'at must be an ISO date and time, e.g. 2026-01-31T00:00:00Z', label: 'at' }).optional(),
   })
   .refine((q) => (q.revision === undefined) !== (q.at === undefined), { message: 'Give either revision or at, not both' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { supportedDay, supportedInstant } from '../kit/supportedDates.ts';
 import { payoutLineKinds, payoutMethods } from './payoutPeriod.ts';
 
 /** The payout answers of `/api/admin/payouts…` (issue 12 §3): money in dollars to the cent. */
@@ -35,10 +36,13 @@ export const payoutPeriodViewSchema = z.object({
 });
 export type PayoutPeriodView = z.output<typeof payoutPeriodViewSchema>;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as yyyy-MM-dd');
+export const PERIOD_INVALID = 'period must be a date (yyyy-MM-dd)';
 
-export const payoutPeriodQuerySchema = z.object({ period: day.optional() });
-export const payoutPeriodParamsSchema = z.object({ periodStart: day });
+/** A real day of the supported years (src/domain/kit/supportedDates.ts). */
+export const payoutPeriodQuerySchema = z.object({ period: supportedDay({ format: PERIOD_INVALID, label: 'period' }).optional() });
+export const payoutPeriodParamsSchema = z.object({
+  periodStart: supportedDay({ format: 'Expected a date as yyyy-MM-dd', label: 'periodStart' }),
+});
 
 export const markPaidBodySchema = z.object({
   method: z.enum(payoutMethods),
@@ -52,7 +56,10 @@ export const changeRateBodySchema = z.object({
     .positive()
     .max(1000)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'Hourly rate must have at most 2 decimals'),
-  effectiveFrom: z.iso.datetime({ offset: true }).optional(),
+  effectiveFrom: supportedInstant({
+    format: 'effectiveFrom must be an ISO date and time, e.g. 2026-01-31T00:00:00Z',
+    label: 'effectiveFrom',
+  }).optional(),
   reason: z.string().max(500),
 });
 

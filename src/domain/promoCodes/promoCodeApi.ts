@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { isSupportedEpochMs } from '../kit/supportedDates.ts';
 import { discountTypes } from './promoCode.ts';
 import {
   CODE_REQUIRED,
   CODE_TOO_LONG,
   DATE_INVALID,
+  DATE_OUT_OF_RANGE,
   DISCOUNT_NOT_POSITIVE,
   DISCOUNT_TYPE_INVALID,
+  isPromoDate,
   MAX_USES_INVALID,
   PROMO_CODE_MAX_LENGTH,
 } from './promoTerms.ts';
@@ -19,11 +22,16 @@ import {
 export const DESCRIPTION_TOO_LONG = 'Description must be at most 500 characters';
 export const ENTER_PROMO_CODE = 'Please enter a promo code';
 
-const dateTime = z
-  .string({ error: DATE_INVALID })
-  .max(64, DATE_INVALID)
-  .refine((s) => s === '' || !Number.isNaN(Date.parse(s)), DATE_INVALID)
-  .nullish();
+/** A date written as `reads` takes it, in the supported years (src/domain/kit/supportedDates.ts); `blank` is no date. */
+const promoDate = (reads: (s: string) => boolean, blank: (s: string) => boolean) =>
+  z
+    .string({ error: DATE_INVALID })
+    .max(64, { error: DATE_INVALID, abort: true })
+    .refine((s) => blank(s) || reads(s), { error: DATE_INVALID, abort: true })
+    .refine((s) => blank(s) || isSupportedEpochMs(Date.parse(s)), { error: DATE_OUT_OF_RANGE });
+
+/** An ISO date-time with its offset or a calendar day (`isPromoDate`); empty is no date. */
+const dateTime = promoDate(isPromoDate, (s) => s === '').nullish();
 
 /** POST /api/admin/promo-codes and PATCH /api/admin/promo-codes/{id}: the discount as a decimal string, empty limits and dates as null. */
 export const promoCodeBodySchema = z
@@ -93,6 +101,9 @@ export const promoValidationSchema = z.object({
 });
 export type PromoValidation = z.output<typeof promoValidationSchema>;
 
+/** A datetime-local input's value ("2026-05-01T10:00", the browser's local time), as `toPromoCodeBody` reads it. */
+const readsAsLocalDate = (s: string) => !Number.isNaN(Date.parse(s));
+
 /**
  * The admin's form (spec part 2 §5) as the inputs hold it: strings for numbers and dates.
  * `toPromoCodeBody` turns it into the request: the discount as a string, empty max uses and dates
@@ -104,8 +115,9 @@ export const promoCodeFormSchema = z.object({
   discountType: z.enum(discountTypes),
   discountValue: z.string().refine((v) => v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0.01, DISCOUNT_NOT_POSITIVE),
   maxUses: z.string().refine((v) => v.trim() === '' || (/^\d+$/.test(v.trim()) && Number(v) >= 1), MAX_USES_INVALID),
-  validFrom: z.string(),
-  validUntil: z.string(),
+  /** The datetime-local inputs' values; empty is no date. */
+  validFrom: promoDate(readsAsLocalDate, (s) => s.trim() === ''),
+  validUntil: promoDate(readsAsLocalDate, (s) => s.trim() === ''),
   isActive: z.boolean(),
 });
 export type PromoCodeFormValues = z.output<typeof promoCodeFormSchema>;

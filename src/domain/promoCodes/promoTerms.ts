@@ -1,4 +1,5 @@
 import { DomainError } from '../kit/decider.ts';
+import { isIsoDay, isIsoInstant, isSupportedEpochMs, outsideSupportedDates } from '../kit/supportedDates.ts';
 import { type DiscountType, discountTypes, normalizePromoCode, type PromoTerms } from './promoCode.ts';
 
 /** Spec part 2 §5 and §9. */
@@ -12,6 +13,8 @@ export const DISCOUNT_TYPE_INVALID = 'Discount type must be percentage or fixed_
 export const MAX_USES_INVALID = 'Max uses must be at least 1, or empty for unlimited';
 export const VALIDITY_INVALID = 'Valid until must be after valid from';
 export const DATE_INVALID = 'Dates must be valid date-times';
+/** What the promo code's read model and every check of it can store and compare (src/domain/kit/supportedDates.ts). */
+export const DATE_OUT_OF_RANGE = outsideSupportedDates('Dates');
 
 /** What the admin forms send (spec part 2 §5: the discount as a decimal string, empty limits and dates as null). */
 export interface PromoTermsInput {
@@ -25,13 +28,21 @@ export interface PromoTermsInput {
   isActive?: boolean;
 }
 
+/**
+ * A promo date as admins send it: an ISO date-time with its offset (the form sends
+ * `toISOString()`) or a calendar day (its UTC midnight). Nothing `Date.parse` would guess at or
+ * roll over (`2026-02-30` is no date, not the 2nd of March).
+ */
+export const isPromoDate = (value: string) => isIsoInstant(value) || isIsoDay(value);
+
 const DECIMAL = /^\d{1,9}(\.\d{1,2})?$/;
 const CODE = /^[A-Z0-9_-]+$/;
 
 function instant(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null;
+  if (!isPromoDate(value)) throw new DomainError(DATE_INVALID, 'invalid');
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new DomainError(DATE_INVALID, 'invalid');
+  if (!isSupportedEpochMs(ms)) throw new DomainError(DATE_OUT_OF_RANGE, 'invalid');
   return new Date(ms).toISOString();
 }
 

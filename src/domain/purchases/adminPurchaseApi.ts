@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { supportedDay } from '../kit/supportedDates.ts';
 import { REFUND_REASON_MAX } from './purchase.ts';
 
 /** The console's Purchases tab (issue 12 §2): admins and finance read it, only admins refund. */
@@ -16,7 +17,7 @@ export const adminPurchaseStatusLabels: Record<AdminPurchaseStatus, string> = {
 export const adminPurchaseSortColumns = ['createdAt', 'amountPaid', 'status', 'buyerName', 'studentName', 'subjectName'] as const;
 export const ADMIN_PURCHASES_PAGE_SIZE_MAX = 100;
 
-const day = z.iso.date({ error: 'Use a date as yyyy-mm-dd' });
+const day = (label: string) => supportedDay({ format: 'Use a date as yyyy-mm-dd', label });
 
 /** GET /api/admin/purchases: search, filters, sorting and paging done by the server. */
 export const adminPurchaseListQuerySchema = z.object({
@@ -24,9 +25,9 @@ export const adminPurchaseListQuerySchema = z.object({
   search: z.string().trim().max(200).optional(),
   status: z.enum(adminPurchaseStatuses).optional(),
   /** Created on or after this day (UTC). */
-  from: day.optional(),
+  from: day('from').optional(),
   /** Created on or before this day (UTC). */
-  to: day.optional(),
+  to: day('to').optional(),
   sort: z.enum(adminPurchaseSortColumns).default('createdAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

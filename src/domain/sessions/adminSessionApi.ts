@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { supportedInstant } from '../kit/supportedDates.ts';
 import { CANCELLATION_NOTICE_HOURS, type CreditPolicy, creditPolicies, sessionStatuses } from './session.ts';
 import { calendarSyncStatuses } from './sessionCalendar.ts';
 import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED, CANCEL_REASON_TOO_LONG } from './sessionDecider.ts';
@@ -9,15 +10,15 @@ export const adminSessionSortColumns = ['start', 'status', 'tutor', 'student', '
 export const ADMIN_SESSIONS_PAGE_SIZE_MAX = 100;
 const SEARCH_MAX = 200;
 const id = z.string().min(1).max(100);
-const instant = z.iso.datetime({ offset: true, message: 'Use an ISO date and time' });
+const instant = (label: string) => supportedInstant({ format: 'Use an ISO date and time', label });
 
 /** GET /api/admin/sessions: `from` inclusive, `to` exclusive (start times); search on tutor, student and subject names. */
 export const adminSessionListQuerySchema = z.object({
   status: z.enum(sessionStatuses).optional(),
   tutorId: id.optional(),
   studentId: id.optional(),
-  from: instant.optional(),
-  to: instant.optional(),
+  from: instant('from').optional(),
+  to: instant('to').optional(),
   search: z.string().trim().max(SEARCH_MAX).optional(),
   sort: z.enum(adminSessionSortColumns).default('start'),
   order: z.enum(['asc', 'desc']).default('desc'),

@@ -126,6 +126,19 @@ export function isFreeSlot(query: Omit<SlotQuery, 'from' | 'to'>, start: Instant
   return freeSlots({ ...query, from: iso(at), to: iso(at + 1) }).some((s) => ms(s.start) === at);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether slots starting in [from, to) could be offered at `now` at all: the range ends after now
+ * and starts before the horizon (`days` ahead, plus a day for the tutor's zone, which `freeSlots`
+ * counts exactly). Asked before a calendar is read: a past or far-off date (a year 2199 expands
+ * every weekly series up to it) costs no listing.
+ */
+export function mayHoldSlots(from: InstantInput, to: InstantInput, now: InstantInput, days = BOOKING_WINDOW_DAYS): boolean {
+  const at = ms(now);
+  return ms(to) > at && ms(from) < at + (days + 1) * DAY_MS;
+}
+
 /** The range of calendar data a question about slots starting in [from, to) needs: the hours those slots may run into too. */
 export function rangeNeededFor(from: InstantInput, to: InstantInput): TimeInterval {
   return { start: iso(ms(from)), end: iso(ms(to) + HOUR_MS) };

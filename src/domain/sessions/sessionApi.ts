@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { supportedDay, supportedInstant, supportedLocalDateTime } from '../kit/supportedDates.ts';
 import { sessionStatuses } from './session.ts';
 
 /** The sessions API's bodies and answers (spec part 2 §3, §7), shared by the server and the UI. */
 
 const id = z.string().min(1).max(100);
 const NOTES_MAX = 2000;
-const yyyyMmDd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as yyyy-MM-dd');
+export const DATE_FORMAT = 'Use a date as yyyy-MM-dd';
+export const NEW_DATE_FORMAT = "newDate must be a local time as yyyy-MM-dd'T'HH:mm";
+/** A calendar day of the supported years (src/domain/kit/supportedDates.ts), as the booking grid and the availability routes take it. */
+export const bookingDay = supportedDay({ format: DATE_FORMAT, label: 'date' });
 const hhMm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time as HH:mm');
 
 /** POST /api/book-session (spec part 2 §3 "Booking payload"). */
@@ -13,7 +17,7 @@ export const bookSessionBody = z.object({
   tutorId: id,
   studentCourseId: id,
   /** The start as an ISO timestamp with its offset (or Z). */
-  date: z.string().datetime({ offset: true, message: 'date must be an ISO timestamp' }),
+  date: supportedInstant({ format: 'date must be an ISO timestamp', label: 'date' }),
   duration: z.literal(60, { message: 'Sessions last 60 minutes' }).default(60),
   notes: z.string().max(NOTES_MAX).nullish(),
 });
@@ -24,7 +28,7 @@ export const bookWithCalendarBody = z.object({
   tutorId: id,
   studentId: id,
   purchaseId: id,
-  date: yyyyMmDd,
+  date: bookingDay,
   startTime: hhMm,
   endTime: hhMm,
   subject: z.string().max(200).nullish(),
@@ -82,7 +86,7 @@ export const cancelSessionBody = z.object({ reason: z.string().max(NOTES_MAX).nu
 export const completeSessionBody = z.object({ completed: z.boolean().default(true), notes: z.string().max(NOTES_MAX).nullish() });
 /** PATCH /api/sessions/{id}/reschedule: the new start as local yyyy-MM-ddTHH:mm in `timezone`. */
 export const rescheduleSessionBody = z.object({
-  newDate: z.string().regex(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$/, "newDate must be a local time as yyyy-MM-dd'T'HH:mm"),
+  newDate: supportedLocalDateTime({ format: NEW_DATE_FORMAT, label: 'newDate' }),
   updateCalendar: z.boolean().default(true),
   timezone: z.string().max(100).nullish(),
 });

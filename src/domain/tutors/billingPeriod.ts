@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { isSupportedDay } from '../kit/supportedDates.ts';
 
 /**
  * The tutor dashboard's time spans (spec part 2 §2, §9), in the tutor's zone: weeks run Monday to
@@ -38,16 +39,9 @@ export function billingPeriodOf(instant: Date, timeZone: string): Span {
 /** Tutors are paid by periods of Topmark's office in Toronto, whatever zone the tutor lives in. */
 export const PAYOUT_TIME_ZONE = 'America/Toronto';
 
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A `yyyy-MM-dd` that names a real calendar day, or null. */
+/** A `yyyy-MM-dd` that names a real calendar day of the supported years (src/domain/kit/supportedDates.ts), or null. */
 export function parseDay(day: string): Temporal.PlainDate | null {
-  if (!DAY_PATTERN.test(day)) return null;
-  try {
-    return Temporal.PlainDate.from(day, { overflow: 'reject' });
-  } catch {
-    return null;
-  }
+  return isSupportedDay(day) ? Temporal.PlainDate.from(day) : null;
 }
 
 /** The billing period holding the local day `day` (`yyyy-MM-dd`); null when it is not a date. */

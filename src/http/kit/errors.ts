@@ -40,6 +40,12 @@ function badInput(errors: FieldError[]): Answer {
   return { status: 400, body: { message: first?.message ?? 'Invalid request', field: first?.field, errors } };
 }
 
+/** The field an `invalid` domain error names (`InvalidFieldError`, the weekly-hours rules), if it names one. */
+function fieldOf(error: DomainError): string | null {
+  if (error.kind !== 'invalid' || !('field' in error)) return null;
+  return typeof error.field === 'string' && error.field !== '' ? error.field : null;
+}
+
 /** The answer to an error we know, or null for a server error. */
 function answerTo(error: FastifyError): Answer | null {
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -51,7 +57,11 @@ function answerTo(error: FastifyError): Answer | null {
     );
   }
   if (error instanceof ZodError) return badInput(error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
-  if (error instanceof DomainError) return { status: statusOfKind[error.kind], body: { message: error.message } };
+  if (error instanceof DomainError) {
+    const field = fieldOf(error);
+    if (field) return badInput([{ field, message: error.message }]);
+    return { status: statusOfKind[error.kind], body: { message: error.message } };
+  }
   if (error instanceof ReadModelLagError) {
     return { status: 503, body: { message: error.message }, headers: { 'retry-after': String(error.retryAfterSeconds) } };
   }

@@ -6,9 +6,10 @@ import {
   payoutHandlers,
   payoutPeriodStarting,
 } from '../../../commands/payouts/payoutPeriods.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
+import { InvalidFieldError } from '../../../domain/kit/domainError.ts';
 import {
   markPaidBodySchema,
+  PERIOD_INVALID,
   payoutPeriodParamsSchema,
   payoutPeriodQuerySchema,
   payoutPeriodViewSchema,
@@ -24,13 +25,14 @@ import { payoutCsv, payoutCsvFilename } from './payoutCsv.ts';
 const staffOnly = { roles: ['admin', 'finance'] } as const;
 const payoutProjections = ['payouts'];
 const messageSchema = z.object({ message: z.string() });
-export const PERIOD_INVALID = 'period must be a date (yyyy-MM-dd)';
+
+export { PERIOD_INVALID };
 
 /** The period holding `day`; without one, the latest period that has ended (the one to approve next). */
 function periodAsked(day: string | undefined, now: Date) {
   if (day === undefined) return previousBillingPeriod(billingPeriodOf(now, PAYOUT_TIME_ZONE), PAYOUT_TIME_ZONE);
   const period = billingPeriodOfDay(day, PAYOUT_TIME_ZONE);
-  if (!period) throw new DomainError(PERIOD_INVALID, 'invalid');
+  if (!period) throw new InvalidFieldError('period', PERIOD_INVALID);
   return period;
 }
 

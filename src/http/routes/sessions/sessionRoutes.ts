@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
 import { courseLedger } from '../../../commands/courses/courseLedger.ts';
@@ -17,16 +16,21 @@ import { assertTimeZone } from '../../../domain/calendar/availability.ts';
 import { hoursAndBusyOf } from '../../../domain/calendar/calendarHours.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { InvalidFieldError } from '../../../domain/kit/domainError.ts';
+import { supportedDayOf } from '../../../domain/kit/supportedDates.ts';
 import { bookingTimes, dayRange, localInstant } from '../../../domain/sessions/bookingGrid.ts';
-import { freeSlots, rangeNeededFor } from '../../../domain/sessions/freeSlots.ts';
+import { freeSlots, mayHoldSlots, rangeNeededFor } from '../../../domain/sessions/freeSlots.ts';
 import { SESSION_MINUTES } from '../../../domain/sessions/session.ts';
 import {
+  bookingDay,
   bookingSlotSchema,
   bookSessionBody,
   bookWithCalendarBody,
   cancelSessionBody,
   completeSessionBody,
+  DATE_FORMAT,
   dayAvailabilitySchema,
+  NEW_DATE_FORMAT,
   rescheduleAvailabilitySchema,
   rescheduleSessionBody,
   studentSessionSchema,
@@ -45,7 +49,7 @@ const BOOKING_GRID_ZONE = 'America/New_York';
 export const NOT_YOUR_SESSIONS = 'You can only see your own sessions';
 export const ONLY_THE_TUTOR_COMPLETES = 'Only the session’s tutor can complete it';
 export const SESSION_LENGTH = 'Sessions last 60 minutes';
-export const DATE_FORMAT = 'Use a date as yyyy-MM-dd';
+export { DATE_FORMAT };
 export const CALENDAR_NOT_CONNECTED = 'Calendar Not Connected: this tutor’s calendar is not connected, so no times can be booked yet.';
 /** The booking grid of a tutor whose calendar holds no "Topmark Hours" in the bookable window (the dashboard's "No Availability Set", spec part 2 §2). */
 export const NO_AVAILABILITY_SET = 'No Availability Set: this tutor has not set their weekly hours yet.';
@@ -58,7 +62,6 @@ function calendarRefusal(error: unknown): unknown {
 }
 
 const id = z.string().min(1).max(100);
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, DATE_FORMAT);
 const messageSchema = z.object({ message: z.string() });
 /** A refused body names the failing field (the storable-text guard and validation both do). */
 const badRequestSchema = z.object({
@@ -75,14 +78,6 @@ const slotReaders = { roles: ['student', 'parent', 'student_secondary', 'tutor',
 /** Who may cancel or move a session: its student's account holders, its tutor, an admin. */
 const sessionParties = { roles: ['student', 'parent', 'tutor', 'admin'] } as const;
 const sessionModels = ['sessions', 'student_courses'];
-
-function validDate(value: string): Temporal.PlainDate {
-  try {
-    return Temporal.PlainDate.from(value, { overflow: 'reject' });
-  } catch {
-    throw new DomainError(DATE_FORMAT, 'invalid');
-  }
-}
 
 function zoneOrDefault(zone: string | null | undefined): string {
   if (!zone) return DEFAULT_TIMEZONE;
@@ -148,10 +143,10 @@ export const sessionRoutes =
     /** The tutor's free slots starting on `day` in `zone` (past hours and days beyond 30 never): the one slot engine. */
     const slotsOn = async (tutorId: string, day: string, zone: string, excludeSessionId: string | null = null) => {
       const tutor = await existingTutor(tutorId);
-      validDate(day);
-      const range = dayRange(day, zone);
+      const range = dayRange(supportedDayOf(day, 'date', DATE_FORMAT), zone);
       const now = new Date();
-      if (Date.parse(range.to) <= now.getTime()) return [];
+      // A past day or one beyond the booking window holds no slot: its calendar is never read.
+      if (!mayHoldSlots(range.from, range.to, now)) return [];
       // The day's last slots may run into the next day: read what overlaps them too.
       const needed = rangeNeededFor(range.from, range.to);
       const [time, booked] = await Promise.all([
@@ -239,7 +234,7 @@ export const sessionRoutes =
           summary:
             'The tutor’s free one-hour slots starting on a date, as "HH:mm" New York times (spec part 2 §9), with each slot’s instant and a label (the fall-back night’s two 01:00s: "01:00 EDT", "01:00 EST")',
           params: z.object({ id }),
-          querystring: z.object({ date }),
+          querystring: z.object({ date: bookingDay }),
           response: { 200: z.array(bookingSlotSchema), 404: messageSchema, 422: messageSchema },
         },
       },
@@ -258,7 +253,7 @@ export const sessionRoutes =
         schema: {
           tags: ['sessions'],
           summary: 'The tutor’s free slots starting on a date in the caller’s zone (or `timezone`), as instants',
-          params: z.object({ tutorId: id, date }),
+          params: z.object({ tutorId: id, date: bookingDay }),
           querystring: z.object({ timezone: z.string().max(100).optional() }),
           response: { 200: dayAvailabilitySchema, 404: messageSchema },
         },
@@ -276,7 +271,7 @@ export const sessionRoutes =
         schema: {
           tags: ['sessions'],
           summary: 'Free start times on a date (caller’s zone) for moving a session; the session’s own hour does not block',
-          params: z.object({ tutorId: id, date }),
+          params: z.object({ tutorId: id, date: bookingDay }),
           querystring: z.object({ excludeSessionId: id.optional(), timezone: z.string().max(100).optional() }),
           response: { 200: rescheduleAvailabilitySchema, 403: messageSchema, 404: messageSchema },
         },
@@ -335,7 +330,7 @@ export const sessionRoutes =
           const body = request.body;
           const start = localInstant(body.date, body.startTime, BOOKING_GRID_ZONE);
           const end = localInstant(body.date, body.endTime, BOOKING_GRID_ZONE);
-          if (!start || !end) throw new DomainError(DATE_FORMAT, 'invalid');
+          if (!start || !end) throw new InvalidFieldError('date', DATE_FORMAT);
           if (end.epochMilliseconds - start.epochMilliseconds !== SESSION_MINUTES * 60_000)
             throw new DomainError(SESSION_LENGTH, 'invalid');
           const principal = principalOf(request);
@@ -447,8 +442,8 @@ export const sessionRoutes =
           const { booked } = await sessionFor(principal, sessionId, ['holder', 'tutor', 'admin']);
           const zone = request.body.timezone ? zoneOrDefault(request.body.timezone) : await callerZone(principal);
           const [day = '', time = ''] = request.body.newDate.split('T');
-          const start = localInstant(day, time, zone);
-          if (!start) throw new DomainError("newDate must be a local time as yyyy-MM-dd'T'HH:mm", 'invalid');
+          const start = localInstant(supportedDayOf(day, 'newDate', NEW_DATE_FORMAT), time, zone);
+          if (!start) throw new InvalidFieldError('newDate', NEW_DATE_FORMAT);
           const { position } = await rescheduleSession(handlers, ports, { sessionId, start: start.toString(), timeZone: zone }, ctx);
           await readYourWrites(sql, sessionModels, position ?? (await store.committedPosition()));
           const session = (await listTutorSessions(sql, booked.tutorId)).find((s) => s.id === sessionId);
