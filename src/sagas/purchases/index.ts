@@ -3,6 +3,7 @@ import { promoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.t
 import { purchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
 import { scheduleAbandonSweeps } from './abandonedPurchases.ts';
+import { MONEY_NOTICE_QUEUE, moneyNoticeReactor, workMoneyNotices } from './moneyNotices.ts';
 import { workPaymentEvents } from './paymentEventsWorker.ts';
 import { purchaseFulfilmentSaga } from './purchaseFulfilmentSaga.ts';
 
@@ -13,7 +14,9 @@ import { purchaseFulfilmentSaga } from './purchaseFulfilmentSaga.ts';
  */
 export const purchaseSagas: SagaFeature = {
   name: 'purchases',
-  queues: [],
+  // Receipts, refund notices and tutors' payout notices: one job per event, each mail once per reader.
+  queues: [{ name: MONEY_NOTICE_QUEUE, retryLimit: 8, retryDelaySeconds: 5 }],
+  reactors: [moneyNoticeReactor],
   workflows: (ports) => [
     purchaseFulfilmentSaga({
       purchases: purchaseHandlers(ports.store),
@@ -23,6 +26,7 @@ export const purchaseSagas: SagaFeature = {
     }),
   ],
   work: async (ports) => {
+    await workMoneyNotices(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
     const purchases = purchaseHandlers(ports.store);
     if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
     scheduleAbandonSweeps({ sql: ports.sql, purchases, payments: ports.payments });
