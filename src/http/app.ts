@@ -32,6 +32,7 @@ import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
 import { adminSessionRoutes } from './routes/sessions/adminSessionRoutes.ts';
+import { calendarFeedRoutes } from './routes/sessions/calendarFeedRoutes.ts';
 import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
 import { sessionRoutes } from './routes/sessions/sessionRoutes.ts';
 import { studentRoutes } from './routes/students/studentRoutes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(courseRoutes(system));
   await app.register(sessionRoutes(system));
   await app.register(sessionCalendarRoutes(system));
+  await app.register(calendarFeedRoutes(system));
   await app.register(payoutRoutes(system));
   await app.register(tutorRateRoutes(system));
   await app.register(adminUserRoutes(system));

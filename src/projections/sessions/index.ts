@@ -1,5 +1,6 @@
 import type { Projector } from '../runner/projector.ts';
+import { calendarFeedsProjector } from './calendarFeedsProjector.ts';
 import { sessionsProjector } from './sessionsProjector.ts';
 
 /** The sessions feature's read models. */
-export const sessionProjections: readonly Projector[] = [sessionsProjector];
+export const sessionProjections: readonly Projector[] = [sessionsProjector, calendarFeedsProjector];

@@ -47,3 +47,15 @@ export const sessions = table(
   },
 );
 export type SessionRow = RowOf<typeof sessions>;
+
+/** Calendar feeds (issue 22 §3): who a feed token belongs to, by the token's SHA-256 (never the token). */
+export const calendarFeeds = table(
+  'calendar_feeds',
+  {
+    user_id: text().primaryKey(),
+    token_hash: text(),
+    issued_at: timestamptz(),
+  },
+  { indexes: [{ name: 'calendar_feeds_token_hash', on: ['token_hash'], unique: true }] },
+);
+export type CalendarFeedRow = RowOf<typeof calendarFeeds>;

@@ -22,6 +22,7 @@ import { BookSessionButton } from '../sessions/BookSessionButton.tsx';
 import { UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
+import { CalendarFeedCard } from './CalendarFeedCard.tsx';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { memberSince, timezoneFact } from './facts.ts';
 import { HelpDialog } from './HelpDialog.tsx';
@@ -49,6 +50,7 @@ function ParentDashboard({ user }: { user: User }) {
         ]}
       />
       <ParentStudents user={user} />
+      <CalendarFeedCard />
     </DashboardShell>
   );
 }

@@ -14,6 +14,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { MyCourses } from '../purchases/MyCourses.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
+import { CalendarFeedCard } from './CalendarFeedCard.tsx';
 import { DashboardShell, WelcomeHeader } from './DashboardShell.tsx';
 import { DeleteAccountButton } from './DeleteAccountButton.tsx';
 import { timezoneFact } from './facts.ts';
@@ -141,6 +142,7 @@ function StudentDashboard({ user }: { user: User }) {
       ) : (
         <DashboardBody user={user} data={dashboard.data} />
       )}
+      {viewOnly || user.role !== 'student' ? null : <CalendarFeedCard />}
       {viewOnly ? null : (
         <section
           aria-labelledby="account-heading"

@@ -11,6 +11,7 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { CalendarFeedCard } from '../dashboards/CalendarFeedCard.tsx';
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
@@ -95,6 +96,7 @@ function TutorDashboard({ user }: { user: User }) {
         ) : (
           <DashboardBody user={user} profile={profile.data} />
         )}
+        <CalendarFeedCard />
       </div>
     </DashboardShell>
   );
