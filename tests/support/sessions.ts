@@ -42,6 +42,34 @@ export async function registeredStudent(
   return { userId, studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
 }
 
+/** A verified local parent account (no student of their own yet): `registeredStudent(…, { parentId })` adds one. */
+export async function registeredParent(
+  system: Pick<System, 'accounts'>,
+  n: string,
+  name: { firstName?: string; lastName?: string; email?: string } = {},
+): Promise<{ userId: string; email: string }> {
+  const email = name.email ?? `${n}@example.com`;
+  const { userId } = await registerAccount(
+    system.accounts,
+    {
+      username: n,
+      email,
+      firstName: name.firstName ?? 'Pat',
+      lastName: name.lastName ?? 'Parent',
+      role: 'parent',
+      student: null,
+      password: 'secret123',
+      phone: null,
+      authProvider: 'local',
+      googleId: null,
+      emailVerified: true,
+      termsAccepted: { version: '1.0', ip: null },
+    },
+    commandContext(),
+  );
+  return { userId, email };
+}
+
 /** The next whole hour `hoursAhead` from now, as an ISO instant. */
 export function hourFromNow(hoursAhead: number): string {
   const at = new Date(Date.now() + hoursAhead * HOUR);

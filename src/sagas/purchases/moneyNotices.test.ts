@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredStudent } from '../../../tests/support/sessions.ts';
+import { registeredParent, registeredStudent } from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { KeptMail } from '../../adapters/mail/mailer.ts';
-import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { payoutPeriodStreamId } from '../../domain/payouts/payoutPeriod.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
@@ -54,24 +53,7 @@ describe('money notices through the saga', () => {
 
   beforeAll(async () => {
     system = await createTestSystem('all');
-    ({ userId: parentId } = await registerAccount(
-      system.accounts,
-      {
-        username: 'money-parent',
-        email: parentEmail,
-        firstName: 'Pam',
-        lastName: 'Payer',
-        role: 'parent',
-        student: null,
-        password: 'secret123',
-        phone: null,
-        authProvider: 'local',
-        googleId: null,
-        emailVerified: true,
-        termsAccepted: { version: '1.0', ip: null },
-      },
-      commandContext(),
-    ));
+    ({ userId: parentId } = await registeredParent(system, 'money-parent', { firstName: 'Pam', lastName: 'Payer', email: parentEmail }));
     ({ studentId } = await registeredStudent(system, 'money-kid', { parentId, firstName: 'Kit' }));
     expect(await waitForProjections(system.sql, ['users', 'students'], await system.store.committedPosition(), 30_000)).toBe(true);
   }, 60_000);

@@ -6,6 +6,7 @@ import {
   appendCancelled,
   appendRescheduled,
   hourFromNow,
+  registeredParent,
   registeredStudent,
   type SessionParties,
 } from '../../../tests/support/sessions.ts';
@@ -15,7 +16,6 @@ import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { KeptMail, Mailer } from '../../adapters/mail/mailer.ts';
 import { changeTimezone } from '../../commands/accounts/accountSettings.ts';
-import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { sessionTimeIn, sessionUid } from '../../domain/sessions/sessionNotices.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
@@ -45,24 +45,7 @@ interface Family {
 /** A parent holding a child's account (zone Halifax) and a tutor (zone Vancouver), neither the zone the session events carry. */
 async function familyAndTutor(system: TestSystem, n: string): Promise<Family> {
   const parentEmail = `notice-parent-${n}@example.com`;
-  const { userId: parentId } = await registerAccount(
-    system.accounts,
-    {
-      username: `notice-parent-${n}`,
-      email: parentEmail,
-      firstName: 'Pat',
-      lastName: `Parent${n}`,
-      role: 'parent',
-      student: null,
-      password: 'secret123',
-      phone: null,
-      authProvider: 'local',
-      googleId: null,
-      emailVerified: true,
-      termsAccepted: { version: '1.0', ip: null },
-    },
-    commandContext(),
-  );
+  const { userId: parentId } = await registeredParent(system, `notice-parent-${n}`, { lastName: `Parent${n}`, email: parentEmail });
   const { studentId, userId: kidUserId } = await registeredStudent(system, `notice-kid-${n}`, {
     parentId,
     firstName: 'Kim',

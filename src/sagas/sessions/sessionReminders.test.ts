@@ -6,12 +6,12 @@ import {
   appendCancelled,
   appendRescheduled,
   hourFromNow,
+  registeredParent,
   registeredStudent,
 } from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import { registerAccount } from '../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { sessionUid } from '../../domain/sessions/sessionNotices.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
@@ -69,24 +69,7 @@ describe('sending reminders', () => {
 
   beforeAll(async () => {
     system = await createTestSystem('all');
-    ({ userId: parentId } = await registerAccount(
-      system.accounts,
-      {
-        username: 'rem-parent',
-        email: 'rem-parent@example.com',
-        firstName: 'Pat',
-        lastName: 'Parent',
-        role: 'parent',
-        student: null,
-        password: 'secret123',
-        phone: null,
-        authProvider: 'local',
-        googleId: null,
-        emailVerified: true,
-        termsAccepted: { version: '1.0', ip: null },
-      },
-      commandContext(),
-    ));
+    ({ userId: parentId } = await registeredParent(system, 'rem-parent'));
     ({ studentId } = await registeredStudent(system, 'rem-kid', { parentId }));
     ({ tutorId } = await approvedTutor(system, 'rem-tutor', { firstName: 'Maya', lastName: 'Okafor' }));
     expect(await waitForProjections(system.sql, ['users', 'students'], await system.store.committedPosition(), 30_000)).toBe(true);

@@ -7,12 +7,12 @@ import {
   appendCancelled,
   appendRescheduled,
   hourFromNow,
+  registeredParent,
   registeredStudent,
 } from '../../../../tests/support/sessions.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { approvedTutor } from '../../../../tests/support/tutors.ts';
 import { loadConfig } from '../../../adapters/config/config.ts';
-import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { sessionStreamId } from '../../../domain/sessions/session.ts';
 import { noticeFactsAt, type SessionStreamEvent, sessionUid } from '../../../domain/sessions/sessionNotices.ts';
@@ -85,24 +85,7 @@ describe('the personal calendar feed', () => {
   let movedStart: string;
 
   beforeAll(async () => {
-    const { userId: parentId } = await registerAccount(
-      system.accounts,
-      {
-        username: 'feed-parent',
-        email: 'feed-parent@example.com',
-        firstName: 'Pat',
-        lastName: 'Parent',
-        role: 'parent',
-        student: null,
-        password: 'secret123',
-        phone: null,
-        authProvider: 'local',
-        googleId: null,
-        emailVerified: true,
-        termsAccepted: { version: '1.0', ip: null },
-      },
-      commandContext(),
-    );
+    const { userId: parentId } = await registeredParent(system, 'feed-parent');
     const kid = await registeredStudent(system, 'feed-kid', { parentId, firstName: 'Kim', lastName: 'Kid' });
     const t = await approvedTutor(system, 'feed', { firstName: 'Maya', lastName: 'Okafor' });
     family = {
