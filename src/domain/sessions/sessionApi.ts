@@ -84,9 +84,17 @@ export type StudentSession = z.output<typeof studentSessionSchema>;
 export const cancelSessionBody = z.object({ reason: z.string().max(NOTES_MAX).nullish() });
 /** PATCH /api/sessions/{id}/complete. */
 export const completeSessionBody = z.object({ completed: z.boolean().default(true), notes: z.string().max(NOTES_MAX).nullish() });
-/** PATCH /api/sessions/{id}/reschedule: the new start as local yyyy-MM-ddTHH:mm in `timezone`. */
+/**
+ * PATCH /api/sessions/{id}/reschedule: the new start as local yyyy-MM-ddTHH:mm in `timezone`, and
+ * optionally the slot's instant (`start`, as the reschedule grid gives it): where the clock repeats
+ * (the fall-back night) a local time alone means the earlier hour; `start` says which one, and must
+ * be that local time in that zone.
+ */
 export const rescheduleSessionBody = z.object({
   newDate: supportedLocalDateTime({ format: NEW_DATE_FORMAT, label: 'newDate' }),
+  start: supportedInstant({ format: 'start must be an ISO timestamp', label: 'start' }).optional(),
   updateCalendar: z.boolean().default(true),
   timezone: z.string().max(100).nullish(),
 });
+
+export const START_NOT_NEW_DATE = 'start must be the instant of newDate in the time zone';

@@ -22,6 +22,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { basicUtc } from '../../../domain/calendar/recurrence.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts';
+import { START_NOT_NEW_DATE } from '../../../domain/sessions/sessionApi.ts';
 import { COMPLETE_TOO_EARLY } from '../../../domain/sessions/sessionDecider.ts';
 import { SLOT_TAKEN } from '../../../domain/sessions/tutorSchedule.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
@@ -677,6 +678,26 @@ describe('cancel and complete', () => {
     const times = slots.json().map((s: { time: string }) => s.time);
     expect(times).toContain('08:00');
     expect(times).not.toContain('11:00');
+  });
+
+  it('a reschedule may name the slot’s instant (which of a repeated hour); one that is not newDate in the zone is a 400 naming start', async () => {
+    const day = nyDay(11);
+    const booked = await book(sam, at(day, '09:00'));
+    expect(booked.statusCode, booked.body).toBe(201);
+    const wrong = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, maya.cookie, {
+      newDate: `${day}T12:00`,
+      start: at(day, '13:00'),
+      timezone: NY,
+    });
+    expect(wrong.statusCode, wrong.body).toBe(400);
+    expect(wrong.json()).toMatchObject({ field: 'start', message: START_NOT_NEW_DATE });
+    const moved = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, maya.cookie, {
+      newDate: `${day}T12:00`,
+      start: at(day, '12:00'),
+      timezone: NY,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ date: at(day, '12:00') });
   });
 });
 

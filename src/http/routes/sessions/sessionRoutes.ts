@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
 import { courseLedger } from '../../../commands/courses/courseLedger.ts';
@@ -33,6 +34,7 @@ import {
   NEW_DATE_FORMAT,
   rescheduleAvailabilitySchema,
   rescheduleSessionBody,
+  START_NOT_NEW_DATE,
   studentSessionSchema,
   tutorSessionSchema,
 } from '../../../domain/sessions/sessionApi.ts';
@@ -78,6 +80,14 @@ const slotReaders = { roles: ['student', 'parent', 'student_secondary', 'tutor',
 /** Who may cancel or move a session: its student's account holders, its tutor, an admin. */
 const sessionParties = { roles: ['student', 'parent', 'tutor', 'admin'] } as const;
 const sessionModels = ['sessions', 'student_courses'];
+
+/** The slot's instant when it is `newDate` in `zone` (either hour of a repeated one); a 400 naming `start` otherwise. */
+function chosenInstant(start: string, newDate: string, zone: string): Temporal.Instant {
+  const instant = Temporal.Instant.from(start);
+  const wall = instant.toZonedDateTimeISO(zone).toPlainDateTime().toString({ smallestUnit: 'minute' });
+  if (wall !== newDate) throw new InvalidFieldError('start', START_NOT_NEW_DATE);
+  return instant;
+}
 
 function zoneOrDefault(zone: string | null | undefined): string {
   if (!zone) return DEFAULT_TIMEZONE;
@@ -442,8 +452,9 @@ export const sessionRoutes =
           const { booked } = await sessionFor(principal, sessionId, ['holder', 'tutor', 'admin']);
           const zone = request.body.timezone ? zoneOrDefault(request.body.timezone) : await callerZone(principal);
           const [day = '', time = ''] = request.body.newDate.split('T');
-          const start = localInstant(supportedDayOf(day, 'newDate', NEW_DATE_FORMAT), time, zone);
-          if (!start) throw new InvalidFieldError('newDate', NEW_DATE_FORMAT);
+          const local = localInstant(supportedDayOf(day, 'newDate', NEW_DATE_FORMAT), time, zone);
+          if (!local) throw new InvalidFieldError('newDate', NEW_DATE_FORMAT);
+          const start = request.body.start === undefined ? local : chosenInstant(request.body.start, request.body.newDate, zone);
           const { position } = await rescheduleSession(handlers, ports, { sessionId, start: start.toString(), timeZone: zone }, ctx);
           await readYourWrites(sql, sessionModels, position ?? (await store.committedPosition()));
           const session = (await listTutorSessions(sql, booked.tutorId)).find((s) => s.id === sessionId);

@@ -185,7 +185,7 @@ export function StudentRescheduleDialog({ session, zone, onClose }: { session: A
     staleTime: 0,
   });
   const move = useMutation({
-    mutationFn: (start: string) => sessionsApi.reschedule(session.id, localDateTime(start, zone), zone),
+    mutationFn: (start: string) => sessionsApi.reschedule(session.id, localDateTime(start, zone), start, zone),
     onSuccess: async (moved) => {
       await refresh();
       toast({

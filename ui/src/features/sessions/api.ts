@@ -49,12 +49,12 @@ export const sessionsApi = {
       `/api/tutors/${enc(tutorId)}/reschedule-availability/${enc(date)}?excludeSessionId=${enc(sessionId)}&timezone=${enc(zone)}`,
       rescheduleAvailabilitySchema,
     ),
-  /** PATCH /api/sessions/{id}/reschedule {newDate (local yyyy-MM-ddTHH:mm), updateCalendar, timezone}. */
-  reschedule: (sessionId: string, newDate: string, timezone: string) =>
+  /** PATCH /api/sessions/{id}/reschedule {newDate (local yyyy-MM-ddTHH:mm), start (the slot's instant), updateCalendar, timezone}. */
+  reschedule: (sessionId: string, newDate: string, start: string, timezone: string) =>
     api.send(
       'PATCH',
       `/api/sessions/${enc(sessionId)}/reschedule`,
-      { newDate, updateCalendar: true, timezone },
+      { newDate, start, updateCalendar: true, timezone },
       tutorSessionSchema,
       idempotencyKey(),
     ),

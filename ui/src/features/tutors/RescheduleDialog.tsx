@@ -64,7 +64,7 @@ export function RescheduleDialog({
     staleTime: 0,
   });
   const move = useMutation({
-    mutationFn: (start: string) => tutorsApi.reschedule(session.id, localDateTime(start, zone), zone),
+    mutationFn: (start: string) => tutorsApi.reschedule(session.id, localDateTime(start, zone), start, zone),
     onSuccess: async () => {
       await refresh();
       toast({ title: 'Session Rescheduled', description: 'The session was moved and your calendar was updated.', variant: 'success' });

@@ -113,12 +113,12 @@ export const tutorsApi = {
       `/api/tutors/${enc(tutorId)}/reschedule-availability/${enc(date)}?${new URLSearchParams({ excludeSessionId: sessionId, timezone })}`,
       rescheduleAvailabilitySchema,
     ),
-  /** `newDate`: the new start as local yyyy-MM-ddTHH:mm in `timezone`. */
-  reschedule: (sessionId: string, newDate: string, timezone: string) =>
+  /** `newDate`: the new start as local yyyy-MM-ddTHH:mm in `timezone`; `start` its instant (which of a repeated hour). */
+  reschedule: (sessionId: string, newDate: string, start: string, timezone: string) =>
     api.send(
       'PATCH',
       `/api/sessions/${enc(sessionId)}/reschedule`,
-      { newDate, updateCalendar: true, timezone },
+      { newDate, start, updateCalendar: true, timezone },
       tutorSessionSchema,
       idempotencyKey(),
     ),
