@@ -105,6 +105,9 @@ export const calendarFeedRoutes =
         schema: {
           tags: ['sessions'],
           summary: 'A new private calendar feed link (the first, or a reset: the old link stops working at once)',
+          // Nothing to say but "make it": anything else is a mistake, refused before a link is made.
+          querystring: z.object({}).strict(),
+          body: z.object({}).strict().nullish(),
           response: { 201: calendarFeedLinkSchema },
         },
       },
