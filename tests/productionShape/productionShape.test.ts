@@ -283,13 +283,20 @@ describe.sequential('the production shape: 2 API processes behind a proxy, 2 pro
       expect(p.lastError, p.name).toBeNull();
     }
 
-    // Each registered student got exactly one verification mail; no mail was sent twice.
-    const mails = await listOutbox(db.sql, { limit: 10_000 });
-    for (const student of registered)
-      expect(
-        mails.filter((m) => m.to === student.email),
-        student.email,
-      ).toHaveLength(1);
+    // Each registered student got exactly one verification code and one receipt for their one paid purchase; no mail was sent twice.
+    const mails = await eventually(
+      'every receipt',
+      async () => {
+        const all = await listOutbox(db.sql, { limit: 10_000 });
+        return registered.every((r) => all.some((m) => m.to === r.email && m.subject.startsWith('Your Topmark receipt'))) ? all : null;
+      },
+      60_000,
+    );
+    const mailsTo = (email: string, subject: string) => mails.filter((m) => m.to === email && m.subject.startsWith(subject));
+    for (const student of registered) {
+      expect(mailsTo(student.email, 'Your Topmark verification code'), student.email).toHaveLength(1);
+      expect(mailsTo(student.email, 'Your Topmark receipt'), student.email).toHaveLength(1);
+    }
     const seen = new Map<string, number>();
     for (const m of mails)
       seen.set(`${m.to}\u0000${m.subject}\u0000${m.text}`, (seen.get(`${m.to}\u0000${m.subject}\u0000${m.text}`) ?? 0) + 1);
