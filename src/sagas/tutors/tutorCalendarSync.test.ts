@@ -365,12 +365,13 @@ describe('Google calendar changes reach every process within seconds', () => {
     const lost = (await system.store.readStream(tutorStreamId(tutor.tutorId))).filter((e) => e.type === 'TutorCalendarAccessLost');
     expect(lost).toHaveLength(1);
     expect(lost[0]!.data).toMatchObject({ reason: 'invalid_grant' });
-    // A lost grant ends a job, it does not fail it into retries: every run completed. (Its attempt
+    // A lost grant ends a job, it does not fail it into retries: no run failed. (Its attempt
     // count is not asserted: on a starved machine a heartbeat can lapse and a run be repeated,
     // which the single recorded loss and the single alert below must survive.)
     const attempts = await system.sql<{ retry_count: number; state: string }[]>`
       SELECT retry_count, state::text AS state FROM pgboss.job WHERE name = ${TUTOR_CALENDAR_SYNC_QUEUE} AND singleton_key = ${tutor.tutorId}`;
-    expect(attempts.map((a) => a.state)).toEqual(attempts.map(() => 'completed'));
+    // (A trigger arriving after the wait may have queued one more run: only runs that ended are judged.)
+    expect(attempts.filter((a) => a.state === 'failed' || a.state === 'retry')).toEqual([]);
     expect(attempts.length).toBeGreaterThanOrEqual(3);
     const after = await revisionOf(tutor.tutorId);
     expect(after).toBe(before + 1);

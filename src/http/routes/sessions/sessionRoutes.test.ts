@@ -681,17 +681,21 @@ describe('cancel and complete', () => {
   });
 
   it('a reschedule may name the slot’s instant (which of a repeated hour); one that is not newDate in the zone is a 400 naming start', async () => {
+    const tutor = await approvedTutor(system, 'instant-tutor');
+    await hours(tutor);
+    const pupil = await student('instant-pupil', tutor);
+    await caughtUp();
     const day = nyDay(11);
-    const booked = await book(sam, at(day, '09:00'));
+    const booked = await book(pupil, at(day, '09:00'), tutor);
     expect(booked.statusCode, booked.body).toBe(201);
-    const wrong = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, maya.cookie, {
+    const wrong = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, tutor.cookie, {
       newDate: `${day}T12:00`,
       start: at(day, '13:00'),
       timezone: NY,
     });
     expect(wrong.statusCode, wrong.body).toBe(400);
     expect(wrong.json()).toMatchObject({ field: 'start', message: START_NOT_NEW_DATE });
-    const moved = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, maya.cookie, {
+    const moved = await call('PATCH', `/api/sessions/${booked.json().id}/reschedule`, tutor.cookie, {
       newDate: `${day}T12:00`,
       start: at(day, '12:00'),
       timezone: NY,
