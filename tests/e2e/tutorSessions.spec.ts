@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
 import { freeHours, studentWithMaya } from './studentBooking.ts';
-import { dayLabel, showWeekOf } from './tutorCalendar.ts';
+import { dayLabel, MAYA, showWeekOf, throughTerms, tutorSignIn } from './tutorCalendar.ts';
 
 /**
  * The tutor's sessions on the tutor dashboard (spec part 2 §2, §4, §5, §8, §9): a student books a
@@ -15,36 +15,11 @@ import { dayLabel, showWeekOf } from './tutorCalendar.ts';
 // The browser's zone becomes the signed-in user's zone (spec part 1 §4): Maya's own, so her times read as hers.
 test.use({ timezoneId: 'America/Toronto' });
 
-const MAYA = { email: 'maya.tutor@demo.topmark.example', firstName: 'Maya', lastName: 'Okafor', zone: 'America/Toronto' };
-
 /** An API client signed in as the e2e admin (tests/e2e/serve.ts). */
 async function adminApi(request: APIRequestContext) {
   const login = await request.post('/api/login', { data: { username: 'e2e.admin', password: 'admin-pass-1' } });
   expect(login.ok()).toBe(true);
   return request;
-}
-
-/** Signs in through /tutor-login and the dev Google consent page. */
-async function tutorSignIn(page: Page, who: { email: string; firstName: string; lastName: string }) {
-  await page.goto('/tutor-login');
-  await page.getByLabel('I accept the terms and conditions').check();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await expect(page.getByText('You are signing in as a tutor applicant.')).toBeVisible();
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel(/First name/i).fill(who.firstName);
-  await page.getByLabel(/Last name/i).fill(who.lastName);
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
-
-/** Waits for `target`, accepting the terms first when the page asks for them. */
-async function throughTerms(page: Page, target: Locator) {
-  const accept = page.getByRole('button', { name: 'Accept and Continue' });
-  await expect(target.or(accept)).toBeVisible({ timeout: 20_000 });
-  if (await accept.isVisible()) {
-    await page.getByRole('checkbox').check();
-    await accept.click();
-  }
-  await expect(target).toBeVisible({ timeout: 20_000 });
 }
 
 /**
