@@ -36,9 +36,10 @@ function Attachments({ mailId, attachments }: { mailId: string; attachments: rea
                   <span className="font-mono text-xs break-all text-slate-600">{file.contentType}</span>
                   {method ? <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold text-brand-800">{method}</span> : null}
                 </summary>
-                <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
-                  {file.content}
-                </pre>
+                {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+                <section aria-label={file.filename} tabIndex={0} className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-50 p-2">
+                  <pre className="font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{file.content}</pre>
+                </section>
               </details>
             </li>
           );
@@ -71,9 +72,10 @@ export function MailList({ mails }: { mails: readonly DevMail[] }) {
                   <time dateTime={mail.sentAt}>{formatSent(mail.sentAt)}</time>
                 </dd>
               </dl>
-              <pre className="mt-3 max-h-80 overflow-y-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
-                {mail.text}
-              </pre>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+              <section aria-label="Mail text" tabIndex={0} className="mt-3 max-h-80 overflow-y-auto rounded-md bg-slate-50 p-3">
+                <pre className="font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{mail.text}</pre>
+              </section>
               <Attachments mailId={`${mail.id}-card`} attachments={mail.attachments} />
             </article>
           </li>
@@ -107,9 +109,10 @@ export function MailList({ mails }: { mails: readonly DevMail[] }) {
                   <time dateTime={mail.sentAt}>{formatSent(mail.sentAt)}</time>
                 </td>
                 <td className="px-4 py-3">
-                  <pre className="max-h-64 max-w-xl overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
-                    {mail.text}
-                  </pre>
+                  {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+                  <section aria-label="Mail text" tabIndex={0} className="max-h-64 max-w-xl overflow-auto rounded-md bg-slate-50 p-3">
+                    <pre className="font-mono text-xs whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{mail.text}</pre>
+                  </section>
                   <div className="max-w-xl">
                     <Attachments mailId={`${mail.id}-row`} attachments={mail.attachments} />
                   </div>
