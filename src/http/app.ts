@@ -154,13 +154,32 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
 
   const uiDir = path.resolve(system.config.UI_DIR);
   const hasUi = existsSync(path.join(uiDir, 'index.html'));
-  if (hasUi) await app.register(fastifyStatic, { root: uiDir, wildcard: false, index: false, maxAge: '1h' });
+  if (hasUi)
+    await app.register(fastifyStatic, {
+      root: uiDir,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each file (ui/vite.config.ts): sent as the browser accepts.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
+    });
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api')) return reply.status(404).send({ message: 'Not found' });
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.status(404).send({ message: 'Not found' });
     if (!hasUi) return reply.status(503).type('text/plain').send('The UI is not built: run npm run build:ui');
     // SPA fallback: the client router shows the page, or its own "404 Page Not Found".
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
   return app;
+}
+
+/**
+ * Build assets (every name under assets/ carries its content's hash) never change under their name, so browsers keep them a year without asking;
+ * the page itself is revalidated on every visit so a deployment reaches everyone at once.
+ */
+export function cacheControlOf(filePath: string): string {
+  if (/[\\/]assets[\\/]/.test(filePath)) return 'public, max-age=31536000, immutable';
+  if (/index\.html(\.br|\.gz)?$/.test(filePath)) return 'no-cache';
+  return 'public, max-age=3600';
 }
