@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { isPagePath } from '../domain/site/pagePaths.ts';
 import { listStudentSessions } from '../projections/sessions/queries.ts';
 import type { System } from '../system.ts';
 import { installAuth } from './kit/auth.ts';
@@ -168,8 +169,10 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
     if (request.url.startsWith('/api')) return reply.status(404).send({ message: 'Not found' });
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.status(404).send({ message: 'Not found' });
     if (!hasUi) return reply.status(503).type('text/plain').send('The UI is not built: run npm run build:ui');
-    // SPA fallback: the client router shows the page, or its own "404 Page Not Found".
-    return reply.sendFile('index.html');
+    // SPA fallback: the client router shows the page, or its own "404 Page Not Found" — then
+    // with the status a missing page has, for crawlers, link checkers and monitors.
+    const pathname = request.url.split('?')[0] ?? '/';
+    return reply.status(isPagePath(pathname) ? 200 : 404).sendFile('index.html');
   });
   return app;
 }

@@ -75,6 +75,16 @@ describe('static files', () => {
     expect(plain.body).toBe(script);
   });
 
+  it('answers a path that is no page with the app and HTTP 404, a page with 200', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/no-such-page?x=1' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toContain('text/html');
+    expect(missing.body).toBe(page);
+    expect((await app.inject({ method: 'GET', url: '/student-info/someone' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/tutor/' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/no-such-route' })).json()).toEqual({ message: 'Not found' });
+  });
+
   it('caches unhashed files for an hour only', async () => {
     const res = await app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(res.statusCode).toBe(200);

@@ -48,8 +48,9 @@ test('the pricing calculator uses the pricing policy', async ({ page }) => {
   await expect(page.getByTestId('price-university-weekly_3')).toContainText('$972');
 });
 
-test('an unknown path shows the not-found page', async ({ page }) => {
-  await page.goto('/no-such-page');
+test('an unknown path shows the not-found page, with HTTP 404', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
   await expect(page.getByText('404 Page Not Found')).toBeVisible();
 });
 
