@@ -2,6 +2,7 @@ import { accountEvents } from './accounts/index.ts';
 import { contactEvents } from './contact/contact.ts';
 import { courseFeatureEvents } from './courses/index.ts';
 import type { EventCatalog, EventDefinition } from './kit/eventDefinition.ts';
+import { noticeFeatureEvents } from './notices/index.ts';
 import { alertEvents } from './operations/alert.ts';
 import { operationsEvents } from './operations/operationsEvents.ts';
 import { packageFeatureEvents } from './packages/index.ts';
@@ -26,6 +27,7 @@ export const eventCatalog = {
   ...purchaseFeatureEvents,
   ...sessionFeatureEvents,
   ...payoutFeatureEvents,
+  ...noticeFeatureEvents,
 } satisfies EventCatalog;
 
 export type EventType = keyof typeof eventCatalog;

@@ -20,6 +20,7 @@ import { googleAuthRoutes } from './routes/accounts/googleAuthRoutes.ts';
 import { contactRoutes } from './routes/contact/contactRoutes.ts';
 import { courseRoutes } from './routes/courses/courseRoutes.ts';
 import { healthRoutes } from './routes/health/healthRoutes.ts';
+import { noticeRoutes } from './routes/notices/noticeRoutes.ts';
 import { alertRoutes } from './routes/operations/alertRoutes.ts';
 import { auditLogRoutes } from './routes/operations/auditLogRoutes.ts';
 import { entityHistoryRoutes } from './routes/operations/entityHistoryRoutes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(sessionRoutes(system));
   await app.register(sessionCalendarRoutes(system));
   await app.register(calendarFeedRoutes(system));
+  await app.register(noticeRoutes(system));
   await app.register(payoutRoutes(system));
   await app.register(tutorRateRoutes(system));
   await app.register(adminUserRoutes(system));

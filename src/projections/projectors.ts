@@ -1,6 +1,7 @@
 import { accountProjections } from './accounts/index.ts';
 import { contactProjections } from './contact/index.ts';
 import { courseProjections } from './courses/index.ts';
+import { noticeProjections } from './notices/index.ts';
 import { operationsProjections } from './operations/index.ts';
 import { packageProjections } from './packages/index.ts';
 import { payoutProjections } from './payouts/index.ts';
@@ -24,4 +25,5 @@ export const projectors: readonly Projector[] = [
   ...purchaseProjections,
   ...sessionProjections,
   ...payoutProjections,
+  ...noticeProjections,
 ];
