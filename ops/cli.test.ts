@@ -211,6 +211,10 @@ describe('ops CLI', () => {
       'ops.admin',
       '--email',
       'ops.admin@example.org',
+      '--first-name',
+      'Olu',
+      '--last-name',
+      'Admin',
       '--password',
       'admin-pass-9',
       '--json',
@@ -232,15 +236,22 @@ describe('ops CLI', () => {
       'ops.finance',
       '--email',
       'ops.finance@example.org',
+      '--first-name',
+      'Fay',
+      '--last-name',
+      'Numbers',
       '--role',
       'finance',
       '--json',
     );
     expect(json<{ password: string }>(generated).password.length).toBeGreaterThanOrEqual(12);
-    const taken = await cli('admin:create', '--username', 'ops.admin', '--email', 'other@example.org', '--json');
+    const named = (...args: string[]) => cli('admin:create', '--first-name', 'Ann', '--last-name', 'Other', ...args);
+    const taken = await named('--username', 'ops.admin', '--email', 'other@example.org', '--json');
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('Username already exists');
-    expect((await cli('admin:create', '--username', 'x', '--email', 'x@example.org', '--role', 'tutor')).code).toBe(2);
+    expect((await named('--username', 'x', '--email', 'x@example.org', '--role', 'tutor')).code).toBe(2);
+    // A staff account is a named person: no name, no account.
+    expect((await cli('admin:create', '--username', 'y', '--email', 'y@example.org', '--last-name', 'Y')).code).toBe(2);
   });
 
   it('moves uploaded files kept on disk into the database (files:import)', async () => {

@@ -204,8 +204,9 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
     .description('create a staff account (admin or finance) through the account commands')
     .requiredOption('--username <username>', 'sign-in name')
     .requiredOption('--email <email>', 'e-mail address')
-    .option('--first-name <name>', 'first name', 'Site')
-    .option('--last-name <name>', 'last name', 'Admin')
+    // The console names staff in the audit log and history: a person's own name, never a placeholder.
+    .requiredOption('--first-name <name>', "the person's first name")
+    .requiredOption('--last-name <name>', "the person's last name")
     .option('--password <password>', 'password (default: ADMIN_PASSWORD, else generated and printed)')
     .option('--role <role>', 'admin or finance', 'admin')
     .option('--json', 'print one JSON document')
