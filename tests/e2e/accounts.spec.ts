@@ -97,9 +97,18 @@ test('admin sign-in lands on /admin with the success toast', async ({ page }) =>
   await expect(page.getByText('Admin', { exact: true }).first()).toBeVisible();
 });
 
-test('protected pages send anonymous visitors to /login', async ({ page }) => {
+test('protected pages send anonymous visitors to their sign-in page: families to /login, staff to /admin-login', async ({ page }) => {
   await page.goto('/student');
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page).toHaveURL(/\/login$/);
   await page.goto('/admin');
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page).toHaveURL(/\/admin-login$/);
+});
+
+test('the sign-in form tabs from the username to the password, then to "Forgot password?"', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username or Email').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Forgot password?' })).toBeFocused();
 });

@@ -12,7 +12,7 @@ import { useCurrentUser } from './useCurrentUser.ts';
 /**
  * The route guard of spec part 1 §2, rules in order:
  * 1. while the current user loads, a spinner;
- * 2. no user → /login;
+ * 2. no user → /login (staff areas: `signInPath`, their own sign-in page);
  * 3. no termsAcceptedAt → /accept-terms (except on /accept-terms itself);
  * 4. role not in `roles` → that role's home (admin /admin, tutor /tutor,
  *    student and student_secondary /student, anything else /).
@@ -20,9 +20,12 @@ import { useCurrentUser } from './useCurrentUser.ts';
  */
 export function ProtectedRoute({
   roles,
+  signInPath = '/login',
   children,
 }: {
   roles?: readonly string[];
+  /** Where a signed-out visitor goes: the console's staff sign in at /admin-login, not the student login. */
+  signInPath?: '/login' | '/admin-login';
   children: React.ReactNode | ((user: User) => React.ReactNode);
 }) {
   const { data: user, isPending, isError, refetch, isRefetching } = useCurrentUser();
@@ -49,7 +52,7 @@ export function ProtectedRoute({
     );
   }
 
-  if (!user) return <Navigate to="/login" replace />;
+  if (!user) return <Navigate to={signInPath} replace />;
   if (!user.termsAcceptedAt && pathname !== '/accept-terms') return <Navigate to="/accept-terms" replace />;
   if (roles && !roles.includes(user.role)) return <Navigate to={guardHomeOf(user.role)} replace />;
 

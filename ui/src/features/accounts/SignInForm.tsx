@@ -62,12 +62,7 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
         <FieldMessage id="signin-username-error" error={errors.username} />
       </div>
       <div className="space-y-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor="signin-password">Password</Label>
-          <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={onForgotPassword}>
-            Forgot password?
-          </Button>
-        </div>
+        <Label htmlFor="signin-password">Password</Label>
         <Input
           id="signin-password"
           type="password"
@@ -76,6 +71,12 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
           {...register('password')}
         />
         <FieldMessage id="signin-password-error" error={errors.password} />
+        {/* After the field, so Tab goes from the username straight to the password. */}
+        <div className="flex justify-end">
+          <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={onForgotPassword}>
+            Forgot password?
+          </Button>
+        </div>
       </div>
       <Button type="submit" size="lg" className="w-full" disabled={pending}>
         {pending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <LogIn aria-hidden="true" />}

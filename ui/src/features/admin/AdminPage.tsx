@@ -31,7 +31,9 @@ export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 /** /admin (admin, finance): the console shell of spec part 2 §2 with the tab named by `?tab=`. */
 export function AdminDashboardPage({ tab, history }: { tab?: ConsoleTabId; history?: string }) {
   return (
-    <ProtectedRoute roles={ADMIN_AREA_ROLES}>{(user) => <AdminConsole user={user} requested={tab} history={history} />}</ProtectedRoute>
+    <ProtectedRoute roles={ADMIN_AREA_ROLES} signInPath="/admin-login">
+      {(user) => <AdminConsole user={user} requested={tab} history={history} />}
+    </ProtectedRoute>
   );
 }
 
