@@ -3,8 +3,10 @@ import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventS
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
+import { mailsNotice } from '../../commands/notices/notices.ts';
 import { sessionNames, sessionPeople } from '../../commands/sessions/sessionPeople.ts';
 import { parseMailbox } from '../../domain/kit/iCalendar.ts';
+import { optionalKindOfSessionNotice } from '../../domain/notices/notices.ts';
 import { sessionStreamId } from '../../domain/sessions/session.ts';
 import {
   type NoticeReader,
@@ -68,7 +70,8 @@ const actorOf = (facts: SessionNoticeFacts): string | null => ('byId' in facts.c
 
 /**
  * Mails one notice to the family (the account holder: the parent of a child's account, otherwise
- * the student) and to the tutor, each in their own zone with their own calendar file. Every mail
+ * the student) and to the tutor, each in their own zone with their own calendar file, unless the
+ * reader turned this kind off in their notification settings. Every mail
  * id derives from `noticeKey` and the person, so sending again sends nothing twice.
  */
 export async function mailSessionNotice(deps: SessionNoticeDeps, noticeKey: string, facts: SessionNoticeFacts): Promise<number> {
@@ -105,7 +108,11 @@ export async function mailSessionNotice(deps: SessionNoticeDeps, noticeKey: stri
     organizer: parseMailbox(deps.mailFrom),
     ...(deps.publicUrl ? { dashboardUrl: `${deps.publicUrl.replace(/\/+$/, '')}/dashboard` } : {}),
   };
+  const kind = optionalKindOfSessionNotice(facts.change.kind);
+  let sent = 0;
   for (const reader of readers) {
+    // Read at send time from the reader's own stream: a notice they turned off is not mailed (their bell still lists it).
+    if (!(await mailsNotice(deps.store, reader.id, kind))) continue;
     const mail = sessionNoticeMail(facts, reader, noticeNames, options);
     await deps.mailer.send({
       id: noticeMailId(noticeKey, reader.id),
@@ -115,8 +122,9 @@ export async function mailSessionNotice(deps: SessionNoticeDeps, noticeKey: stri
       text: mail.text,
       attachments: [mail.calendar],
     });
+    sent += 1;
   }
-  return readers.length;
+  return sent;
 }
 
 /**
