@@ -33,6 +33,19 @@ export interface PaymentIntent {
   lastPaymentError: { code: string | null; message: string } | null;
   /** Unix seconds. */
   created: number;
+  /**
+   * The card that paid a succeeded intent, as the provider reports it (Stripe: the latest charge's
+   * `payment_method_details.card`, present where the charge is expanded, as `retrievePaymentIntent`
+   * does; the sandbox: the card its form took). Brand and last 4 digits only, never more; null when
+   * the provider does not say (a webhook's unexpanded charge, another payment method, not paid).
+   */
+  card: PaymentCard | null;
+}
+
+/** What a receipt may say of a card: Stripe's brand name (`visa`, `mastercard`, `amex`, …, `unknown`) and the last 4 digits. */
+export interface PaymentCard {
+  brand: string;
+  last4: string;
 }
 
 export interface CreatePaymentIntentInput {

@@ -77,8 +77,14 @@ export function paymentsContract(name: string, create: () => Promise<PaymentsCon
       await h.deliveries();
       const input = intentInput();
       const intent = await h.port.createPaymentIntent(input);
+      expect(intent.card).toBeNull();
       await h.payWithCard(intent.id, 'visa');
-      expect(await h.port.retrievePaymentIntent(intent.id)).toMatchObject({ status: 'succeeded', lastPaymentError: null });
+      // The card that paid, for the receipt: its brand and last 4 digits only.
+      expect(await h.port.retrievePaymentIntent(intent.id)).toMatchObject({
+        status: 'succeeded',
+        lastPaymentError: null,
+        card: { brand: 'visa', last4: '4242' },
+      });
       const succeeded = interesting(await events());
       expect(succeeded.map((e) => e.type)).toEqual(['payment_intent.succeeded']);
       const [event] = succeeded;
@@ -92,6 +98,7 @@ export function paymentsContract(name: string, create: () => Promise<PaymentsCon
       await h.payWithCard(intent.id, 'declined');
       const after = await h.port.retrievePaymentIntent(intent.id);
       expect(after).toMatchObject({ status: 'requires_payment_method', lastPaymentError: { message: 'Your card was declined.' } });
+      expect(after.card).toBeNull();
       const [failed] = interesting(await events());
       expect(failed).toMatchObject({
         type: 'payment_intent.payment_failed',
@@ -116,8 +123,12 @@ export function paymentsContract(name: string, create: () => Promise<PaymentsCon
       const approved = await h.port.createPaymentIntent(intentInput());
       await h.payWithCard(approved.id, 'authentication');
       expect((await h.port.retrievePaymentIntent(approved.id)).status).toBe('requires_action');
+      expect((await h.port.retrievePaymentIntent(approved.id)).card).toBeNull();
       await h.authenticate(approved.id, true);
-      expect((await h.port.retrievePaymentIntent(approved.id)).status).toBe('succeeded');
+      expect(await h.port.retrievePaymentIntent(approved.id)).toMatchObject({
+        status: 'succeeded',
+        card: { brand: 'visa', last4: '3155' },
+      });
 
       const refused = await h.port.createPaymentIntent(intentInput());
       await h.payWithCard(refused.id, 'authentication');

@@ -1,5 +1,11 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
-import { type CheckoutSession, PaymentError, type PaymentEvent, type PaymentPort } from '../../adapters/payments/paymentPort.ts';
+import {
+  type CheckoutSession,
+  type PaymentCard,
+  PaymentError,
+  type PaymentEvent,
+  type PaymentPort,
+} from '../../adapters/payments/paymentPort.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import type { PurchaseStartedData } from '../../domain/purchases/purchase.ts';
 import { purchaseStreamId } from '../../domain/purchases/purchase.ts';
@@ -35,9 +41,28 @@ export const startRepurchase = (
  */
 export const completePurchase = (
   handlers: PurchaseHandlers,
-  data: { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null },
+  data: { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null; card?: PaymentCard | null },
   ctx: CommandContext,
 ) => handlers.purchases.handle(data.purchaseId, { type: 'CompletePurchase', data }, ctx);
+
+/**
+ * The card that paid an intent, for the receipt: the one already in hand, else the provider's
+ * answer (Stripe's webhooks carry the charge as an id only). Only the receipt needs it, so a
+ * provider that cannot answer now leaves it out rather than hold up the completion.
+ */
+export async function paidCard(
+  payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+  paymentIntentId: string,
+  known: PaymentCard | null = null,
+): Promise<PaymentCard | null> {
+  if (known) return known;
+  try {
+    return (await payments.retrievePaymentIntent(paymentIntentId)).card;
+  } catch (error) {
+    if (error instanceof PaymentError) return null;
+    throw error;
+  }
+}
 
 /** The metadata a repurchase's checkout session (and the intent paying it) carries: its intent events are not what completes it. */
 export const REPURCHASE_METADATA_KIND = 'repurchase';
@@ -64,7 +89,7 @@ export async function handlePaymentEvent(
   payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
 ): Promise<'handled' | 'ignored'> {
   const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
-  if (event.type === 'checkout.session.completed') return handleCheckoutCompleted(handlers, event.session, ctx);
+  if (event.type === 'checkout.session.completed') return handleCheckoutCompleted(handlers, event.session, payments, ctx);
   if (event.type === 'charge.refunded') return handleChargeRefunded(handlers, event, payments, ctx);
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
   const purchaseId = event.paymentIntent.metadata.purchaseId;
@@ -72,9 +97,11 @@ export async function handlePaymentEvent(
   // The intent paying a hosted checkout session: a decline there lets the customer try another
   // card, and the session's own event (checkout.session.completed) completes the repurchase.
   if (event.paymentIntent.metadata.kind === REPURCHASE_METADATA_KIND) return 'ignored';
+  const intent = event.paymentIntent;
+  const card = event.type === 'payment_intent.succeeded' ? await paidCard(payments, intent.id, intent.card) : null;
   return handledUnless(['not_found'], () =>
     event.type === 'payment_intent.succeeded'
-      ? completePurchase(handlers, { purchaseId, paymentIntentId: event.paymentIntent.id }, ctx)
+      ? completePurchase(handlers, { purchaseId, paymentIntentId: intent.id, card }, ctx)
       : failPurchase(handlers, { purchaseId, reason: event.failureCode ?? 'payment_failed', message: event.failureMessage }, ctx),
   );
 }
@@ -99,13 +126,19 @@ async function handledUnless(kinds: readonly DomainError['kind'][], run: () => P
  * webhook and `GET /api/repurchase/verify/{sessionId}` comes first). An unpaid completion (a
  * delayed payment method) waits for the paid one; sessions about no purchase of ours are ignored.
  */
-async function handleCheckoutCompleted(handlers: PurchaseHandlers, session: CheckoutSession, ctx: CommandContext) {
+async function handleCheckoutCompleted(
+  handlers: PurchaseHandlers,
+  session: CheckoutSession,
+  payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+  ctx: CommandContext,
+) {
   const purchaseId = session.metadata.purchaseId;
   if (!purchaseId || session.paymentStatus !== 'paid' || !session.paymentIntentId) return 'ignored' as const;
   const paymentIntentId = session.paymentIntentId;
+  const card = await paidCard(payments, paymentIntentId);
   // Unknown purchase, or a session that is not the one the purchase is paid on: not ours to complete.
   return handledUnless(['not_found', 'conflict'], () =>
-    completePurchase(handlers, { purchaseId, paymentIntentId, checkoutSessionId: session.id }, ctx),
+    completePurchase(handlers, { purchaseId, paymentIntentId, checkoutSessionId: session.id, card }, ctx),
   );
 }
 

@@ -26,6 +26,13 @@ export const purchaseStarted = z.object({
   checkoutSessionId: z.string().nullable().default(null),
   at: z.string(),
 });
+/**
+ * The card that paid, as the receipt names it: the provider's brand name (`visa`, `mastercard`,
+ * `amex`, …, `unknown`) and the last 4 digits, never more of the number.
+ */
+export const paymentCard = z.object({ brand: z.string().regex(/^[a-z_]{1,30}$/), last4: z.string().regex(/^\d{4}$/) });
+export type PaymentCardData = z.output<typeof paymentCard>;
+
 /** The money is in (or nothing was owed): the saga redeems the promo and creates the course. */
 export const purchaseCompleted = z.object({
   purchaseId: z.string(),
@@ -33,6 +40,8 @@ export const purchaseCompleted = z.object({
   paymentIntentId: z.string(),
   /** What the fulfilment does: create the course (`purchase`) or add the credits to it (`repurchase`). */
   kind: z.enum(['purchase', 'repurchase']).default('purchase'),
+  /** The card that paid, where the provider said (null: free, not a card, or not told; events before it have none). */
+  card: paymentCard.nullable().optional(),
   at: z.string(),
 });
 export const purchaseFailed = z.object({ purchaseId: z.string(), reason: z.string(), message: z.string(), at: z.string() });
@@ -221,3 +230,25 @@ export const REPURCHASE_SESSION_COUNTS: readonly number[] = [4, 8, 12];
  * `/checkout?repurchase=true&session_id=free_<purchaseId>`, verified like a provider's session.
  */
 export const FREE_REPURCHASE_SESSION_PREFIX = 'free_';
+
+const CARD_BRANDS: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  interac: 'Interac',
+  cartes_bancaires: 'Cartes Bancaires',
+  eftpos_au: 'eftpos',
+};
+
+/** The card as a receipt says it: "Visa ending 4242" ("Card ending 4242" for a brand the provider did not name). */
+export const cardLabel = (card: PaymentCardData): string => `${CARD_BRANDS[card.brand] ?? 'Card'} ending ${card.last4}`;
+
+/** What a provider said of the card, kept only when it is a brand name and exactly 4 digits (nothing else of a number is recorded). */
+export function paymentCardOf(card: { brand: string; last4: string } | null | undefined): PaymentCardData | null {
+  const parsed = paymentCard.safeParse(card);
+  return parsed.success ? parsed.data : null;
+}

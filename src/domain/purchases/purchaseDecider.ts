@@ -3,9 +3,11 @@ import {
   evolvePurchase,
   FREE_PURCHASE,
   initialPurchaseState,
+  type PaymentCardData,
   type PurchaseEvent,
   type PurchaseStartedData,
   type PurchaseState,
+  paymentCardOf,
   REFUND_REASON_MAX,
   REFUND_TAKEOVER_MINUTES,
   REPURCHASE_SESSION_COUNTS,
@@ -44,7 +46,11 @@ export type PurchaseCommand =
   | Command<'StartPurchase', Omit<PurchaseStartedData, 'at'>>
   | Command<'StartRepurchase', { terms: Omit<PurchaseStartedData, 'at'> } & RepurchaseFacts>
   /** `checkoutSessionId`: the hosted checkout session that was paid (a repurchase's only way to complete, besides free). */
-  | Command<'CompletePurchase', { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null }>
+  /** `card`: the brand and last 4 digits of the card that paid, where the provider said (for the receipt). */
+  | Command<
+      'CompletePurchase',
+      { purchaseId: string; paymentIntentId: string; checkoutSessionId?: string | null; card?: PaymentCardData | null }
+    >
   | Command<'FailPurchase', { purchaseId: string; reason: string; message: string }>
   | Command<'AbandonPurchase', { purchaseId: string }>
   | Command<'RequestRefund', { purchaseId: string; reason: string }>
@@ -157,7 +163,14 @@ export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, Purchas
     return [
       {
         type: 'PurchaseCompleted',
-        data: { purchaseId: data.purchaseId, paymentIntentId: data.paymentIntentId, kind: started.kind, at: now.toISOString() },
+        data: {
+          purchaseId: data.purchaseId,
+          paymentIntentId: data.paymentIntentId,
+          kind: started.kind,
+          // Nothing was charged on a free purchase; anything but a brand and 4 digits is not kept.
+          card: data.paymentIntentId === FREE_PURCHASE ? null : paymentCardOf(data.card),
+          at: now.toISOString(),
+        },
       },
     ];
   },

@@ -1,7 +1,7 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import { PaymentError, type PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
-import { abandonPurchase, completePurchase, type PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
+import { abandonPurchase, completePurchase, type PurchaseHandlers, paidCard } from '../../commands/purchases/purchaseHandlers.ts';
 import { PAYMENT_WINDOW_MINUTES } from '../../domain/purchases/purchase.ts';
 import { stalePendingPurchases } from '../../projections/purchases/queries.ts';
 
@@ -20,7 +20,7 @@ type Ctx = (step: string) => ReturnType<typeof commandContext>;
 async function settleIntent(deps: AbandonDeps, purchaseId: string, paymentIntentId: string, ctx: Ctx): Promise<Outcome> {
   const intent = await deps.payments.retrievePaymentIntent(paymentIntentId);
   if (intent.status === 'succeeded') {
-    await completePurchase(deps.purchases, { purchaseId, paymentIntentId }, ctx('complete'));
+    await completePurchase(deps.purchases, { purchaseId, paymentIntentId, card: intent.card }, ctx('complete'));
     return 'completed';
   }
   if (intent.status === 'processing') return 'waiting';
@@ -35,7 +35,12 @@ async function settleIntent(deps: AbandonDeps, purchaseId: string, paymentIntent
 async function settleSession(deps: AbandonDeps, purchaseId: string, checkoutSessionId: string, ctx: Ctx): Promise<Outcome> {
   const session = await deps.payments.retrieveCheckoutSession(checkoutSessionId);
   if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {
-    await completePurchase(deps.purchases, { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId }, ctx('complete'));
+    const card = await paidCard(deps.payments, session.paymentIntentId);
+    await completePurchase(
+      deps.purchases,
+      { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId, card },
+      ctx('complete'),
+    );
     return 'completed';
   }
   return session.status === 'expired' ? 'abandon' : 'waiting';

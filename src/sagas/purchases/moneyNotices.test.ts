@@ -113,6 +113,8 @@ describe('money notices through the saga', () => {
     expect(receipt?.text).toContain('Promo code discount: -$48.50');
     expect(receipt?.text).toContain('Amount paid: $431.50');
     expect(receipt?.text).toContain(`Receipt number: ${purchaseId}`);
+    // A completion recorded without a card (older events, or a provider that did not say): nothing about a card.
+    expect(receipt?.text).not.toMatch(/Paid with|ending \d{4}/);
 
     await system.store.append(
       `purchase-${purchaseId}`,
@@ -158,6 +160,56 @@ describe('money notices through the saga', () => {
     const jobs = await system.sql<{ id: string }[]>`
       SELECT id FROM pgboss.job WHERE name = ${MONEY_NOTICE_QUEUE} AND data->>'streamId' = ${`purchase-${purchaseId}`}`;
     expect(jobs).toHaveLength(2);
+  }, 60_000);
+
+  it('names the card the sandbox checkout took ("Visa ending 4242") and nothing more of its number', async () => {
+    const [pkg] = await system.sql<{ id: string }[]>`SELECT id FROM packages ORDER BY id LIMIT 1`;
+    const purchaseId = randomUUID();
+    const intent = await system.payments.createPaymentIntent({
+      amountCents: 43_150,
+      currency: 'cad',
+      idempotencyKey: `purchase-${purchaseId}`,
+      description: 'Receipt card test',
+      metadata: { purchaseId },
+    });
+    await system.store.append(
+      `purchase-${purchaseId}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'PurchaseStarted',
+          metadata: {},
+          data: {
+            purchaseId,
+            studentId,
+            purchasedBy: parentId,
+            packageId: pkg?.id ?? 'pkg-none',
+            subjectId: 'math',
+            sessionCount: 8,
+            priceCents: 43_150,
+            promo: null,
+            finalCents: 43_150,
+            paymentIntentId: intent.id,
+            kind: 'purchase',
+            courseId: null,
+            checkoutSessionId: null,
+            at: now(),
+          },
+        },
+      ],
+      'no_stream',
+    );
+    // The family pays on the sandbox card form; its event completes the purchase as a webhook would.
+    expect(await system.payments.sandbox?.confirmWithCard(intent.id, '4242 4242 4242 4242')).toEqual({ status: 'succeeded' });
+    const receiptOf = async () =>
+      (await mailsTo(parentEmail, 'Your Topmark receipt')).find((m) => m.text.includes(`Receipt number: ${purchaseId}`));
+    await expect.poll(receiptOf, { timeout: 20_000 }).toBeDefined();
+    const completed = (await system.store.readStream(`purchase-${purchaseId}`)).find((e) => e.type === 'PurchaseCompleted');
+    expect((completed?.data as { card?: unknown } | undefined)?.card).toEqual({ brand: 'visa', last4: '4242' });
+    const receipt = await receiptOf();
+    expect(receipt?.text).toContain('Paid with: Visa ending 4242');
+    expect(receipt?.text).not.toMatch(/4242\s*4242|424242/);
+    expect(JSON.stringify(completed)).not.toMatch(/424242/);
   }, 60_000);
 
   it('tells each tutor paid in a period the sum of their lines and the reference, once', async () => {

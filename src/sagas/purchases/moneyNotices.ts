@@ -6,7 +6,7 @@ import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import type { PayoutPeriodEvent } from '../../domain/payouts/payoutPeriod.ts';
-import type { PurchaseEvent } from '../../domain/purchases/purchase.ts';
+import { cardLabel, type PurchaseEvent } from '../../domain/purchases/purchase.ts';
 import type { Reactor } from '../kit/reactor.ts';
 
 export const MONEY_NOTICE_QUEUE = 'money-notices';
@@ -97,6 +97,8 @@ async function purchaseNotice(deps: MoneyNoticeDeps, job: MoneyNoticeJob): Promi
       `Price: ${dollars(started.data.priceCents)}`,
       ...(started.data.promo ? [`Promo code discount: -${dollars(started.data.promo.discountCents)}`] : []),
       `Amount paid: ${dollars(paid)}`,
+      // Only where the provider named the card (brand and last 4 digits, nothing more).
+      ...(event.data.card ? [`Paid with: ${cardLabel(event.data.card)}`] : []),
       `Date: ${event.data.at.slice(0, 10)}`,
       `Receipt number: ${started.data.purchaseId}`,
       '',

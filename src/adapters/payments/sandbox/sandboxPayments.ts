@@ -27,7 +27,8 @@ import {
  * intents with client secrets, Stripe's test cards, declines with Stripe's messages, 3-D Secure
  * approval, cancellation, hosted checkout sessions, partial refunds, and idempotency keys.
  *
- * Cards (spaces ignored, Luhn checked; only the last 4 digits are kept):
+ * Cards (spaces ignored, Luhn checked; only the brand and the last 4 digits are kept, and a paid
+ * intent reports them as its `card`, as Stripe's expanded charge does):
  *   4242 4242 4242 4242  succeeds
  *   4000 0000 0000 0002  declined: "Your card was declined."
  *   4000 0000 0000 9995  declined: "Your card has insufficient funds."
@@ -99,15 +100,28 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** What a test card does; never logs or returns the number (the last 4 digits at most). */
-export function cardOutcome(cardNumber: string): { outcome: Outcome; last4: string | null } {
+/** Stripe's brand name of a card number, from its leading digits (the IIN ranges of each network). */
+export function cardBrandOf(digits: string): string {
+  if (/^4/.test(digits)) return 'visa';
+  if (/^(5[1-5]|2(2[2-9][1-9]|2[3-9]|[3-6]|7[01]|720))/.test(digits)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
+  if (/^3(0[0-5]|[689])/.test(digits)) return 'diners';
+  if (/^35/.test(digits)) return 'jcb';
+  if (/^62/.test(digits)) return 'unionpay';
+  return 'unknown';
+}
+
+/** What a test card does; never logs or returns the number (its brand and last 4 digits at most). */
+export function cardOutcome(cardNumber: string): { outcome: Outcome; last4: string | null; brand: string | null } {
   const digits = cardNumber.replace(/\s+/g, '');
   if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) {
-    return { outcome: { kind: 'decline', code: 'incorrect_number', message: INCORRECT }, last4: null };
+    return { outcome: { kind: 'decline', code: 'incorrect_number', message: INCORRECT }, last4: null, brand: null };
   }
   return {
     outcome: CARDS[digits] ?? { kind: 'decline', code: 'incorrect_number', message: INCORRECT },
     last4: digits.slice(-4),
+    brand: cardBrandOf(digits),
   };
 }
 
@@ -122,6 +136,8 @@ interface IntentRow {
   last_error_message: string | null;
   amount_refunded_cents: number;
   checkout_session_id: string | null;
+  card_last4: string | null;
+  card_brand: string | null;
   created_at: Date;
 }
 
@@ -154,6 +170,7 @@ function intentOf(row: IntentRow): PaymentIntent {
     metadata: row.metadata,
     lastPaymentError: row.last_error_message ? { code: row.last_error_code, message: row.last_error_message } : null,
     created: seconds(row.created_at),
+    card: row.status === 'succeeded' && row.card_last4 ? { brand: row.card_brand ?? 'unknown', last4: row.card_last4 } : null,
   };
 }
 
@@ -362,7 +379,8 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
    * pays, the other sees it paid). Refused for a canceled intent.
    */
   async confirmWithCard(paymentIntentId: string, cardNumber: string): Promise<CardResult> {
-    const { outcome, last4 } = cardOutcome(cardNumber);
+    const card = cardOutcome(cardNumber);
+    const { outcome, last4 } = card;
     return this.begin(async (tx) => {
       const row = await this.intentRow(tx, paymentIntentId, true);
       if (row.status === 'succeeded') return { status: 'succeeded' as const };
@@ -373,11 +391,13 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
           paymentIntentId,
         });
       }
-      if (outcome.kind === 'succeed') return this.succeed(tx, row, last4);
+      const taken = last4 && card.brand ? { last4, brand: card.brand } : null;
+      if (outcome.kind === 'succeed') return this.succeed(tx, row, taken);
       if (outcome.kind === 'authenticate') {
         await tx`
-          UPDATE sandbox_payment_intents SET status = 'requires_action', card_last4 = ${last4}, updated_at = now()
-          WHERE id = ${row.id}`;
+          UPDATE sandbox_payment_intents
+             SET status = 'requires_action', card_last4 = ${last4}, card_brand = ${card.brand}, updated_at = now()
+           WHERE id = ${row.id}`;
         return { status: 'requires_action' as const };
       }
       return this.fail(tx, row, outcome.code, outcome.message);
@@ -478,11 +498,13 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
 
   // --- inside ---------------------------------------------------------------------------------------
 
-  private async succeed(tx: TransactionSql, row: IntentRow, last4: string | null): Promise<CardResult> {
+  /** `card`: the card just taken; null keeps the one the 3-D Secure challenge was for. */
+  private async succeed(tx: TransactionSql, row: IntentRow, card: { last4: string; brand: string } | null): Promise<CardResult> {
     const [updated] = await tx<IntentRow[]>`
       UPDATE sandbox_payment_intents
          SET status = 'succeeded', last_error_code = NULL, last_error_message = NULL,
-             card_last4 = COALESCE(${last4}, card_last4), updated_at = now()
+             card_last4 = COALESCE(${card?.last4 ?? null}, card_last4),
+             card_brand = COALESCE(${card?.brand ?? null}, card_brand), updated_at = now()
        WHERE id = ${row.id} RETURNING *`;
     const intent = intentOf(updated!);
     await this.emit(tx, { type: 'payment_intent.succeeded', paymentIntent: intent });

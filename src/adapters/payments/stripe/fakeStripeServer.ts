@@ -14,9 +14,11 @@ import { STRIPE_API_VERSION } from './stripePayments.ts';
  * `idempotency_error`), declines with 402 `card_error`, and records the events a Stripe account
  * would send as webhooks; `deliveries()` signs them as Stripe does (`signStripePayload`).
  *
- * Test cards are Stripe's test payment methods: `pm_card_visa` succeeds, `pm_card_chargeDeclined`
+ * Test cards are Stripe's test payment methods: `pm_card_visa` (and `pm_card_mastercard`) succeed, `pm_card_chargeDeclined`
  * is declined ("Your card was declined."), `pm_card_authenticationRequired` asks for 3-D Secure
- * (`completeAuthentication` plays the customer's answer).
+ * (`completeAuthentication` plays the customer's answer). Each charge carries Stripe's
+ * `payment_method_details.card`; `expand[]=latest_charge` on retrieving or confirming an intent
+ * answers the charge as an object, as Stripe does.
  */
 
 type Json = Record<string, unknown>;
@@ -106,6 +108,7 @@ export interface RecordedStripeRequest {
 
 const CARDS: Record<string, { brand: string; last4: string; outcome: 'succeed' | 'decline' | 'authenticate' }> = {
   pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'succeed' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: 'succeed' },
   pm_card_chargeDeclined: { brand: 'visa', last4: '0002', outcome: 'decline' },
   pm_card_authenticationRequired: { brand: 'visa', last4: '3155', outcome: 'authenticate' },
 };
@@ -175,10 +178,14 @@ export class FakeStripeServer {
     intent.next_action = null;
     if (approve) this.succeed(intent, 'pm_card_authenticationRequired');
     else
-      this.fail(intent, {
-        code: 'payment_intent_authentication_failure',
-        message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
-      });
+      this.fail(
+        intent,
+        {
+          code: 'payment_intent_authentication_failure',
+          message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+        },
+        'pm_card_authenticationRequired',
+      );
   }
 
   /** The customer pays on the hosted Checkout page with a test card. */
@@ -287,9 +294,9 @@ export class FakeStripeServer {
       case 'POST payment_intents':
         return this.createIntent(form);
       case 'GET payment_intents/:id':
-        return this.intent(target!);
+        return this.expanded(this.intent(target!), form);
       case 'POST payment_intents/:id/confirm':
-        return this.confirm(this.intent(target!), form);
+        return this.expanded(this.confirm(this.intent(target!), form), form);
       case 'POST payment_intents/:id/cancel':
         return this.cancel(this.intent(target!));
       case 'POST checkout/sessions':
@@ -316,6 +323,13 @@ export class FakeStripeServer {
       default:
         throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
     }
+  }
+
+  /** `expand[]=latest_charge`: the intent with its latest charge as an object (Stripe answers only the id otherwise). */
+  private expanded(intent: Json, form: Form): Json {
+    const expand = Array.isArray(form.expand) ? (form.expand as string[]) : [];
+    if (!expand.includes('latest_charge') || typeof intent.latest_charge !== 'string') return intent;
+    return { ...intent, latest_charge: this.charges.get(intent.latest_charge) ?? intent.latest_charge };
   }
 
   private intent(intentId: string): Json {
@@ -389,7 +403,11 @@ export class FakeStripeServer {
       this.emit('payment_intent.requires_action', intent);
       return intent;
     }
-    const charge = this.fail(intent, { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    const charge = this.fail(
+      intent,
+      { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+      paymentMethod,
+    );
     throw new StripeHttpError(402, {
       error: {
         type: 'card_error',
@@ -403,7 +421,8 @@ export class FakeStripeServer {
     });
   }
 
-  private newCharge(intent: Json, status: 'succeeded' | 'failed'): Json {
+  private newCharge(intent: Json, status: 'succeeded' | 'failed', paymentMethod: string): Json {
+    const card = CARDS[paymentMethod];
     const charge: Json = {
       id: id('ch'),
       object: 'charge',
@@ -417,22 +436,42 @@ export class FakeStripeServer {
       status,
       metadata: intent.metadata,
       created: now(),
+      payment_method: intent.payment_method,
+      // As Stripe reports the card: more than a receipt needs (expiry, fingerprint, country), never the number.
+      payment_method_details: card
+        ? {
+            type: 'card',
+            card: {
+              brand: card.brand,
+              last4: card.last4,
+              exp_month: 12,
+              exp_year: 2034,
+              country: 'US',
+              funding: 'credit',
+              fingerprint: `fp${card.last4}${'x'.repeat(12)}`,
+              network: card.brand,
+              checks: { cvc_check: 'pass', address_line1_check: null, address_postal_code_check: null },
+              three_d_secure: null,
+              wallet: null,
+            },
+          }
+        : null,
     };
     this.charges.set(charge.id as string, charge);
     intent.latest_charge = charge.id;
     return charge;
   }
 
-  private succeed(intent: Json, _paymentMethod: string): Json {
-    const charge = this.newCharge(intent, 'succeeded');
+  private succeed(intent: Json, paymentMethod: string): Json {
+    const charge = this.newCharge(intent, 'succeeded', paymentMethod);
     Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, last_payment_error: null, next_action: null });
     this.emit('charge.succeeded', charge);
     this.emit('payment_intent.succeeded', intent);
     return intent;
   }
 
-  private fail(intent: Json, error: { code: string; decline_code?: string; message: string }): Json {
-    const charge = this.newCharge(intent, 'failed');
+  private fail(intent: Json, error: { code: string; decline_code?: string; message: string }, paymentMethod: string): Json {
+    const charge = this.newCharge(intent, 'failed', paymentMethod);
     Object.assign(intent, {
       status: 'requires_payment_method',
       payment_method: null,

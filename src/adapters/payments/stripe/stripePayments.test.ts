@@ -126,6 +126,37 @@ describe('stripe adapter', () => {
     });
   });
 
+  it('reads the card that paid from the expanded latest charge: brand and last 4 digits, nothing more', async () => {
+    const intent = await port.createPaymentIntent(input());
+    expect(intent.card).toBeNull();
+    fake.requests.length = 0;
+    const paid = await port.confirmPaymentIntent(intent.id, { paymentMethod: 'pm_card_mastercard' });
+    expect(paid.card).toEqual({ brand: 'mastercard', last4: '4444' });
+    fake.requests.length = 0;
+    const read = await port.retrievePaymentIntent(intent.id);
+    expect(read.card).toEqual({ brand: 'mastercard', last4: '4444' });
+    expect(fake.requests[0]).toMatchObject({
+      method: 'GET',
+      path: `/v1/payment_intents/${intent.id}`,
+      form: { expand: ['latest_charge'] },
+    });
+    // Stripe's charge says more of the card (expiry, fingerprint, country): none of it is kept.
+    expect(Object.keys(read.card ?? {}).sort()).toEqual(['brand', 'last4']);
+    expect(JSON.stringify(read)).not.toMatch(/fingerprint|exp_year|2034/);
+
+    // A webhook carries the charge as an id only: no card there (the purchase asks for the intent).
+    const succeeded = fake
+      .deliveries()
+      .map((d) => port.parseWebhook(d.body, d.signature))
+      .find((e) => e.type === 'payment_intent.succeeded' && e.paymentIntent.id === intent.id);
+    expect(succeeded?.type === 'payment_intent.succeeded' && succeeded.paymentIntent.card).toBeNull();
+
+    // A declined intent names no card.
+    const other = await port.createPaymentIntent(input());
+    await failure(port.confirmPaymentIntent(other.id, { paymentMethod: 'pm_card_chargeDeclined' }));
+    expect((await port.retrievePaymentIntent(other.id)).card).toBeNull();
+  });
+
   it('a decline is card_declined with Stripe’s message and the intent’s id', async () => {
     const intent = await port.createPaymentIntent(input());
     const declined = await failure(port.confirmPaymentIntent(intent.id, { paymentMethod: 'pm_card_chargeDeclined' }));

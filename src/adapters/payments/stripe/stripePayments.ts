@@ -5,6 +5,7 @@ import {
   type CheckoutSession,
   type CreateCheckoutSessionInput,
   type CreatePaymentIntentInput,
+  type PaymentCard,
   PaymentError,
   type PaymentEvent,
   type PaymentIntent,
@@ -88,15 +89,16 @@ export class StripePayments implements PaymentPort {
     return intentOf(intent);
   }
 
+  /** With its latest charge expanded: the card that paid is read from it. */
   async retrievePaymentIntent(id: string): Promise<PaymentIntent> {
-    return intentOf(await call('Reading a payment intent', () => this.stripe.paymentIntents.retrieve(id)));
+    return intentOf(await call('Reading a payment intent', () => this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] })));
   }
 
   async confirmPaymentIntent(id: string, input: { paymentMethod: string; idempotencyKey?: string }): Promise<PaymentIntent> {
     const intent = await call('Confirming a payment intent', () =>
       this.stripe.paymentIntents.confirm(
         id,
-        { payment_method: input.paymentMethod },
+        { payment_method: input.paymentMethod, expand: ['latest_charge'] },
         input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {},
       ),
     );
@@ -218,7 +220,20 @@ function intentOf(intent: Stripe.PaymentIntent): PaymentIntent {
     metadata: { ...(intent.metadata ?? {}) },
     lastPaymentError: error ? { code: error.code ?? null, message: error.message ?? 'The payment failed.' } : null,
     created: intent.created,
+    card: intent.status === 'succeeded' ? cardOf(intent.latest_charge) : null,
   };
+}
+
+/**
+ * The card of an expanded charge (`payment_method_details.card`): its brand and last 4 digits, and
+ * nothing else of it (expiry, fingerprint, country stay at Stripe). Null for a charge that is only
+ * an id (webhooks do not expand it) or was paid by another method.
+ */
+export function cardOf(charge: string | Stripe.Charge | null | undefined): PaymentCard | null {
+  if (!charge || typeof charge === 'string') return null;
+  const card = charge.payment_method_details?.card;
+  if (!card?.last4 || !/^\d{4}$/.test(card.last4)) return null;
+  return { brand: /^[a-z_]{1,30}$/.test(card.brand ?? '') ? (card.brand as string) : 'unknown', last4: card.last4 };
 }
 
 function sessionOf(session: Stripe.Checkout.Session): CheckoutSession {

@@ -208,7 +208,11 @@ export const purchaseRoutes =
           actorRole: principalOf(request).role,
           correlationId: request.id,
         });
-        const { position } = await completePurchase(purchases, { purchaseId: started.purchaseId, paymentIntentId: intent.id }, ctx);
+        const { position } = await completePurchase(
+          purchases,
+          { purchaseId: started.purchaseId, paymentIntentId: intent.id, card: intent.card },
+          ctx,
+        );
         // Completed by the webhook already: wait for what the log holds now.
         await readYourWrites(sql, fulfilmentProjections, position ?? (await store.committedPosition()), 10_000);
         // The fulfilment appended the course's events before its checkpoint moved: now the course read model.

@@ -11,6 +11,7 @@ import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
 import {
   abandonPurchase,
   completePurchase,
+  paidCard,
   paymentIdempotencyKey,
   purchaseHandlers,
   purchaseIdFor,
@@ -295,9 +296,10 @@ export const repurchaseRoutes =
             actorRole: principal.role,
             correlationId: request.id,
           });
+          const card = await paidCard(payments, session.paymentIntentId);
           await completePurchase(
             purchases,
-            { purchaseId: started.purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id },
+            { purchaseId: started.purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id, card },
             ctx,
           );
         }
@@ -344,9 +346,10 @@ export const repurchaseRoutes =
           });
         const session = await payments.expireCheckoutSession(started.checkoutSessionId);
         if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {
+          const card = await paidCard(payments, session.paymentIntentId);
           await completePurchase(
             purchases,
-            { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id },
+            { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id, card },
             ctx('complete'),
           );
           return { cancelled: false };
