@@ -1,11 +1,23 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { listOutbox, type OutboxEntry } from '../src/adapters/mail/outboxMailer.ts';
+import { claimEnrollment, confirmEnrollment } from '../src/commands/accounts/enrollment.ts';
+import { registerAccount } from '../src/commands/accounts/registerUser.ts';
+import { courseHandlers, courseIdForPurchase, enrollCourse } from '../src/commands/courses/courseHandlers.ts';
+import { commandContext } from '../src/commands/kit/commandContext.ts';
+import { seedPackages } from '../src/commands/packages/seedPackages.ts';
+import { ERASED_EVENT_DESCRIPTION } from '../src/commands/sessions/sessionCalendarErasure.ts';
+import { seedSubjectCatalog } from '../src/commands/subjects/seedCatalog.ts';
+import { listPackages } from '../src/projections/packages/queries.ts';
 import { waitForProjections } from '../src/projections/runner/projectionRunner.ts';
+import { listSubjects } from '../src/projections/subjects/queries.ts';
 import { codeFor, cookieOf, registration } from './support/accounts.ts';
+import { appendBookedSession, hourFromNow } from './support/sessions.ts';
 import { type TestSystem, withTestApp } from './support/system.ts';
+import { approvedTutor, setWeeklyHours } from './support/tutors.ts';
 
 /**
  * "Erasure leaves nothing": after an account is deleted, a full dump of the database (every
@@ -81,7 +93,10 @@ async function settled(): Promise<void> {
     const names = (await system.sql<{ name: string }[]>`SELECT name FROM projection_checkpoints`).map((r) => r.name);
     const caughtUp = await waitForProjections(system.sql, names, head, 0);
     const [busy] = await system.sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM pgboss.job WHERE state IN ('created', 'retry', 'active') AND name <> 'housekeeping'`;
+      SELECT count(*)::int AS n FROM pgboss.job
+      WHERE state IN ('created', 'retry', 'active') AND name <> 'housekeeping'
+        -- deferred on purpose (a session's settlement a minute after its end): not work in progress
+        AND NOT (state = 'created' AND start_after > now())`;
     // Committed events stay unreadable while an older transaction runs anywhere in the cluster
     // (gap safety): the head is final only when none is hidden.
     const [hidden] = await system.sql<{ n: number }[]>`
@@ -183,4 +198,168 @@ describe('erasure', () => {
         .not.toMatch(/Ottoline|Vexbridge|periwinkle/i);
     }
   });
+
+  it("reaches the person's sessions: future ones cancelled (the tutor told, the hour free), every calendar event without them, notes and reasons sealed", async () => {
+    const NY = 'America/New_York';
+    const student = {
+      username: 'brambleton.phil',
+      email: 'philippa.quenneville@example.com',
+      firstName: 'Philippa',
+      lastName: 'Quenneville',
+    };
+    const notes = 'Bring the saffron trombone worksheet';
+    const pastNotes = 'Revise the cobalt lighthouse proofs';
+    const reason = 'Grandmother accordion recital in Winnipeg';
+
+    await seedSubjectCatalog(system.store);
+    await seedPackages(system.store);
+    const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'];
+    const caughtUp = async () => {
+      if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
+        throw new Error('the read models did not catch up');
+    };
+    await caughtUp();
+    const math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
+    const packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
+    const tutor = await approvedTutor(system, 'erasure-tutor', { firstName: 'Tobias', lastName: 'Marrow' });
+    await setWeeklyHours(
+      system,
+      tutor,
+      [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '08:00', endTime: '20:00' })),
+      NY,
+    );
+
+    // A student with a paid, active course with the tutor.
+    const { userId, studentId } = await registerAccount(
+      system.accounts,
+      {
+        ...student,
+        password: null,
+        role: 'student',
+        phone: null,
+        authProvider: 'google',
+        googleId: 'google-erasure-philippa',
+        emailVerified: true,
+        termsAccepted: { version: '1.0', ip: null },
+        student: { grade: 'Grade 10', isUniversityStudent: false },
+      },
+      commandContext(),
+    );
+    if (!studentId) throw new Error('no student profile');
+    const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+    const purchaseId = 'erasure-purchase';
+    await claimEnrollment(system.accounts.handlers, { studentId, subjectId: math, purchaseId, gradeTierId: 'grade_10_under' }, ctx());
+    const courseId = courseIdForPurchase(purchaseId);
+    const { courses } = courseHandlers(system.store);
+    await enrollCourse({ courses }, { courseId, studentId, subjectId: math, packageId, purchaseId, credits: 4 }, ctx());
+    await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
+    await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } }, ctx());
+    await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
+    await caughtUp();
+    const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+
+    // Two sessions three days ahead, booked with notes; the second cancelled with a reason.
+    const day = Temporal.Now.zonedDateTimeISO(NY).toPlainDate().add({ days: 3 }).toString();
+    const at = (time: string) =>
+      Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(NY).toInstant().toString({ smallestUnit: 'millisecond' });
+    const book = (time: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/book-session',
+        headers: { cookie },
+        payload: { tutorId: tutor.tutorId, studentCourseId: courseId, date: at(time), duration: 60, notes },
+      });
+    const future = await book('10:00');
+    expect(future.statusCode, future.body).toBe(201);
+    const futureId = future.json().id as string;
+    const other = await book('11:00');
+    expect(other.statusCode, other.body).toBe(201);
+    const cancelled = await app.inject({
+      method: 'POST',
+      url: `/api/sessions/${other.json().id}/cancel`,
+      headers: { cookie },
+      payload: { reason },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // A session two days ago (straight to its stream: booking refuses the past), never marked completed.
+    const pastId = await appendBookedSession(system.store, { tutorId: tutor.tutorId, studentId, studentUserId: userId }, hourFromNow(-48), {
+      notes: pastNotes,
+    });
+
+    // The calendar saga has written both standing sessions' events, the student invited.
+    const calendarRows = () =>
+      system.sql<{ event_id: string; status: string; summary: string; description: string | null; attendees: { email: string }[] }[]>`
+        SELECT event_id, status, summary, description, attendees FROM sandbox_calendar_events WHERE owner_id = ${tutor.tutorId}
+          AND private_properties ? 'topmarkSessionId'`;
+    await until(async () => {
+      const rows = await system.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM sessions WHERE id IN (${futureId}, ${pastId}) AND calendar_sync_status = 'synced'`;
+      return rows[0]?.n === 2;
+    }, 'the session events in the tutor calendar');
+    await settled();
+    const invited = (await calendarRows()).filter((r) => r.attendees.some((a) => a.email === student.email));
+    expect(invited, 'the student is invited to both standing sessions').toHaveLength(2);
+    const slotsOnDay = async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/tutors/${tutor.tutorId}/availability/${day}?timezone=${encodeURIComponent(NY)}`,
+        headers: { cookie: tutor.cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { slots: { start: string }[] }).slots.map((s) => Date.parse(s.start));
+    };
+    expect(await slotsOnDay()).not.toContain(Date.parse(at('10:00')));
+    const mailsBefore = await listOutbox(system.sql);
+
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await settled();
+    const stopped = await system.sql`SELECT name, status, last_error FROM projection_checkpoints WHERE status <> 'running'`;
+    expect(stopped, 'stopped projectors, reactors or workflows').toEqual([]);
+
+    // The future session is cancelled by the erasure, its credit released; the past one is left.
+    const statuses = await system.sql<{ id: string; status: string; cancel_credit: string | null }[]>`
+      SELECT id, status, cancel_credit FROM sessions WHERE id IN (${futureId}, ${pastId})`;
+    expect(Object.fromEntries(statuses.map((r) => [r.id, [r.status, r.cancel_credit]]))).toEqual({
+      [futureId]: ['cancelled', 'released'],
+      [pastId]: ['scheduled', null],
+    });
+    const erasureEvent = (await system.store.readStream(`session-${futureId}`)).find((e) => e.type === 'SessionCancelled');
+    expect(erasureEvent?.data).toMatchObject({ byErasure: true, cancelledByRole: 'system', credit: 'released' });
+    // The tutor is told; the erased student is mailed nothing about it.
+    const seen = new Set(mailsBefore.map((m) => m.id));
+    const newMails = (await listOutbox(system.sql)).filter((m) => !seen.has(m.id));
+    const notice = newMails.find((m) => m.to === tutor.email && m.subject.startsWith('Session cancelled'));
+    expect(notice?.text).toContain("the student's account was deleted");
+    expect(newMails.filter((m) => m.subject.startsWith('Session cancelled') && m.to !== tutor.email)).toEqual([]);
+    // The hour is free again.
+    expect(await slotsOnDay()).toContain(Date.parse(at('10:00')));
+    // No session event in the tutor's calendar holds the student any more: attendee and notes gone,
+    // the future ones deleted, the past one kept without them.
+    const rows = await calendarRows();
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) {
+      expect(row.attendees, `attendees of ${row.event_id}`).toEqual([]);
+      expect(row.description ?? '', `description of ${row.event_id}`).not.toMatch(/saffron|cobalt/);
+    }
+    const kept = rows.filter((r) => r.status !== 'cancelled');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.description).toBe(ERASED_EVENT_DESCRIPTION);
+
+    const dump = await pgDump(system.databaseUrl);
+    expect(dump).toContain(futureId);
+    const secrets: [what: string, pattern: RegExp][] = [
+      ['first name', literally(student.firstName)],
+      ['last name', literally(student.lastName)],
+      ['e-mail address', literally(student.email)],
+      ['username', literally(student.username)],
+      ['booking notes', literally('saffron trombone')],
+      ['past session notes', literally('cobalt lighthouse')],
+      ['cancellation reason', literally('accordion recital')],
+    ];
+    for (const [what, pattern] of secrets) {
+      const tables = tablesContaining(dump, pattern);
+      expect.soft(tables, `the ${what} is still in ${tables.join(', ')}`).toEqual([]);
+    }
+  }, 180_000);
 });

@@ -78,4 +78,51 @@ describe('account deletion workflow', () => {
     expect(workflow.isFinished(state)).toBe(true);
     expect(workflow.instanceOf(deleted)).toBe('u');
   });
+
+  it('cancels each session of the account (booked in the log or named by the deletion) and clears its calendar, before the key goes', () => {
+    const booking = (sessionId: string, studentUserId: string) => ({
+      type: 'SessionBooked' as const,
+      data: {
+        sessionId,
+        tutorId: 't',
+        studentId: 's',
+        studentUserId,
+        courseId: 'c',
+        subjectId: 'math',
+        subjectName: 'Math',
+        start: at,
+        end: at,
+        durationMinutes: 60,
+        notes: 'n',
+        bookedBy: studentUserId,
+        bookedByRole: 'student',
+        tutorTimeZone: 'UTC',
+        studentTimeZone: 'UTC',
+        at,
+      },
+    });
+    expect(workflow.instanceOf(booking('x', 'u'))).toBe('u');
+    const steps = stepsAfter(workflow, [registered, booking('b1', 'u')], {
+      type: 'AccountDeleted',
+      data: { userId: 'u', contactIds: [], sessionIds: ['b1', 'b0'], at },
+    });
+    const names = steps.map((s) => s.step);
+    expect(names).toEqual(expect.arrayContaining(['cancel-session-b1', 'erase-calendar-b1', 'cancel-session-b0', 'erase-calendar-b0']));
+    expect(names.filter((n) => n === 'cancel-session-b1')).toHaveLength(1);
+    expect(names.indexOf('erase-calendar-b0')).toBeLessThan(names.indexOf('shred-account'));
+    expect(steps.find((s) => s.step === 'cancel-session-b0')).toMatchObject({
+      target: 'sessions',
+      id: 'b0',
+      command: { type: 'CancelSessionForErasure', data: { sessionId: 'b0' } },
+    });
+  });
+
+  it('a state saved before bookings were followed (no sessions) still erases what the deletion names', () => {
+    const old = { usernameReservation: null, emailReservation: null, students: {}, contactIds: [], deleted: false };
+    const steps = workflow.react(workflow.evolve(old, { type: 'AccountDeleted', data: { userId: 'u', sessionIds: ['b2'], at } }), {
+      type: 'AccountDeleted',
+      data: { userId: 'u', sessionIds: ['b2'], at },
+    });
+    expect(steps.map((s) => s.step)).toContain('erase-calendar-b2');
+  });
 });

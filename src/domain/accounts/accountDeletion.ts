@@ -1,5 +1,6 @@
 import type { ContactEvent } from '../contact/contact.ts';
 import type { Workflow } from '../kit/workflow.ts';
+import type { SessionEvent } from '../sessions/session.ts';
 import { accountHolder, secondaryLoginHolder } from './reservation.ts';
 import type { StudentEvent } from './student.ts';
 import type { UserEvent } from './user.ts';
@@ -7,14 +8,17 @@ import type { UserEvent } from './user.ts';
 /**
  * What an account deletion must erase and give back, known from the log: the account's
  * username and e-mail claims, its students' profiles and view-only login claims, the contact
- * messages it sent. Reservation streams are named by hashes (`reservationOf`), so the state holds
- * no personal data. The runner that executes the steps shreds the person's key last.
+ * messages it sent, the sessions booked for its students. Reservation streams are named by hashes
+ * (`reservationOf`), so the state holds no personal data. The runner that executes the steps
+ * shreds the person's key last.
  */
 export interface AccountDeletionState {
   usernameReservation: string | null;
   emailReservation: string | null;
   students: Record<string, { secondaryReservation: string | null }>;
   contactIds: string[];
+  /** Sessions booked for the account's students (absent in states saved before bookings were followed). */
+  sessions?: string[];
   deleted: boolean;
 }
 
@@ -22,11 +26,15 @@ export type AccountDeletionStep =
   | { step: string; target: 'students'; id: string; command: { type: 'EraseStudentProfile'; data: { studentId: string } } }
   | { step: string; target: 'reservations'; id: string; command: { type: 'Release'; data: { holderId: string } } }
   | { step: string; target: 'contacts'; id: string; command: { type: 'EraseContactMessage'; data: { contactId: string } } }
+  /** A session still ahead is cancelled (the hour freed, the tutor told); one started, over or closed is left. */
+  | { step: string; target: 'sessions'; id: string; command: { type: 'CancelSessionForErasure'; data: { sessionId: string } } }
+  /** The person leaves the session's calendar events (a job: the calendar is a network call, retried). */
+  | { step: string; target: 'calendar'; sessionId: string }
   | { step: string; target: 'personalData'; subject: string }
   /** The files the account owns (a tutor's profile pictures and pending uploads), deleted from the file storage. */
   | { step: string; target: 'files'; ownerId: string };
 
-type Input = UserEvent | StudentEvent | ContactEvent;
+type Input = UserEvent | StudentEvent | ContactEvent | SessionEvent;
 
 /** `reservationOf(kind, value)` names the reservation stream of a value (a hash: the caller's). */
 export function accountDeletionWorkflow(
@@ -34,15 +42,17 @@ export function accountDeletionWorkflow(
 ): Workflow<Input, AccountDeletionState, AccountDeletionStep> {
   return {
     name: 'account_deletion',
-    handles: ['UserRegistered', 'StudentProfileCreated', 'SecondaryLoginSet', 'ContactMessageReceived', 'AccountDeleted'],
+    handles: ['UserRegistered', 'StudentProfileCreated', 'SecondaryLoginSet', 'ContactMessageReceived', 'SessionBooked', 'AccountDeleted'],
     instanceOf(event) {
       if (event.type === 'ContactMessageReceived') return event.data.senderUserId;
       if (event.type === 'UserRegistered' || event.type === 'StudentProfileCreated' || event.type === 'SecondaryLoginSet')
         return event.data.userId;
       if (event.type === 'AccountDeleted') return event.data.userId;
+      // The account holding the student: a parent's for a child's session.
+      if (event.type === 'SessionBooked') return event.data.studentUserId;
       return null;
     },
-    initialState: { usernameReservation: null, emailReservation: null, students: {}, contactIds: [], deleted: false },
+    initialState: { usernameReservation: null, emailReservation: null, students: {}, contactIds: [], sessions: [], deleted: false },
     evolve(state, event) {
       switch (event.type) {
         case 'UserRegistered':
@@ -63,8 +73,15 @@ export function accountDeletionWorkflow(
           };
         case 'ContactMessageReceived':
           return { ...state, contactIds: [...state.contactIds, event.data.contactId] };
+        case 'SessionBooked':
+          return { ...state, sessions: [...new Set([...(state.sessions ?? []), event.data.sessionId])] };
         case 'AccountDeleted':
-          return { ...state, contactIds: [...new Set([...state.contactIds, ...(event.data.contactIds ?? [])])], deleted: true };
+          return {
+            ...state,
+            contactIds: [...new Set([...state.contactIds, ...(event.data.contactIds ?? [])])],
+            sessions: [...new Set([...(state.sessions ?? []), ...(event.data.sessionIds ?? [])])],
+            deleted: true,
+          };
         default:
           return state;
       }
@@ -89,6 +106,16 @@ export function accountDeletionWorkflow(
             command: { type: 'Release', data: { holderId: secondaryLoginHolder(studentId) } },
           });
         }
+      }
+      // Before the key goes: the cancellations are sealed with it like any other (an erased key is never made again).
+      for (const sessionId of state.sessions ?? []) {
+        steps.push({
+          step: `cancel-session-${sessionId}`,
+          target: 'sessions',
+          id: sessionId,
+          command: { type: 'CancelSessionForErasure', data: { sessionId } },
+        });
+        steps.push({ step: `erase-calendar-${sessionId}`, target: 'calendar', sessionId });
       }
       for (const contactId of state.contactIds) {
         steps.push({

@@ -59,6 +59,8 @@ export const accountDeleted = z.object({
   at,
   /** Contact messages sent from the account's address while signed out: erased with it. */
   contactIds: z.array(z.string()).optional(),
+  /** The sessions of the account's students as the read model knew them (booked before the workflow followed bookings): erased with it. */
+  sessionIds: z.array(z.string()).optional(),
 });
 
 /** An admin suspended the account (sign-in refused, open sessions ended) or lifted it; the reason is the admin's. */

@@ -41,7 +41,7 @@ export type UserCommand =
       'RecordGoogleTokensRefreshed',
       { userId: string; accessToken: string | null; refreshToken: string | null; tokenExpiry: string | null }
     >
-  | Command<'DeleteAccount', { userId: string; contactIds: string[] }>
+  | Command<'DeleteAccount', { userId: string; contactIds: string[]; sessionIds?: string[] }>
   /** An admin suspends the account (issue 12 §2): the reason is required; nobody suspends their own. */
   | Command<'DeactivateUser', { userId: string; reason: string }>
   | Command<'ReactivateUser', { userId: string; reason: string }>;
@@ -180,7 +180,8 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   },
   DeleteAccount({ data, metadata: { now } }, state) {
     requireLive(state);
-    return [{ type: 'AccountDeleted', data: { userId: data.userId, contactIds: data.contactIds, at: now.toISOString() } }];
+    const sessions = data.sessionIds?.length ? { sessionIds: data.sessionIds } : {};
+    return [{ type: 'AccountDeleted', data: { userId: data.userId, contactIds: data.contactIds, ...sessions, at: now.toISOString() } }];
   },
   DeactivateUser({ data, metadata: { now, actorId } }, state) {
     requireLive(state);

@@ -65,6 +65,13 @@ export const sessionCancelled = z.object({
   studentTimeZone: z.string(),
   /** When the cancellation was asked for. */
   at: z.string(),
+  /**
+   * The account holding the student: whose key seals the reason. Absent on cancellations
+   * recorded before reasons were sealed (their reason is plain in the log).
+   */
+  studentUserId: z.string().optional(),
+  /** The student's account was deleted (erasure cancels its future sessions): nobody asked, the hour is freed. */
+  byErasure: z.literal(true).optional(),
 });
 
 export const sessionCompleted = z.object({
@@ -95,6 +102,12 @@ export const sessionRescheduled = z.object({
 });
 
 const studentHolder = (d: { studentUserId: string }) => `user-${d.studentUserId}`;
+/**
+ * The reason is free text about the student's session, whoever typed it: sealed with the family's
+ * key like the notes, so the account's erasure erases it. Older events without `studentUserId`
+ * were stored plain and are read as they are.
+ */
+const cancellationSubject = (d: { studentUserId?: string | undefined }) => (d.studentUserId ? `user-${d.studentUserId}` : null);
 
 export const sessionEvents = {
   SessionBooked: eventType(sessionBooked, {
@@ -102,10 +115,13 @@ export const sessionEvents = {
     describe: (d) => `Session booked for ${d.start} (${d.durationMinutes} min)`,
   }),
   SessionCancelled: eventType(sessionCancelled, {
+    personal: { fields: ['reason'], subject: cancellationSubject },
     describe: (d) =>
-      `Session cancelled by the ${d.cancelledByRole} with ${d.noticeMinutes} min notice: credit ${d.credit}${
-        d.creditPolicy === 'refundCredit' ? ' (refunded by an admin)' : ''
-      }`,
+      d.byErasure
+        ? `Session cancelled because the student's account was deleted: credit ${d.credit}`
+        : `Session cancelled by the ${d.cancelledByRole} with ${d.noticeMinutes} min notice: credit ${d.credit}${
+            d.creditPolicy === 'refundCredit' ? ' (refunded by an admin)' : ''
+          }`,
   }),
   SessionCompleted: eventType(sessionCompleted, {
     personal: { fields: ['notes'], subject: studentHolder },

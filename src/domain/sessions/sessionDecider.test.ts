@@ -57,6 +57,7 @@ const cancelled = (now: string, noticeMinutes: number, credit: 'released' | 'for
     tutorTimeZone: 'America/New_York',
     studentTimeZone: 'Europe/London',
     at: new Date(now).toISOString(),
+    studentUserId: 'u1',
   },
 });
 

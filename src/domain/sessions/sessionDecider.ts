@@ -28,6 +28,12 @@ export type SessionCommand =
    * whatever the notice.
    */
   | Command<'CancelSessionOnBehalf', { sessionId: string; reason: string; creditPolicy: CreditPolicy }>
+  /**
+   * The student's account was deleted: a session still ahead is cancelled by the system, its credit
+   * released (the course goes with the account) and its hour freed; one started, over or closed is
+   * left as it is.
+   */
+  | Command<'CancelSessionForErasure', { sessionId: string }>
   | Command<'CompleteSession', { sessionId: string; notes: string }>
   | Command<'RescheduleSession', { sessionId: string; start: string; end: string; timeZone: string }>;
 
@@ -80,6 +86,8 @@ function cancellation(
       tutorTimeZone: session.tutorTimeZone,
       studentTimeZone: session.studentTimeZone,
       at: now.toISOString(),
+      // Whose key seals the reason: the family's, so that their erasure erases it.
+      studentUserId: session.studentUserId,
     },
   };
 }
@@ -108,6 +116,14 @@ export const decideSession = decideWith<SessionCommand, SessionEvent, SessionSta
     if (!reason) throw new DomainError(CANCEL_REASON_REQUIRED, 'invalid');
     if (reason.length > CANCEL_REASON_MAX) throw new DomainError(CANCEL_REASON_TOO_LONG, 'invalid');
     return [cancellation(state, { sessionId: data.sessionId, reason }, data.creditPolicy, metadata)];
+  },
+
+  CancelSessionForErasure: ({ data, metadata }, state) => {
+    if (state.status !== 'scheduled' || !state.booked) return [];
+    if (metadata.now.getTime() >= Date.parse(state.start ?? state.booked.start)) return [];
+    const cancelled = cancellation(state, { sessionId: data.sessionId, reason: '' }, null, metadata);
+    if (cancelled.type !== 'SessionCancelled') return [];
+    return [{ ...cancelled, data: { ...cancelled.data, credit: 'released', byErasure: true } }];
   },
 
   CompleteSession: ({ data, metadata: { now, actorId } }, state) => {

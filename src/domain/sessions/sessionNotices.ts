@@ -34,6 +34,8 @@ export type SessionChange =
       credit: 'released' | 'forfeited';
       creditPolicy?: CreditPolicy | undefined;
       noticeMinutes: number;
+      /** The student's account was deleted: Topmark cancelled it, nobody gave a reason. */
+      byErasure?: boolean | undefined;
     }
   | { kind: 'completed'; byId: string; report: string }
   | { kind: 'reminder'; when: 'day' | 'hour' };
@@ -80,6 +82,7 @@ function changeOf(event: SessionEvent): SessionChange | null {
         credit: event.data.credit,
         creditPolicy: event.data.creditPolicy,
         noticeMinutes: event.data.noticeMinutes,
+        byErasure: event.data.byErasure,
       };
     case 'SessionCompleted':
       return { kind: 'completed', byId: event.data.completedBy, report: event.data.notes };
@@ -283,6 +286,18 @@ function wordsOf(facts: SessionNoticeFacts, reader: NoticeReader, names: NoticeN
       };
     }
     case 'cancelled': {
+      if (change.byErasure) {
+        return {
+          subject: `Session cancelled: ${subjectName}, ${shortTimeIn(facts.start, zone)}`,
+          lines: [
+            `The ${subjectName} session was cancelled because the student's account was deleted.`,
+            '',
+            `When it was: ${when}`,
+            '',
+            'The hour is free again in your availability.',
+          ],
+        };
+      }
       const by = actor(change.byId, change.byRole, reader, names);
       return {
         subject: `Session cancelled: ${subjectName}, ${shortTimeIn(facts.start, zone)}`,

@@ -97,3 +97,15 @@ export async function heldHours(
     ORDER BY start_at`;
   return rows.map((r) => ({ start: r.start_at.toISOString(), end: r.end_at.toISOString() }));
 }
+
+/**
+ * Every session of the students an account holds (its own profile, or a parent's children), any
+ * status: what an account's erasure must reach in the calendars.
+ */
+export async function sessionIdsOfAccount(sql: Sql, userId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT s.id FROM sessions s JOIN students st ON st.id = s.student_id
+    WHERE st.user_id = ${userId} OR st.parent_id = ${userId}
+    ORDER BY s.id`;
+  return rows.map((r) => r.id);
+}

@@ -6,6 +6,8 @@ export const accountSagas: SagaFeature = {
   name: 'accounts',
   queues: [{ name: ACCOUNT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }],
   reactors: [accountMailReactor],
-  workflows: (ports) => [accountDeletionSaga({ handlers: ports.accountHandlers, vault: ports.vault, files: ports.files })],
+  workflows: (ports) => [
+    accountDeletionSaga({ handlers: ports.accountHandlers, vault: ports.vault, files: ports.files, store: ports.store, jobs: ports.jobs }),
+  ],
   work: (ports) => workAccountMail(ports.jobs, ports),
 };

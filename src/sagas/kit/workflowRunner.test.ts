@@ -44,7 +44,7 @@ describe('workflow runner', () => {
       if (step.target === 'students') return handlers.students.handle(step.id, step.command, ctx);
       if (step.target === 'reservations') return handlers.reservations.handle(step.id, step.command, ctx);
       if (step.target === 'contacts') return handlers.contacts.handle(step.id, step.command, ctx);
-      if (step.target === 'files') return;
+      if (step.target === 'files' || step.target === 'sessions' || step.target === 'calendar') return;
       return system.vault.shred(step.subject);
     });
     const all = async () => {

@@ -1,3 +1,9 @@
+import {
+  CALENDAR_ERASURE_RETRY_LIMIT,
+  eraseSessionCalendar,
+  SESSION_CALENDAR_ERASURE_QUEUE,
+  type SessionCalendarErasureJob,
+} from '../../commands/sessions/sessionCalendarErasure.ts';
 import { openTutorCalendar } from '../../commands/tutors/tutorCalendar.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
 import { ORPHANED_CLAIM_QUEUE, orphanedClaimReactor, workOrphanedClaims } from './orphanedClaimSweep.ts';
@@ -21,6 +27,8 @@ export const sessionSagas: SagaFeature = {
     // Calendar writes: provider outages and rate limits retried with exponential backoff, then recorded as failed.
     { name: SESSION_CALENDAR_QUEUE, retryLimit: CALENDAR_RETRY_LIMIT, retryDelaySeconds: 2 },
     { name: SESSION_CALENDAR_RESYNC_QUEUE, retryLimit: 0 },
+    // An erased family taken out of a session's calendar events (queued by the account deletion workflow).
+    { name: SESSION_CALENDAR_ERASURE_QUEUE, retryLimit: CALENDAR_ERASURE_RETRY_LIMIT, retryDelaySeconds: 5 },
     { name: ORPHANED_CLAIM_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
     // Credit and hour of a cancelled or completed session whose request died before settling them.
     { name: SESSION_SETTLEMENT_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
@@ -33,10 +41,14 @@ export const sessionSagas: SagaFeature = {
     await workOrphanedClaims(ports.jobs, ports.store);
     await workSessionSettlement(ports.jobs, ports.store);
     const calendarDeps = { store: ports.store, calendar: ports.calendar };
-    await workSessionCalendar(ports.jobs, {
-      sql: ports.sql,
-      store: ports.store,
-      openCalendar: async (tutorId) => (await openTutorCalendar(calendarDeps, tutorId)).calendar,
-    });
+    const openCalendar = async (tutorId: string) => (await openTutorCalendar(calendarDeps, tutorId)).calendar;
+    await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, openCalendar });
+    await ports.jobs.work<SessionCalendarErasureJob>(
+      SESSION_CALENDAR_ERASURE_QUEUE,
+      async (job) => {
+        await eraseSessionCalendar({ store: ports.store, openCalendar }, job.sessionId);
+      },
+      { keyOf: (job) => job.sessionId },
+    );
   },
 };

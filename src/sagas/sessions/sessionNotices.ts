@@ -76,7 +76,10 @@ const actorOf = (facts: SessionNoticeFacts): string | null => ('byId' in facts.c
  */
 export async function mailSessionNotice(deps: SessionNoticeDeps, noticeKey: string, facts: SessionNoticeFacts): Promise<number> {
   const { booked } = facts;
-  const { family, tutor } = await sessionPeople(deps.sql, booked);
+  const people = await sessionPeople(deps.sql, booked);
+  const { tutor } = people;
+  // An erasure's cancellation is the tutor's news only: the family asked to be forgotten.
+  const family = facts.change.kind === 'cancelled' && facts.change.byErasure ? null : people.family;
   const actorId = actorOf(facts);
   const names = await sessionNames(deps.sql, booked.studentId, actorId ? [actorId] : []);
   const noticeNames = { tutor: tutor ? `${tutor.first_name} ${tutor.last_name}` : null, ...names };

@@ -282,7 +282,10 @@ class SandboxTutorCalendar implements TutorCalendar {
       await this.lockSeriesOf(tx, id);
       const row = await this.row(tx, id, true);
       if (row) {
-        await tx`UPDATE sandbox_calendar_events SET status = 'cancelled', updated_at = now()
+        // A deleted event is never read again (only its id, which a retried create must meet): what
+        // it said and whom it invited go with it, so that no one's name or address stays behind.
+        await tx`UPDATE sandbox_calendar_events
+                 SET status = 'cancelled', summary = '', description = NULL, attendees = '[]'::jsonb, updated_at = now()
                  WHERE owner_id = ${this.owner} AND (event_id = ${id} OR recurring_event_id = ${id})`;
         return;
       }
