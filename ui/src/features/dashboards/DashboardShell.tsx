@@ -2,11 +2,13 @@ import { Link } from '@tanstack/react-router';
 import type * as React from 'react';
 import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
 import { Logo } from '../../app/layout/Logo.tsx';
+import { hasNotices } from '../notices/api.ts';
+import { NoticeBell } from '../notices/NoticeBell.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 
 /**
- * The frame of a role area: a top bar with the logo, the signed-in person (initials, full name
- * and a role badge) and Logout, then the page.
+ * The frame of a role area: a top bar with the logo, the notices' bell (students, parents and
+ * tutors), the signed-in person (initials, full name and a role badge) and Logout, then the page.
  */
 export function DashboardShell({ user, badge, children }: { user: User; badge?: React.ReactNode; children: React.ReactNode }) {
   return (
@@ -23,6 +25,7 @@ export function DashboardShell({ user, badge, children }: { user: User; badge?: 
             <Logo />
           </Link>
           <div className="flex items-center gap-3">
+            {hasNotices(user.role) ? <NoticeBell timeZone={user.timezone} /> : null}
             <div className="flex items-center gap-2.5" data-testid="dashboard-user">
               <span
                 aria-hidden="true"

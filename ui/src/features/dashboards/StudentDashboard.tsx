@@ -11,6 +11,7 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
 import { MyCourses } from '../purchases/MyCourses.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
@@ -143,6 +144,7 @@ function StudentDashboard({ user }: { user: User }) {
         <DashboardBody user={user} data={dashboard.data} />
       )}
       {viewOnly || user.role !== 'student' ? null : <CalendarFeedCard />}
+      {viewOnly || user.role !== 'student' ? null : <NotificationSettingsCard />}
       {viewOnly ? null : (
         <section
           aria-labelledby="account-heading"

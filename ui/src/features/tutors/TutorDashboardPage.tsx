@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { CalendarFeedCard } from '../dashboards/CalendarFeedCard.tsx';
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
+import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { CalendarSyncCard } from './CalendarSyncCard.tsx';
@@ -97,6 +98,7 @@ function TutorDashboard({ user }: { user: User }) {
           <DashboardBody user={user} profile={profile.data} />
         )}
         <CalendarFeedCard />
+        <NotificationSettingsCard />
       </div>
     </DashboardShell>
   );
