@@ -122,6 +122,10 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await picture.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1x1, 'base64') });
   await expect(page.getByText('Profile picture updated').first()).toBeVisible();
   await expect(page.getByRole('img', { name: 'Your profile' })).toBeVisible();
+  // The picture shows at once (the preview is a blob: URL the CSP allows), not a broken image until reload.
+  await expect
+    .poll(() => page.getByRole('img', { name: 'Your profile' }).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+    .toBeGreaterThan(0);
 
   // The name is editable (both parts required).
   await page.getByRole('button', { name: 'Edit name' }).click();
