@@ -11,6 +11,12 @@ export interface EventDefinition<Data = unknown> {
     fields: readonly string[];
     /** The data subject whose key encrypts the fields; null: whoever the fallbacks of `personalSubjectOf` name. */
     subject: (data: Data) => string | null;
+    /**
+     * Free text an admin needs to read in the audit log (a cancellation's reason): kept there sealed
+     * with the subject's key and shown while it exists, "[erased]" after. The other personal fields
+     * are masked there.
+     */
+    auditShown?: readonly string[];
   };
   /** One line for the audit log; no personal data. */
   describe?: (data: Data) => string;

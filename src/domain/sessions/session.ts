@@ -115,7 +115,7 @@ export const sessionEvents = {
     describe: (d) => `Session booked for ${d.start} (${d.durationMinutes} min)`,
   }),
   SessionCancelled: eventType(sessionCancelled, {
-    personal: { fields: ['reason'], subject: cancellationSubject },
+    personal: { fields: ['reason'], subject: cancellationSubject, auditShown: ['reason'] },
     describe: (d) =>
       d.byErasure
         ? `Session cancelled because the student's account was deleted: credit ${d.credit}`

@@ -1,5 +1,6 @@
 import type { TransactionSql } from '../../../adapters/db/db.ts';
 import { categoryOf } from '../../../adapters/eventstore/eventStore.ts';
+import { ERASED, PersonalDataVault } from '../../../adapters/personalData/personalDataVault.ts';
 import { definitionOf } from '../../../domain/eventCatalog.ts';
 import { personalSubjectOf } from '../../../domain/kit/eventDefinition.ts';
 import { type AnyEvent, defineProjection, isEvent } from '../../kit/defineProjection.ts';
@@ -24,15 +25,56 @@ function actorOf(e: AnyEvent, data: Record<string, unknown>): { id: string | nul
   return typeof data.userId === 'string' ? { id: data.userId, role } : { id: null, role: role ?? ANONYMOUS_ROLE };
 }
 
-/** The event's data with personal fields masked: a copy only when there is something to mask. */
-function recordedData(e: AnyEvent): Record<string, unknown> {
+/** A personal field the audit log keeps sealed (shown while the subject's key exists). */
+interface ToSeal {
+  data: Record<string, unknown>;
+  field: string;
+  subject: string;
+  value: string;
+}
+
+/**
+ * The event's data with personal fields masked: a copy only when there is something to mask.
+ * Fields the catalogue shows in the audit log (`auditShown`) are collected in `toSeal` instead.
+ */
+function recordedData(e: AnyEvent, toSeal: ToSeal[]): Record<string, unknown> {
   if (typeof e.data !== 'object' || e.data === null) return { value: e.data };
   const source = e.data as Record<string, unknown>;
-  const personal = definitionOf(e.type)?.personal?.fields ?? [];
+  const definition = definitionOf(e.type);
+  const personal = definition?.personal?.fields ?? [];
   if (!personal.some((field) => source[field] != null)) return source;
+  const shown = definition?.personal?.auditShown ?? [];
+  const subject = personalSubjectOf(definition, e.data, e.metadata.actorId);
   const data = { ...source };
-  for (const field of personal) if (data[field] != null) data[field] = REDACTED;
+  for (const field of personal) {
+    const value = data[field];
+    if (value == null) continue;
+    data[field] = REDACTED;
+    // Sealed below; an old event stored plain is sealed here as well, so its erasure reaches the copy.
+    if (subject && shown.includes(field) && typeof value === 'string') toSeal.push({ data, field, subject, value });
+  }
   return data;
+}
+
+/**
+ * Seals the collected values with their subject's existing key (one round trip per subject); a
+ * subject already erased has none, and the value stays erased.
+ */
+async function sealShown(tx: TransactionSql, toSeal: ToSeal[]): Promise<void> {
+  if (toSeal.length === 0) return;
+  // Reads keys only (never makes one), inside the batch's transaction.
+  const vault = new PersonalDataVault(tx as unknown as ConstructorParameters<typeof PersonalDataVault>[0]);
+  const bySubject = new Map<string, ToSeal[]>();
+  for (const t of toSeal) bySubject.set(t.subject, [...(bySubject.get(t.subject) ?? []), t]);
+  for (const [subject, items] of bySubject) {
+    const sealed = await vault.sealWithExistingKey(
+      subject,
+      items.map((i) => i.value),
+    );
+    items.forEach((item, i) => {
+      item.data[item.field] = sealed?.[i] ?? ERASED;
+    });
+  }
 }
 
 function describe(e: AnyEvent): string | null {
@@ -73,8 +115,11 @@ export const auditLogProjector = defineProjection({
   async apply(tx, events, target) {
     const known = await loadFieldValues(tx, [...new Set(events.map((e) => e.streamId))]);
     const touched = new Set<string>();
-    const rows = events.map((e): AuditLogRow => {
-      const data = recordedData(e);
+    const toSeal: ToSeal[] = [];
+    const datas = events.map((e) => recordedData(e, toSeal));
+    await sealShown(tx, toSeal);
+    const rows = events.map((e, i): AuditLogRow => {
+      const data = datas[i] as Record<string, unknown>;
       const previous = known.get(e.streamId);
       const old_values = earlierValues(previous, data);
       // The stream's values are this batch's own objects (read from the table or made here): updated in place.

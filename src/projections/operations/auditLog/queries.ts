@@ -1,4 +1,5 @@
 import type { Sql } from '../../../adapters/db/db.ts';
+import { PersonalDataVault } from '../../../adapters/personalData/personalDataVault.ts';
 import {
   type AuditChange,
   type AuditLogEntry,
@@ -15,8 +16,11 @@ export type AuditLogRecord = ReadRowOf<typeof auditLogs>;
 
 /** What happened to one entity (`user`, `contact`, … and its id), in log order. */
 export async function auditTrailOf(sql: Sql, entityType: string, entityId: string): Promise<AuditLogRecord[]> {
-  return sql<AuditLogRecord[]>`
-    SELECT * FROM audit_logs WHERE entity_type = ${entityType} AND entity_id = ${entityId} ORDER BY position`;
+  return opened(
+    sql,
+    await sql<AuditLogRecord[]>`
+      SELECT * FROM audit_logs WHERE entity_type = ${entityType} AND entity_id = ${entityId} ORDER BY position`,
+  );
 }
 
 /** A row with the actor's name while their account exists (deleted accounts leave no name behind). */
@@ -59,13 +63,28 @@ function selectListed(sql: Sql, filter: AuditLogFilter, before: string | null, l
     ORDER BY a.position DESC`;
 }
 
+/**
+ * Opens the values the projector kept sealed (free text the catalogue shows in the audit log): the
+ * text while the subject's key exists, "[erased]" after. One look-up of keys for all the rows.
+ */
+async function opened<R extends Pick<AuditLogRecord, 'old_values' | 'new_values'>>(sql: Sql, rows: R[]): Promise<R[]> {
+  const sealed = rows.flatMap((r) =>
+    [r.old_values, r.new_values].flatMap((values) => Object.values(values ?? {}).filter((v) => PersonalDataVault.isEncrypted(v))),
+  );
+  if (sealed.length === 0) return rows;
+  const plain = await new PersonalDataVault(sql).decryptAll(sealed);
+  const open = (values: Record<string, unknown> | null) =>
+    values && Object.fromEntries(Object.entries(values).map(([k, v]) => [k, PersonalDataVault.isEncrypted(v) ? plain.get(v) : v]));
+  return rows.map((r) => ({ ...r, old_values: open(r.old_values), new_values: open(r.new_values) }));
+}
+
 /** One page, newest first: rows before the cursor's position, and the cursor of the next page. */
 export async function listAuditLog(
   sql: Sql,
   filter: AuditLogFilter,
   page: { before: string | null; limit: number },
 ): Promise<{ rows: AuditLogListed[]; nextCursor: string | null }> {
-  const rows = await selectListed(sql, filter, page.before, page.limit + 1);
+  const rows = await opened(sql, await selectListed(sql, filter, page.before, page.limit + 1));
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return { rows: shown, nextCursor: rows.length > page.limit && last ? encodeAuditCursor(last.position) : null };
@@ -73,7 +92,7 @@ export async function listAuditLog(
 
 /** Every matching row, newest first, at most `max`, read in chunks (the CSV export streams them). */
 export async function* eachAuditLogRow(sql: Sql, filter: AuditLogFilter, max: number): AsyncGenerator<AuditLogListed> {
-  for await (const chunk of selectListed(sql, filter, null, max).cursor(500)) yield* chunk;
+  for await (const chunk of selectListed(sql, filter, null, max).cursor(500)) yield* await opened(sql, chunk);
 }
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
