@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/kit/decider.ts';
 import { isSupportedEpochMs } from '../../domain/kit/supportedDates.ts';
 import { type CreditPolicy, SESSION_MINUTES } from '../../domain/sessions/session.ts';
-import { SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
+import { decideSession, SESSION_NOT_FOUND } from '../../domain/sessions/sessionDecider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
 import { retriedClaim } from '../kit/retriedClaim.ts';
@@ -56,7 +56,8 @@ export async function completeSession(
 }
 
 /**
- * Moves a session to another free hour of its tutor: the new hour is claimed on the tutor's
+ * Moves a session to another free hour of its tutor (more than 12 hours before its start for the
+ * family; the tutor or an admin until it starts): the new hour is claimed on the tutor's
  * schedule (the same race as a booking; the session's old hour is freed by the same event), then
  * the session records the move; if that fails, the old hour is claimed back.
  */
@@ -74,12 +75,19 @@ export async function rescheduleSession(
   const start = new Date(startMs).toISOString();
   const end = new Date(startMs + SESSION_MINUTES * 60_000).toISOString();
   const previous = { start: state.start, end: state.end };
+  // Refuse what the session would refuse (closed, started, a family's move inside the 12-hour
+  // window) before the calendar is read or the hour moves: the same pure decision on the state just
+  // read. The move itself is decided again on the stream below, with its expected revision.
+  decideSession(
+    {
+      type: 'RescheduleSession',
+      data: { sessionId: input.sessionId, start, end, timeZone: input.timeZone },
+      metadata: { now: ctx.now, actorId: ctx.actorId, actorRole: ctx.actorRole },
+    },
+    state,
+  );
   const { free: slotFree } = await bookableHour(ports, tutorId, start, ctx.now);
   const step = stepOf(ctx);
-  // Refuse a closed session before its hour moves.
-  if (state.status !== 'scheduled') {
-    await handlers.sessions.handle(input.sessionId, { type: 'RescheduleSession', data: { ...input, start, end } }, step('reschedule'));
-  }
   const hour = await retriedClaim(
     step,
     'claim-hour',

@@ -64,9 +64,13 @@ export const adminCancelSessionAnswerSchema = z.object({
 
 /**
  * What cancelling now would do with the credit: the dialog says it before the admin confirms. The
- * decider computes the same from the same rule (more than 12 hours' notice, or an admin's refund).
+ * decider computes the same from the same rule (more than 12 hours' notice, or an admin's refund,
+ * which it refuses once the session has started: the dialog then offers the rule only).
  */
 export function creditOutcome(start: string, now: Date, policy: CreditPolicy): 'released' | 'forfeited' {
-  if (policy === 'refundCredit') return 'released';
+  if (policy === 'refundCredit' && !hasStarted(start, now)) return 'released';
   return Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 3_600_000 ? 'released' : 'forfeited';
 }
+
+/** The session's start has come: nothing moves it, and no cancellation gives its credit back. */
+export const hasStarted = (start: string, now: Date) => now.getTime() >= Date.parse(start);

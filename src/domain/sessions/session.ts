@@ -16,7 +16,16 @@ export const CANCELLATION_NOTICE_HOURS = 12;
 export const sessionStatuses = ['scheduled', 'completed', 'cancelled'] as const;
 export type SessionStatus = (typeof sessionStatuses)[number];
 
-/** rule: more than 12 hours' notice releases the credit; refundCredit: an admin releases it anyway. */
+/**
+ * Who may still move a session inside the 12-hour window (spec part 1 §9 covers postponement too):
+ * the tutor or an admin, the move recorded as theirs. A family (or anyone else) is refused.
+ */
+export const LATE_MOVERS: readonly string[] = ['tutor', 'admin'];
+
+/** More than 12 hours between `now` and `start`: the notice the rule asks for (11:59 and 12:00 are late). */
+export const timelyNotice = (start: string, now: Date) => Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 3_600_000;
+
+/** rule: more than 12 hours' notice releases the credit; refundCredit: an admin releases it anyway (never once started). */
 export const creditPolicies = ['rule', 'refundCredit'] as const;
 export type CreditPolicy = (typeof creditPolicies)[number];
 
@@ -98,6 +107,17 @@ export const sessionRescheduled = z.object({
   rescheduledByRole: z.string(),
   /** The zone the new local time was given in. */
   timeZone: z.string(),
+  /**
+   * Minutes between the request and the old start: what the 12-hour rule read (spec part 1 §9,
+   * "cancellation or postponement"). Absent on moves recorded before the rule covered moves.
+   */
+  noticeMinutes: z.number().int().optional(),
+  /** The move came with 12 hours' notice or less: only the tutor or an admin may make it. Absent on older moves. */
+  lateNotice: z.boolean().optional(),
+  /** The parties' zones when the move was decided (absent on older moves). */
+  tutorTimeZone: z.string().optional(),
+  studentTimeZone: z.string().optional(),
+  /** When the move was decided (the clock the rule read). */
   at: z.string(),
 });
 
@@ -127,7 +147,12 @@ export const sessionEvents = {
     personal: { fields: ['notes'], subject: studentHolder },
     describe: () => 'Session completed',
   }),
-  SessionRescheduled: eventType(sessionRescheduled, { describe: (d) => `Session moved from ${d.previousStart} to ${d.start}` }),
+  SessionRescheduled: eventType(sessionRescheduled, {
+    describe: (d) =>
+      `Session moved from ${d.previousStart} to ${d.start} by the ${d.rescheduledByRole}${
+        d.noticeMinutes === undefined ? '' : ` with ${d.noticeMinutes} min notice${d.lateNotice ? ' (inside the 12-hour window)' : ''}`
+      }`,
+  }),
 };
 export type SessionEvent = EventsOf<typeof sessionEvents>;
 

@@ -5,6 +5,9 @@ import {
   CANCEL_REASON_REQUIRED,
   CANCEL_REASON_TOO_LONG,
   COMPLETE_TOO_EARLY,
+  MOVE_AFTER_START,
+  MOVE_TOO_LATE,
+  REFUND_AFTER_START,
   SESSION_CANCELLED,
   SESSION_COMPLETED,
   SESSION_EXISTS,
@@ -123,6 +126,130 @@ describe('an admin cancelling on anyone’s behalf', () => {
       .given([booked])
       .when(onBehalf('2026-05-02T00:00:00.000Z', 'rule', 'x'.repeat(501)))
       .thenThrows(CANCEL_REASON_TOO_LONG, 'invalid');
+  });
+});
+
+describe('the 12-hour rule covers moves (spec part 1 §9: "cancellation or postponement")', () => {
+  const NEW_START = '2026-05-12T14:00:00.000Z';
+  const NEW_END = '2026-05-12T15:00:00.000Z';
+  const who = {
+    student: { actorId: 'user-1', actorRole: 'student' },
+    parent: { actorId: 'parent-1', actorRole: 'parent' },
+    tutor: { actorId: 't1', actorRole: 'tutor' },
+    admin: { actorId: 'admin-1', actorRole: 'admin' },
+    system: { actorId: null, actorRole: null },
+  } as const;
+  const move = (now: string, by: keyof typeof who, start = NEW_START, end = NEW_END): SessionCommand => ({
+    type: 'RescheduleSession',
+    data: { sessionId: 's1', start, end, timeZone: 'America/Toronto' },
+    metadata: { now: new Date(now), ...who[by] },
+  });
+  const moved = (now: string, by: 'student' | 'parent' | 'tutor' | 'admin', noticeMinutes: number, lateNotice: boolean): SessionEvent => ({
+    type: 'SessionRescheduled',
+    data: {
+      sessionId: 's1',
+      tutorId: 't1',
+      studentId: 'st1',
+      previousStart: START,
+      previousEnd: END,
+      start: NEW_START,
+      end: NEW_END,
+      rescheduledBy: who[by].actorId,
+      rescheduledByRole: who[by].actorRole,
+      timeZone: 'America/Toronto',
+      noticeMinutes,
+      lateNotice,
+      tutorTimeZone: 'America/New_York',
+      studentTimeZone: 'Europe/London',
+      at: new Date(now).toISOString(),
+    },
+  });
+
+  it('a family moves a session 12:01 before its start; the event records who, when, the old start, the notice and the zones', () => {
+    spec
+      .given([booked])
+      .when(move('2026-05-04T01:59:00.000Z', 'student'))
+      .thenEvents([moved('2026-05-04T01:59:00.000Z', 'student', 721, false)]);
+    spec
+      .given([booked])
+      .when(move('2026-05-04T01:59:00.000Z', 'parent'))
+      .thenEvents([moved('2026-05-04T01:59:00.000Z', 'parent', 721, false)]);
+  });
+
+  it('a family’s move with 12 hours’ notice or less is refused, saying what they can do instead', () => {
+    for (const now of ['2026-05-04T02:00:00.000Z', '2026-05-04T02:01:00.000Z', '2026-05-04T12:15:00.000Z']) {
+      spec.given([booked]).when(move(now, 'student')).thenThrows(MOVE_TOO_LATE, 'conflict');
+      spec.given([booked]).when(move(now, 'parent')).thenThrows(MOVE_TOO_LATE, 'conflict');
+    }
+    // Nobody but the tutor or an admin moves late: a move without an actor is refused too.
+    spec.given([booked]).when(move('2026-05-04T12:15:00.000Z', 'system')).thenThrows(MOVE_TOO_LATE, 'conflict');
+  });
+
+  it('the attack: 1 h 45 min before the start, moved 8 days out then cancelled — the move is refused, so the cancellation forfeits', () => {
+    const now = '2026-05-04T12:15:00.000Z';
+    spec.given([booked]).when(move(now, 'student')).thenThrows(MOVE_TOO_LATE, 'conflict');
+    spec
+      .given([booked])
+      .when(cancel(now))
+      .thenEvents([cancelled(now, 105, 'forfeited')]);
+  });
+
+  it('the tutor or an admin may still move a late session: recorded as theirs, inside the window', () => {
+    spec
+      .given([booked])
+      .when(move('2026-05-04T12:15:00.000Z', 'tutor'))
+      .thenEvents([moved('2026-05-04T12:15:00.000Z', 'tutor', 105, true)]);
+    spec
+      .given([booked])
+      .when(move('2026-05-04T13:59:00.000Z', 'admin'))
+      .thenEvents([moved('2026-05-04T13:59:00.000Z', 'admin', 1, true)]);
+  });
+
+  it('nobody moves a session once it has started', () => {
+    for (const by of ['student', 'parent', 'tutor', 'admin'] as const) {
+      spec.given([booked]).when(move(START, by)).thenThrows(MOVE_AFTER_START, 'conflict');
+      spec.given([booked]).when(move('2026-05-04T14:30:00.000Z', by)).thenThrows(MOVE_AFTER_START, 'conflict');
+    }
+  });
+
+  it('the window reads the current start: a session the tutor moved later is the family’s to move again with notice', () => {
+    const byTutor = moved('2026-05-04T12:15:00.000Z', 'tutor', 105, true);
+    spec
+      .given([booked, byTutor])
+      .when(move('2026-05-05T10:00:00.000Z', 'student', '2026-05-13T14:00:00.000Z', '2026-05-13T15:00:00.000Z'))
+      .thenEvents([
+        {
+          type: 'SessionRescheduled',
+          data: {
+            ...(moved('2026-05-05T10:00:00.000Z', 'student', 10_320, false).data as Extract<
+              SessionEvent,
+              { type: 'SessionRescheduled' }
+            >['data']),
+            previousStart: NEW_START,
+            previousEnd: NEW_END,
+            start: '2026-05-13T14:00:00.000Z',
+            end: '2026-05-13T15:00:00.000Z',
+          },
+        },
+      ]);
+  });
+
+  it('a retried move (already at the new start) changes nothing, even once the window has closed', () => {
+    const byStudent = moved('2026-05-01T12:00:00.000Z', 'student', 4440, false);
+    spec.given([booked, byStudent]).when(move('2026-05-12T13:00:00.000Z', 'student')).thenNothing();
+  });
+
+  it('once started, a cancellation never gives the credit back: an admin’s refund is refused, the rule counts it used', () => {
+    spec.given([booked]).when(onBehalf(START, 'refundCredit')).thenThrows(REFUND_AFTER_START, 'conflict');
+    spec.given([booked]).when(onBehalf('2026-05-04T14:20:00.000Z', 'refundCredit')).thenThrows(REFUND_AFTER_START, 'conflict');
+    spec
+      .given([booked])
+      .when(onBehalf(START, 'rule'))
+      .thenEvents([cancelledByAdmin(START, 0, 'forfeited', 'rule')]);
+    spec
+      .given([booked])
+      .when(cancel('2026-05-04T14:20:00.000Z'))
+      .thenEvents([cancelled('2026-05-04T14:20:00.000Z', -20, 'forfeited')]);
   });
 });
 

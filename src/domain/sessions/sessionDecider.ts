@@ -1,12 +1,13 @@
 import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import {
-  CANCELLATION_NOTICE_HOURS,
   type CreditPolicy,
   evolveSession,
   initialSessionState,
+  LATE_MOVERS,
   type SessionBookedData,
   type SessionEvent,
   type SessionState,
+  timelyNotice,
 } from './session.ts';
 
 export const SESSION_NOT_FOUND = 'Session not found';
@@ -18,6 +19,15 @@ export const CANCEL_REASON_MAX = 500;
 export const CANCEL_REASON_REQUIRED = 'Please give a reason for cancelling';
 export const CANCEL_REASON_TOO_LONG = `A reason must be at most ${CANCEL_REASON_MAX} characters`;
 export const SESSION_EXISTS = 'This session was already booked with other details';
+/**
+ * A family's move with 12 hours' notice or less (spec part 1 §9: "cancellation or postponement
+ * needs more than 12 hours' notice, otherwise the session counts as used"): what they can do instead.
+ */
+export const MOVE_TOO_LATE =
+  'This session starts in 12 hours or less, so it can no longer be rescheduled (moving or cancelling needs more than 12 hours’ notice). You can cancel it instead (the session then counts as used) and book a new time.';
+export const MOVE_AFTER_START = 'This session has already started, so it can no longer be moved.';
+export const REFUND_AFTER_START =
+  'This session has already started, so its credit can no longer be given back. Cancel it under the 12-hour rule instead (the session counts as used).';
 
 export type SessionCommand =
   | Command<'BookSession', Omit<SessionBookedData, 'at'>>
@@ -66,7 +76,10 @@ function cancellation(
   const start = state.start ?? session.start;
   const noticeMinutes = Math.floor((Date.parse(start) - now.getTime()) / MINUTE_MS);
   // More than 12 hours' notice gives the credit back; anything later counts as used (spec part 1 §9).
-  const timely = Date.parse(start) - now.getTime() > CANCELLATION_NOTICE_HOURS * 60 * MINUTE_MS;
+  const timely = timelyNotice(start, now);
+  // Once the session has started nothing gives its credit back, an admin's refund included: a
+  // cancellation then can only count it as used.
+  if (creditPolicy === 'refundCredit' && now.getTime() >= Date.parse(start)) throw new DomainError(REFUND_AFTER_START, 'conflict');
   return {
     type: 'SessionCancelled',
     data: {
@@ -147,10 +160,20 @@ export const decideSession = decideWith<SessionCommand, SessionEvent, SessionSta
     ];
   },
 
+  /**
+   * The 12-hour rule covers moves (spec part 1 §9 "cancellation or postponement"): otherwise a late
+   * move far out, then a timely cancellation, would give back a credit the rule says is used. With
+   * 12 hours' notice or less only the tutor or an admin may move it (recorded as theirs); once it
+   * has started nobody does.
+   */
   RescheduleSession: ({ data, metadata: { now, actorId, actorRole } }, state) => {
     const session = open(state);
     const previousStart = state.start ?? session.start;
+    // A retried move (already at the new start) is done, whatever the clock says now.
     if (Date.parse(previousStart) === Date.parse(data.start)) return [];
+    if (now.getTime() >= Date.parse(previousStart)) throw new DomainError(MOVE_AFTER_START, 'conflict');
+    const lateNotice = !timelyNotice(previousStart, now);
+    if (lateNotice && !LATE_MOVERS.includes(actorRole ?? '')) throw new DomainError(MOVE_TOO_LATE, 'conflict');
     return [
       {
         type: 'SessionRescheduled',
@@ -165,6 +188,10 @@ export const decideSession = decideWith<SessionCommand, SessionEvent, SessionSta
           rescheduledBy: actorId ?? 'system',
           rescheduledByRole: actorRole ?? 'system',
           timeZone: data.timeZone,
+          noticeMinutes: Math.floor((Date.parse(previousStart) - now.getTime()) / MINUTE_MS),
+          lateNotice,
+          tutorTimeZone: session.tutorTimeZone,
+          studentTimeZone: session.studentTimeZone,
           at: now.toISOString(),
         },
       },

@@ -22,9 +22,10 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { basicUtc } from '../../../domain/calendar/recurrence.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts';
+import { sessionStreamId } from '../../../domain/sessions/session.ts';
 import { START_NOT_NEW_DATE } from '../../../domain/sessions/sessionApi.ts';
-import { COMPLETE_TOO_EARLY } from '../../../domain/sessions/sessionDecider.ts';
-import { SLOT_TAKEN } from '../../../domain/sessions/tutorSchedule.ts';
+import { COMPLETE_TOO_EARLY, MOVE_AFTER_START, MOVE_TOO_LATE, REFUND_AFTER_START } from '../../../domain/sessions/sessionDecider.ts';
+import { SLOT_TAKEN, tutorScheduleStreamId } from '../../../domain/sessions/tutorSchedule.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { listStudentSessions } from '../../../projections/sessions/queries.ts';
@@ -702,6 +703,95 @@ describe('cancel and complete', () => {
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json()).toMatchObject({ date: at(day, '12:00') });
+  });
+});
+
+describe('the 12-hour rule covers moves (spec part 1 §9)', () => {
+  /** A tutor with every hour of every day in their calendar, and a student of theirs. */
+  async function roundTheClock(name: string) {
+    const tutor = await approvedTutor(system, `${name}-tutor`);
+    const availability = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '00:00', endTime: '24:00' }));
+    await setWeeklyHours(system, tutor, availability, NY);
+    const pupil = await student(`${name}-pupil`, tutor);
+    await caughtUp();
+    return { tutor, pupil };
+  }
+  const streamLengths = async (sessionId: string, tutorId: string) => ({
+    session: (await system.store.readStream(sessionStreamId(sessionId))).length,
+    schedule: (await system.store.readStream(tutorScheduleStreamId(tutorId))).length,
+  });
+  const eightDaysOut = (from: string) => {
+    const moved = Temporal.Instant.from(from).add({ hours: 8 * 24 });
+    return { newDate: moved.toZonedDateTimeISO(NY).toPlainDateTime().toString({ smallestUnit: 'minute' }), start: moved.toString() };
+  };
+
+  it('a family’s move 1 h 45 min before the start is refused with what they can do instead; nothing is appended; the tutor may still move it', async () => {
+    const { tutor, pupil } = await roundTheClock('late-move');
+    // The next whole hour at least 1 h 30 min away: inside the window, whatever the minute now.
+    const soon = new Date(Math.ceil((Date.now() + 90 * 60_000) / 3_600_000) * 3_600_000).toISOString();
+    const booked = await book(pupil, soon, tutor);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const id = booked.json().id as string;
+    const before = await streamLengths(id, tutor.tutorId);
+    const target = eightDaysOut(soon);
+
+    const refused = await call('PATCH', `/api/sessions/${id}/reschedule`, pupil.cookie, { ...target, timezone: NY });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe(MOVE_TOO_LATE);
+    expect(refused.json().message).toContain('cancel it instead');
+    expect(await streamLengths(id, tutor.tutorId)).toEqual(before);
+    expect((await sessionHandlers(system.store).sessions.load(id)).start).toBe(soon);
+
+    // So the attack's second half finds the credit used: cancelling now forfeits it.
+    const moved = await call('PATCH', `/api/sessions/${id}/reschedule`, tutor.cookie, { ...target, timezone: NY });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(Date.parse(moved.json().date)).toBe(Date.parse(target.start));
+    const events = await system.store.readStream(sessionStreamId(id));
+    const recorded = events.find((e) => e.type === 'SessionRescheduled');
+    expect(recorded?.data).toMatchObject({
+      rescheduledBy: tutor.userId,
+      rescheduledByRole: 'tutor',
+      previousStart: soon,
+      start: new Date(target.start).toISOString(),
+      lateNotice: true,
+      tutorTimeZone: expect.any(String),
+      studentTimeZone: NY,
+    });
+    const notice = (recorded?.data as { noticeMinutes?: number } | undefined)?.noticeMinutes ?? -1;
+    expect(notice).toBeGreaterThanOrEqual(89);
+    expect(notice).toBeLessThanOrEqual(12 * 60);
+  });
+
+  it('after the start nobody moves the session, an admin’s refund is refused, and a cancellation counts it used', async () => {
+    const { tutor, pupil } = await roundTheClock('started');
+    const startedHourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
+    const { sessionId } = await bookSession(
+      sessionHandlers(system.store),
+      portsWith({}),
+      { ...request(pupil, startedHourAgo.toISOString()), tutorId: tutor.tutorId },
+      commandContext({ now: new Date(startedHourAgo.getTime() - 3_600_000), actorId: pupil.userId, actorRole: 'student' }),
+    );
+    await caughtUp();
+    const before = await streamLengths(sessionId, tutor.tutorId);
+    const target = eightDaysOut(startedHourAgo.toISOString());
+    for (const cookie of [pupil.cookie, tutor.cookie, admin]) {
+      const res = await call('PATCH', `/api/sessions/${sessionId}/reschedule`, cookie, { ...target, timezone: NY });
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toBe(MOVE_AFTER_START);
+    }
+    const refund = await call('POST', `/api/admin/sessions/${sessionId}/cancel`, admin, {
+      reason: 'Tutor ill',
+      creditPolicy: 'refundCredit',
+    });
+    expect(refund.statusCode, refund.body).toBe(409);
+    expect(refund.json().message).toBe(REFUND_AFTER_START);
+    expect(await streamLengths(sessionId, tutor.tutorId)).toEqual(before);
+
+    const credits = await remaining(pupil.courseId);
+    const cancelled = await call('POST', `/api/sessions/${sessionId}/cancel`, pupil.cookie, { reason: 'Forgot' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().credit).toBe('forfeited');
+    expect(await remaining(pupil.courseId)).toBe(credits);
   });
 });
 

@@ -1,4 +1,10 @@
-import { type AdminSession, type AdminSessionListQuery, adminSessionSortColumns, creditOutcome } from '@shared/sessions/adminSessionApi.ts';
+import {
+  type AdminSession,
+  type AdminSessionListQuery,
+  adminSessionSortColumns,
+  creditOutcome,
+  hasStarted,
+} from '@shared/sessions/adminSessionApi.ts';
 import { type CreditPolicy, type SessionStatus, sessionStatuses } from '@shared/sessions/session.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaginationState, SortingState } from '@tanstack/react-table';
@@ -279,6 +285,8 @@ function CancelSessionAction({ session }: { session: AdminSession }) {
   });
   const byRule = creditOutcome(session.start, now, 'rule');
   const outcome = creditOutcome(session.start, now, policy);
+  // Once a session has started no cancellation gives its credit back (the server refuses a refund).
+  const started = hasStarted(session.start, now);
   const who = `${session.subjectName} with ${session.tutorName} for ${session.studentName}`;
   return (
     <>
@@ -336,10 +344,14 @@ function CancelSessionAction({ session }: { session: AdminSession }) {
               name={policyName}
               value="refundCredit"
               checked={policy === 'refundCredit'}
+              disabled={started}
               onChange={() => setPolicy('refundCredit')}
               className="mt-0.5 accent-brand-700"
             />
-            <span>Return the credit to the course whatever the notice</span>
+            <span>
+              Return the credit to the course whatever the notice
+              {started ? ' (not once the session has started)' : ''}
+            </span>
           </label>
         </fieldset>
       </ReasonDialog>

@@ -31,7 +31,7 @@ import { PendingButton } from '../tutors/parts.tsx';
 import { RescheduleSlotGrid } from '../tutors/RescheduleSlotGrid.tsx';
 import { dateInRange, localDateTime, RESCHEDULE_DAYS_AHEAD, rescheduleRange, sessionDateTime } from '../tutors/sessionFormat.ts';
 import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
-import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, creditComesBack } from './bookingFormat.ts';
+import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, creditComesBack, familyMoveWindow } from './bookingFormat.ts';
 
 /** What the actions need of a session (the dashboard's student-session shape, with the course's tutor). */
 export interface ActionableSession {
@@ -61,7 +61,9 @@ export function StudentSessionActions({ session, zone }: { session: ActionableSe
         <XCircle aria-hidden="true" />
         Cancel
       </Button>
-      {open === 'reschedule' ? <StudentRescheduleDialog session={session} zone={zone} onClose={() => setOpen(null)} /> : null}
+      {open === 'reschedule' ? (
+        <StudentRescheduleDialog session={session} zone={zone} onClose={() => setOpen(null)} onCancelInstead={() => setOpen('cancel')} />
+      ) : null}
       <CancelSessionDialog session={session} zone={zone} open={open === 'cancel'} onClose={() => setOpen(null)} />
     </div>
   );
@@ -164,24 +166,67 @@ export function CancelSessionDialog({
   );
 }
 
+/** The 12-hour rule for moves (spec part 1 §9), said before the family chooses a time. */
+function MoveRule({ session, zone, moveWindow }: { session: ActionableSession; zone: string; moveWindow: 'open' | 'late' | 'started' }) {
+  return (
+    <p
+      className={cn('rounded-md p-3 text-sm', moveWindow === 'open' ? 'bg-slate-50 text-slate-700' : 'bg-amber-50 text-amber-900')}
+      data-testid="reschedule-rule"
+    >
+      {moveWindow === 'open' ? (
+        <>
+          Moving or cancelling needs more than {CANCELLATION_NOTICE_HOURS} hours’ notice. You can move this session until{' '}
+          <strong>{sessionDateTime(cancellationDeadline(session.date), zone)}</strong>; after that it can no longer be rescheduled, and
+          cancelling uses the session’s credit.
+        </>
+      ) : moveWindow === 'late' ? (
+        <>
+          This session starts in {CANCELLATION_NOTICE_HOURS} hours or less, so <strong>it can no longer be rescheduled</strong> (moving or
+          cancelling needs more than {CANCELLATION_NOTICE_HOURS} hours’ notice). You can cancel it instead (the session then counts as used)
+          and book a new time.
+        </>
+      ) : (
+        <>This session has already started, so it can no longer be moved.</>
+      )}
+    </p>
+  );
+}
+
 /**
  * Reschedule (as the tutor's dialog, spec part 2 §2, §5): a date from today to 30 days ahead, the
  * tutor's free start times that day as "h:mm a" in the viewer's zone (the session's own hour does
- * not block), twelve placeholders while they load, Cancel / Confirm Reschedule.
+ * not block), twelve placeholders while they load, Cancel / Confirm Reschedule. The 12-hour rule
+ * comes first: inside the window the family is offered cancelling instead (the server refuses
+ * their move then, and its message shows here if the window closed while the dialog was open).
  */
-export function StudentRescheduleDialog({ session, zone, onClose }: { session: ActionableSession; zone: string; onClose: () => void }) {
+export function StudentRescheduleDialog({
+  session,
+  zone,
+  onClose,
+  onCancelInstead,
+}: {
+  session: ActionableSession;
+  zone: string;
+  onClose: () => void;
+  /** Opens the cancellation dialog (the move is refused inside the 12-hour window). */
+  onCancelInstead?: () => void;
+}) {
   const dateId = useId();
   const hintId = useId();
   const range = useMemo(() => rescheduleRange(zone), [zone]);
   const [date, setDate] = useState('');
   const [slot, setSlot] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const refresh = useSessionChangeRefresh();
   const validDate = dateInRange(date, range);
+  // Decided when the dialog opens; the server decides again when the move is sent.
+  const [moveWindow, setMoveWindow] = useState(() => familyMoveWindow(session.date, Date.now()));
+  const movable = moveWindow === 'open';
 
   const slots = useQuery({
     queryKey: sessionKeys.rescheduleSlots(session.tutorId, date, session.id, zone),
     queryFn: () => sessionsApi.rescheduleSlots(session.tutorId, date, session.id, zone),
-    enabled: validDate,
+    enabled: validDate && movable,
     staleTime: 0,
   });
   const move = useMutation({
@@ -196,13 +241,29 @@ export function StudentRescheduleDialog({ session, zone, onClose }: { session: A
       onClose();
     },
     onError: (e) => {
-      toast({ title: 'Reschedule failed', description: errorMessage(e, 'Failed to reschedule session'), variant: 'destructive' });
+      const message = errorMessage(e, 'Failed to reschedule session');
+      setProblem(message);
+      // The window may have closed while the dialog was open: the rule box says so now.
+      setMoveWindow(familyMoveWindow(session.date, Date.now()));
+      toast({ title: 'Reschedule failed', description: message, variant: 'destructive' });
       setSlot(null);
       void slots.refetch();
     },
   });
 
-  const grid = <RescheduleSlotGrid date={date} validDate={validDate} slots={slots} chosen={slot} onChoose={setSlot} zone={zone} />;
+  const grid = (
+    <RescheduleSlotGrid
+      date={date}
+      validDate={validDate}
+      slots={slots}
+      chosen={slot}
+      onChoose={(start) => {
+        setSlot(start);
+        setProblem(null);
+      }}
+      zone={zone}
+    />
+  );
 
   return (
     <Dialog
@@ -219,34 +280,48 @@ export function StudentRescheduleDialog({ session, zone, onClose }: { session: A
             time.
           </DialogDescription>
         </DialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor={dateId}>New date</Label>
-          <Input
-            id={dateId}
-            type="date"
-            min={range.min}
-            max={range.max}
-            value={date}
-            aria-describedby={hintId}
-            onChange={(e) => {
-              setDate(e.target.value);
-              setSlot(null);
-            }}
-          />
-          <p id={hintId} className="text-xs text-slate-500">
-            From today to {RESCHEDULE_DAYS_AHEAD} days ahead.
-          </p>
+        <MoveRule session={session} zone={zone} moveWindow={moveWindow} />
+        {movable ? (
+          <>
+            <div className="grid gap-2">
+              <Label htmlFor={dateId}>New date</Label>
+              <Input
+                id={dateId}
+                type="date"
+                min={range.min}
+                max={range.max}
+                value={date}
+                aria-describedby={hintId}
+                onChange={(e) => {
+                  setDate(e.target.value);
+                  setSlot(null);
+                  setProblem(null);
+                }}
+              />
+              <p id={hintId} className="text-xs text-slate-500">
+                From today to {RESCHEDULE_DAYS_AHEAD} days ahead.
+              </p>
+            </div>
+            {grid}
+          </>
+        ) : null}
+        <div role="alert" className="text-sm text-destructive-text empty:hidden">
+          {problem}
         </div>
-        {grid}
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline" disabled={move.isPending}>
               Cancel
             </Button>
           </DialogClose>
+          {moveWindow === 'late' && onCancelInstead ? (
+            <Button variant="outline" className="text-destructive-text" onClick={onCancelInstead}>
+              Cancel Session Instead
+            </Button>
+          ) : null}
           <PendingButton
             pending={move.isPending}
-            disabled={!validDate || !slot}
+            disabled={!movable || !validDate || !slot}
             onClick={() => slot && move.mutate(slot)}
             label="Confirm Reschedule"
             pendingLabel="Rescheduling..."

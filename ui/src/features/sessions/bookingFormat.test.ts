@@ -4,6 +4,7 @@ import {
   bookingFailure,
   bookingRange,
   creditComesBack,
+  familyMoveWindow,
   isCalendarNotConnected,
   newYorkAbbreviation,
   slotLabelAt,
@@ -29,6 +30,14 @@ describe('booking format', () => {
     expect(creditComesBack(start, Date.parse('2026-11-24T07:59:00Z'))).toBe(true);
     expect(creditComesBack(start, Date.parse('2026-11-24T08:00:00Z'))).toBe(false);
     expect(creditComesBack(start, Date.parse('2026-11-24T08:01:00Z'))).toBe(false);
+  });
+
+  it('lets the family move a session only more than 12 hours before the start; nobody once it has started', () => {
+    const start = '2026-11-24T20:00:00Z';
+    expect(familyMoveWindow(start, Date.parse('2026-11-24T07:59:00Z'))).toBe('open');
+    expect(familyMoveWindow(start, Date.parse('2026-11-24T08:00:00Z'))).toBe('late');
+    expect(familyMoveWindow(start, Date.parse('2026-11-24T18:15:00Z'))).toBe('late');
+    expect(familyMoveWindow(start, Date.parse('2026-11-24T20:00:00Z'))).toBe('started');
   });
 
   it('words booking failures as the spec’s catalogue does', () => {

@@ -51,6 +51,17 @@ export function creditComesBack(startIso: string, now: number): boolean {
   return Date.parse(startIso) - now > CANCELLATION_NOTICE_HOURS * 3_600_000;
 }
 
+/**
+ * Whether the family may move the session at `now` (spec part 1 §9: "cancellation or postponement
+ * needs more than 12 hours' notice"): open more than 12 hours before the start, late from then
+ * (only the tutor or an admin may move it), started from the start (nobody moves it). The server
+ * decides again when the move is sent.
+ */
+export function familyMoveWindow(startIso: string, now: number): 'open' | 'late' | 'started' {
+  if (now >= Date.parse(startIso)) return 'started';
+  return creditComesBack(startIso, now) ? 'open' : 'late';
+}
+
 /** The last moment a cancellation still gives the credit back (12 hours before the start). */
 export function cancellationDeadline(startIso: string): string {
   return new Date(Date.parse(startIso) - CANCELLATION_NOTICE_HOURS * 3_600_000).toISOString();
