@@ -65,7 +65,8 @@ export interface JobStart {
 /** A claimed attempt at a job: pg-boss settles it only while that attempt still holds it. */
 type Attempt = { id: string; retryCount: number };
 
-type Handler<Data> = (data: Data, job: { id: string; retryCount: number }) => Promise<void>;
+/** `retryCount` of `retryLimit`: a handler on its last attempt (`retryCount >= retryLimit`) may settle what must not wait for ever. */
+type Handler<Data> = (data: Data, job: { id: string; retryCount: number; retryLimit: number }) => Promise<void>;
 
 export const deadLetterOf = (queue: string) => `${queue}__dead`;
 
@@ -224,7 +225,7 @@ export class JobQueue {
         }
       }
       try {
-        await handler(job.data, { id: job.id, retryCount: job.retryCount });
+        await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
         return { id: job.id, status: 'completed' };
       } catch (error) {
         return { id: job.id, status: 'failed', output: error instanceof Error ? error : { message: String(error) } };

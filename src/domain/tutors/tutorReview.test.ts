@@ -16,12 +16,15 @@ describe('tutor review workflow', () => {
     expect(tutorReviewWorkflow.isFinished(tutorReviewWorkflow.evolve(tutorReviewWorkflow.initialState, approved))).toBe(true);
   });
 
-  it("a denial shreds the invitation's key, then the applicant's", () => {
+  it("a denial queues the decision mail, then shreds the invitation's key, then the applicant's", () => {
+    const mail = { step: 'mail-decision', target: 'decisionMail', applicantId: 'u', applicationId: 'a' };
     expect(stepsAfter(tutorReviewWorkflow, [], { type: 'TutorApplicationDenied', data: { ...review, invitationId: 'i' } })).toEqual([
+      mail,
       { step: 'shred-invitation', target: 'personalData', subject: 'tutorInvitation-i' },
       { step: 'shred-applicant', target: 'personalData', subject: 'user-u' },
     ]);
     expect(stepsAfter(tutorReviewWorkflow, [], { type: 'TutorApplicationDenied', data: { ...review, invitationId: null } })).toEqual([
+      mail,
       { step: 'shred-applicant', target: 'personalData', subject: 'user-u' },
     ]);
   });

@@ -50,6 +50,7 @@ export const tutorSagas: SagaFeature = {
       vault: ports.vault,
       tutors: tutorHandlers(ports.store),
       registerAccount: registrationPort(ports),
+      jobs: ports.jobs,
     }),
   ],
   work: async (ports) => {

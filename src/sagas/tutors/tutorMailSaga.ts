@@ -1,7 +1,7 @@
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
-import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
+import { ERASED, type PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import type { TutorApplicationEvent } from '../../domain/accounts/tutorApplication.ts';
@@ -12,11 +12,27 @@ import type { Reactor } from '../kit/reactor.ts';
 
 export const TUTOR_MAIL_QUEUE = 'tutor-mail';
 
+/** The address tutor applicants write to (spec part 2 §1), as the tutor login page names it. */
+export const TUTOR_APPLICATIONS_EMAIL = 'careers@topmark.ca';
+
 /** Jobs carry ids only: the worker reads the (sealed) address from the stream when it sends. */
 interface TutorMailJob {
   streamId: string;
   eventId: string;
 }
+
+/**
+ * A denied applicant's decision mail (queued by the review workflow, not the reactor): the
+ * denial shreds the address on the stream, so the job carries it sealed under the mail's own key
+ * (`subject`), shredded once the mail is sent.
+ */
+export interface DecisionMailJob extends TutorMailJob {
+  decision: { subject: string; to: string; firstName: string };
+}
+
+/** One job per event, whoever queues it. */
+export const tutorMailJobId = (eventId: string) => deterministicUuid(`${eventId}/tutor-mail`);
+const tutorMailId = (eventId: string) => deterministicUuid(`tutor-mail/${eventId}`);
 
 export const tutorMailReactor: Reactor = {
   name: 'tutor_mail_saga',
@@ -24,14 +40,14 @@ export const tutorMailReactor: Reactor = {
   jobsFor: (event) => [
     {
       queue: TUTOR_MAIL_QUEUE,
-      id: deterministicUuid(`${event.id}/tutor-mail`),
+      id: tutorMailJobId(event.id),
       data: { streamId: event.streamId, eventId: event.id } satisfies TutorMailJob,
     },
   ],
 };
 
 const signature = ['', '— The Topmark team'];
-type Deps = { store: EventStore; mailer: Mailer };
+type Deps = { store: EventStore; mailer: Mailer; vault: PersonalDataVault };
 
 async function sendInvitation(deps: Deps, id: string, invited: Extract<TutorInvitationEvent, { type: 'TutorInvited' }>) {
   if (invited.data.email === ERASED) return;
@@ -86,16 +102,60 @@ async function sendRejection(deps: Deps, id: string, events: readonly TutorAppli
       `Hi ${submitted.data.firstName},`,
       '',
       'Thank you for applying to tutor with Topmark. After review, we are unable to offer you a tutoring position at this time.',
+      '',
+      `Your application is closed and is not reviewed again. If you have a question about the decision, write to ${TUTOR_APPLICATIONS_EMAIL}.`,
       ...signature,
     ].join('\n'),
   });
 }
 
-export async function sendTutorMail(deps: Deps, job: TutorMailJob): Promise<void> {
+/**
+ * The denial, in plain and kind words, to the address the job carries sealed. The kept copy is
+ * sealed with the same key, and the key is shredded once the mail is out: the outbox then lists it
+ * as "[erased]", like every mail of an erased person. A run after that (a retry of a job whose
+ * completion was lost) finds the key gone and sends nothing. The last attempt shreds the key even
+ * when sending failed: the denial's erasure does not wait on a mail server for ever.
+ */
+async function sendDenial(deps: Deps, job: DecisionMailJob, attempt: { retryCount: number; retryLimit: number }) {
+  const { subject } = job.decision;
+  try {
+    const opened = await deps.vault.decryptAll([job.decision.to, job.decision.firstName]);
+    const to = opened.get(job.decision.to) ?? ERASED;
+    const firstName = opened.get(job.decision.firstName) ?? ERASED;
+    if (to === ERASED) return;
+    await deps.mailer.send({
+      id: tutorMailId(job.eventId),
+      dataSubject: subject,
+      to,
+      subject: 'Your Topmark tutor application',
+      text: [
+        firstName && firstName !== ERASED ? `Hi ${firstName},` : 'Hello,',
+        '',
+        'Thank you for your interest in tutoring with Topmark. After review, we have declined your application.',
+        '',
+        'As part of this decision, the personal data your application held (your name, e-mail address and Google sign-in) has been deleted from Topmark. This e-mail is the last message you receive from us about it.',
+        '',
+        `Your application is closed and is not reviewed again. If you have a question, write to ${TUTOR_APPLICATIONS_EMAIL}.`,
+        ...signature,
+      ].join('\n'),
+    });
+  } catch (error) {
+    if (attempt.retryCount >= attempt.retryLimit) await deps.vault.shred(subject);
+    throw error;
+  }
+  await deps.vault.shred(subject);
+}
+
+export async function sendTutorMail(
+  deps: Deps,
+  job: TutorMailJob | DecisionMailJob,
+  attempt: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
+): Promise<void> {
+  if ('decision' in job) return sendDenial(deps, job, attempt);
   const recorded = await deps.store.readStream(job.streamId);
   const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<TutorApplicationEvent | TutorInvitationEvent | TutorEvent>(e) }));
   const event = events.find((e) => e.id === job.eventId)?.event;
-  const id = deterministicUuid(`tutor-mail/${job.eventId}`);
+  const id = tutorMailId(job.eventId);
   if (event?.type === 'TutorInvited') return sendInvitation(deps, id, event);
   if (event?.type === 'TutorProfileCreated') return sendWelcome(deps, id, event.data.userId);
   if (event?.type === 'TutorApplicationRejected')
@@ -106,6 +166,6 @@ export async function sendTutorMail(deps: Deps, job: TutorMailJob): Promise<void
     );
 }
 
-export async function workTutorMail(queue: JobQueue, deps: { store: EventStore; mailer: Mailer }): Promise<void> {
-  await queue.work<TutorMailJob>(TUTOR_MAIL_QUEUE, (job) => sendTutorMail(deps, job));
+export async function workTutorMail(queue: JobQueue, deps: Deps): Promise<void> {
+  await queue.work<TutorMailJob | DecisionMailJob>(TUTOR_MAIL_QUEUE, (job, attempt) => sendTutorMail(deps, job, attempt));
 }

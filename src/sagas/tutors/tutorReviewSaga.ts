@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
-import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
+import { ERASED, type PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
 import { type NewAccount, USERNAME_TAKEN } from '../../commands/accounts/registerUser.ts';
 import type { CommandContext } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
@@ -9,10 +10,11 @@ import { stepOf } from '../../commands/kit/processStep.ts';
 import type { TutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
 import { type TutorApplicationEvent, tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
-import { type TutorReviewStep, tutorReviewWorkflow } from '../../domain/tutors/tutorReview.ts';
+import { decisionMailSubject, type TutorReviewStep, tutorReviewWorkflow } from '../../domain/tutors/tutorReview.ts';
 import { isUsernameTaken } from '../../projections/accounts/queries.ts';
 import type { Projector } from '../../projections/runner/projector.ts';
 import { workflowProjector } from '../kit/workflowRunner.ts';
+import { type DecisionMailJob, TUTOR_MAIL_QUEUE, tutorMailJobId } from './tutorMailSaga.ts';
 
 export const TUTOR_REVIEW = 'tutor_review';
 
@@ -25,6 +27,8 @@ export interface TutorReviewDeps {
   vault: PersonalDataVault;
   tutors: Pick<TutorHandlers, 'tutors'>;
   registerAccount: RegisterAccount;
+  /** Where the decision mail to a denied applicant is queued (the tutor mail queue). */
+  jobs: Pick<JobQueue, 'send'>;
 }
 
 /** A username from the address's local part; later attempts add a suffix derived from the applicant (a replay picks the same). */
@@ -84,10 +88,35 @@ async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewSte
   }
 }
 
-/** Approval registers the tutor; denial shreds the keys (the applicant's last). */
+/**
+ * A denied applicant's decision mail, queued before their key is shredded: the address and first
+ * name are sealed into the job under a key of the mail's own (`decisionMailSubject`), which the
+ * mail worker shreds once it has sent it. The job's id derives from the denial, so a batch replayed
+ * after a crash queues nothing twice; replayed after the shredding, the address reads as erased and
+ * the job queued the first time stands.
+ */
+async function queueDecisionMail(deps: TutorReviewDeps, step: Extract<TutorReviewStep, { target: 'decisionMail' }>, ctx: CommandContext) {
+  const streamId = tutorApplicationStreamId(step.applicantId);
+  const events = (await deps.store.readStream(streamId)).map((e) => toDomainEvent<TutorApplicationEvent>(e));
+  const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
+  if (submitted?.type !== 'TutorApplicationSubmitted' || submitted.data.email === ERASED || !ctx.causationId) return;
+  const subject = decisionMailSubject(step.applicationId);
+  const key = (await deps.vault.keysFor([subject])).get(subject);
+  if (!key) throw new Error(`No key for ${subject}`);
+  const seal = (value: string) => deps.vault.encrypt(subject, key, value);
+  const job: DecisionMailJob = {
+    streamId,
+    eventId: ctx.causationId,
+    decision: { subject, to: seal(submitted.data.email), firstName: seal(submitted.data.firstName) },
+  };
+  await deps.jobs.send({ queue: TUTOR_MAIL_QUEUE, id: tutorMailJobId(ctx.causationId), data: { ...job } });
+}
+
+/** Approval registers the tutor; denial queues the decision mail, then shreds the keys (the applicant's last). */
 export function tutorReviewSaga(deps: TutorReviewDeps): Projector {
   return workflowProjector(tutorReviewWorkflow, async (step: TutorReviewStep, ctx) => {
     if (step.target === 'personalData') return deps.vault.shred(step.subject);
+    if (step.target === 'decisionMail') return queueDecisionMail(deps, step, ctx);
     return registerTutor(deps, step, ctx);
   });
 }
