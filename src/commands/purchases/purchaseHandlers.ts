@@ -7,6 +7,7 @@ import {
   type PaymentPort,
 } from '../../adapters/payments/paymentPort.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import type { CatalogueFacts } from '../../domain/purchases/checkoutCatalogue.ts';
 import type { PurchaseStartedData } from '../../domain/purchases/purchase.ts';
 import { purchaseStreamId } from '../../domain/purchases/purchase.ts';
 import { purchaseDecider, type RepurchaseFacts } from '../../domain/purchases/purchaseDecider.ts';
@@ -25,10 +26,14 @@ export const purchaseIdFor = (commandId: string) => deterministicUuid(`purchase/
 /** The provider's idempotency key for the purchase's payment intent. */
 export const paymentIdempotencyKey = (purchaseId: string) => `purchase-${purchaseId}`;
 
-export const startPurchase = (handlers: PurchaseHandlers, data: Omit<PurchaseStartedData, 'at'>, ctx: CommandContext) =>
-  handlers.purchases.handle(data.purchaseId, { type: 'StartPurchase', data }, ctx, { expectNewStream: true });
+/** A first purchase: the decider prices it from the catalogue's streams as read by the caller (`catalogueReader`). */
+export const startPurchase = (
+  handlers: PurchaseHandlers,
+  data: { terms: Omit<PurchaseStartedData, 'at'>; catalogue: CatalogueFacts },
+  ctx: CommandContext,
+) => handlers.purchases.handle(data.terms.purchaseId, { type: 'StartPurchase', data }, ctx, { expectNewStream: true });
 
-/** A repurchase for an existing course: the decider checks the course's ledger and tier facts read by the caller. */
+/** A repurchase for an existing course: the decider checks the course's ledger, its subject's catalogue and the student's grade, read by the caller. */
 export const startRepurchase = (
   handlers: PurchaseHandlers,
   data: { terms: Omit<PurchaseStartedData, 'at'> } & RepurchaseFacts,

@@ -4,6 +4,7 @@ import type { StudentEvent } from './student.ts';
 import {
   ALREADY_ENROLLED,
   allowedGradeTiers,
+  CHECKOUT_PENDING,
   ENROLLMENT_NOT_FOUND,
   GRADE_REQUIRED,
   GRADE_TIER_NOT_ALLOWED,
@@ -121,10 +122,27 @@ describe('enrolment on the student stream', () => {
       .given([...four, { type: 'EnrollmentReleased', data: { studentId, purchaseId: 'buy-d', at } }])
       .when(claim('e'))
       .thenEvents([claimed('e')]);
+    const fourCourses = [graded, ...underway('a'), ...underway('b'), ...underway('c'), ...underway('d')];
+    spec.given(fourCourses).when(claim('e')).thenThrows(TOO_MANY_COURSES, 'conflict');
     spec
-      .given([...four, { type: 'EnrolledCourseEnded', data: { studentId, courseId: 'course-a', at } }])
+      .given([...fourCourses, { type: 'EnrolledCourseEnded', data: { studentId, courseId: 'course-a', at } }])
       .when(claim('e'))
       .thenEvents([claimed('e')]);
+  });
+
+  it('refuses a new course while a checkout is under way (it becomes a course awaiting its tutor once paid), until it is released', () => {
+    spec
+      .given([graded, claimed('math')])
+      .when(claim('art'))
+      .thenThrows(CHECKOUT_PENDING, 'conflict');
+    spec
+      .given([graded, ...underway('math'), claimed('science')])
+      .when(claim('art'))
+      .thenThrows(CHECKOUT_PENDING, 'conflict');
+    spec
+      .given([graded, claimed('math'), { type: 'EnrollmentReleased', data: { studentId, purchaseId: 'buy-math', at } }])
+      .when(claim('art'))
+      .thenEvents([claimed('art')]);
   });
 
   it('releases only a pending claim', () => {

@@ -25,6 +25,14 @@ export const ALREADY_ENROLLED = 'Already enrolled in this subject. Complete your
 export const TUTOR_SELECTION_PENDING = 'Please select a tutor for your current course before enrolling in a new one';
 export const GRADE_REQUIRED = 'Please set your grade first';
 export const GRADE_TIER_NOT_ALLOWED = 'This package is not available for your grade';
+/**
+ * A checkout under way holds a slot that becomes a course awaiting its tutor once paid, so it
+ * blocks the next enrolment as that course would (issue 23: concurrent checkouts for several
+ * subjects must not yield several courses awaiting a tutor). It is released when the payment
+ * fails, is cancelled, or is abandoned after the payment window.
+ */
+export const CHECKOUT_PENDING =
+  'A checkout for another course is still under way. Please complete its payment, or try again once it expires (30 minutes after it started).';
 export const ENROLLMENT_NOT_FOUND = 'Could not find your course enrollment. Please contact support.';
 
 /** Spec part 2 §5: Grade 6–10 → tiers 1–3, Grade 11–12 → tiers 2–3, University/College → tier 3. */
@@ -69,6 +77,7 @@ export const decideStudent = decideWith<StudentCommand, StudentEvent, StudentSta
     if (state.enrollments.some((e) => e.subjectId === data.subjectId)) throw new DomainError(ALREADY_ENROLLED, 'conflict');
     if (state.enrollments.some((e) => e.status === 'awaitingTutor')) throw new DomainError(TUTOR_SELECTION_PENDING, 'conflict');
     if (state.enrollments.length >= MAX_COURSES) throw new DomainError(TOO_MANY_COURSES, 'conflict');
+    if (state.enrollments.some((e) => e.status === 'claimed')) throw new DomainError(CHECKOUT_PENDING, 'conflict');
     return [{ type: 'EnrollmentClaimed', data: { ...data, at: now.toISOString() } }];
   },
   ReleaseEnrollment({ data, metadata: { now } }, state) {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import { GRADE_REQUIRED, GRADE_TIER_NOT_ALLOWED } from '../accounts/studentDecider.ts';
 import { stepsAfter } from '../kit/workflow.ts';
+import type { PackageTerms } from '../packages/package.ts';
+import { packageTermsOf } from '../packages/packageDecider.ts';
+import type { GradeLevel } from '../subjects/gradeLevels.ts';
+import type { SubjectState } from '../subjects/subject.ts';
+import {
+  CATALOGUE_MISMATCH,
+  type CatalogueFacts,
+  PACKAGE_WRONG_LEVEL,
+  SUBJECT_NOT_FOUND,
+  SUBJECT_NOT_OFFERED,
+} from './checkoutCatalogue.ts';
 import type { PurchaseEvent, PurchaseStartedData } from './purchase.ts';
 import {
   PAYMENT_MISMATCH,
@@ -39,6 +51,31 @@ const terms: Omit<PurchaseStartedData, 'at'> = {
   checkoutSessionId: null,
 };
 const started: PurchaseEvent = { type: 'PurchaseStarted', data: { ...terms, at } };
+
+const basePrice: Record<GradeLevel, number> = { grade_10_under: 6000, grade_11_12: 7500, university: 9000 };
+const frequencyOf = { 4: 'weekly_1', 8: 'weekly_2', 12: 'weekly_3' } as const;
+/** A package as the seed defines it (the one pricing policy), for a tier and size. */
+const packageOf = (tier: GradeLevel, sessions: 4 | 8 | 12, packageId = 'pkg'): PackageTerms =>
+  packageTermsOf({
+    packageId,
+    gradeTierId: tier,
+    gradeTierName: tier,
+    basePriceCents: basePrice[tier],
+    packageTypeId: frequencyOf[sessions],
+  });
+const subjectAt = (gradeLevel: GradeLevel, active = true): SubjectState => ({
+  entry: { name: 'Math', description: null, category: null, gradeLevel },
+  active,
+});
+/** The catalogue `terms` were priced from: Math at Grade 11-12, the 8-session Grade 11-12 package, 10% off. */
+const catalogue: CatalogueFacts = {
+  subjectId: 'math',
+  subject: subjectAt('grade_11_12'),
+  package: packageOf('grade_11_12', 8),
+  promo: { promoCodeId: 'promo', terms: { discountType: 'percentage', discountValue: 1000 } },
+};
+const startPurchase = (t: Omit<PurchaseStartedData, 'at'> = terms, c: CatalogueFacts = catalogue) =>
+  cmd('StartPurchase', { terms: t, catalogue: c });
 const completed: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'pi_1', kind: 'purchase', at } };
 const failed: PurchaseEvent = {
   type: 'PurchaseFailed',
@@ -49,13 +86,51 @@ const cmd = <T extends PurchaseCommand['type']>(type: T, data: Extract<PurchaseC
   ({ type, data, metadata }) as PurchaseCommand;
 
 describe('purchase', () => {
-  it('starts pending with the server price', () => spec.given([]).when(cmd('StartPurchase', terms)).thenEvents([started]));
-  it('starting again with the same terms changes nothing; other terms are refused', () => {
-    spec.given([started]).when(cmd('StartPurchase', terms)).thenNothing();
+  it('starts pending with the catalogue price', () => spec.given([]).when(startPurchase()).thenEvents([started]));
+  it('starting again with the same terms changes nothing (whatever the catalogue says now); other terms are refused', () => {
+    spec.given([started]).when(startPurchase()).thenNothing();
     spec
       .given([started])
-      .when(cmd('StartPurchase', { ...terms, finalCents: 1 }))
+      .when(startPurchase(terms, { ...catalogue, subject: subjectAt('grade_11_12', false) }))
+      .thenNothing();
+    spec
+      .given([started])
+      .when(startPurchase({ ...terms, finalCents: 1 }))
       .thenThrows(PURCHASE_EXISTS, 'conflict');
+  });
+  it('refuses an unknown or deactivated subject, an unknown package, and a package of another level', () => {
+    spec
+      .given([])
+      .when(startPurchase(terms, { ...catalogue, subject: { entry: null, active: false } }))
+      .thenThrows(SUBJECT_NOT_FOUND, 'not_found');
+    spec
+      .given([])
+      .when(startPurchase(terms, { ...catalogue, subject: subjectAt('grade_11_12', false) }))
+      .thenThrows(SUBJECT_NOT_OFFERED, 'conflict');
+    spec
+      .given([])
+      .when(startPurchase(terms, { ...catalogue, package: null }))
+      .thenThrows('Package not found', 'not_found');
+    spec
+      .given([])
+      .when(startPurchase(terms, { ...catalogue, subject: subjectAt('university') }))
+      .thenThrows(PACKAGE_WRONG_LEVEL, 'invalid');
+  });
+  it('refuses terms that are not the catalogue’s: price, discount, final amount, sessions, package, subject, code', () => {
+    for (const forged of [
+      { priceCents: 30_000 },
+      { finalCents: 100 },
+      { promo: { promoCodeId: 'promo', discountCents: 57_000 } },
+      { promo: null, finalCents: 57_000 },
+      { promo: { promoCodeId: 'other', discountCents: 5_700 } },
+      { sessionCount: 12 },
+      { packageId: 'other-pkg' },
+      { subjectId: 'calculus' },
+    ])
+      spec
+        .given([])
+        .when(startPurchase({ ...terms, ...forged }))
+        .thenThrows(CATALOGUE_MISMATCH, 'conflict');
   });
   it('completes exactly once', () => {
     spec
@@ -135,26 +210,57 @@ describe('repurchase', () => {
     ...terms,
     purchaseId: 'r1',
     sessionCount: 4,
+    // The 4-session Grade 11-12 package ($300), no code.
+    priceCents: 30_000,
+    promo: null,
+    finalCents: 30_000,
     kind: 'repurchase',
     courseId: 'c1',
     checkoutSessionId: 'cs_1',
     paymentIntentId: null,
   };
   const usedUp: RepurchaseFacts = {
-    course: { exists: true, studentId: 's1', status: 'active', sessionsRemaining: 0, gradeTierId: 'grade_11_12' },
-    packageGradeTierId: 'grade_11_12',
+    course: { exists: true, studentId: 's1', subjectId: 'math', status: 'active', sessionsRemaining: 0 },
+    catalogue: { ...catalogue, package: packageOf('grade_11_12', 4), promo: null },
+    studentGrade: 'Grade 11',
   };
   const restarted: PurchaseEvent = { type: 'PurchaseStarted', data: { ...reterms, at } };
-  const repurchase = (t: Partial<Omit<PurchaseStartedData, 'at'>> = {}, f: Partial<RepurchaseFacts['course']> = {}, tier = 'grade_11_12') =>
-    cmd('StartRepurchase', { terms: { ...reterms, ...t }, course: { ...usedUp.course, ...f }, packageGradeTierId: tier });
+  const repurchase = (
+    t: Partial<Omit<PurchaseStartedData, 'at'>> = {},
+    f: Partial<RepurchaseFacts['course']> = {},
+    tier: GradeLevel = 'grade_11_12',
+    more: Partial<RepurchaseFacts> = {},
+  ) => {
+    const sessions = (t.sessionCount ?? 4) as 4 | 8 | 12;
+    const pkg = frequencyOf[sessions] ? packageOf(tier, sessions) : packageOf(tier, 4);
+    const priced = { priceCents: pkg.totalPriceCents, finalCents: pkg.totalPriceCents };
+    return cmd('StartRepurchase', {
+      terms: { ...reterms, ...priced, ...t },
+      ...usedUp,
+      course: { ...usedUp.course, ...f },
+      catalogue: { ...usedUp.catalogue, package: pkg },
+      ...more,
+    });
+  };
 
   it('starts for a course with no sessions remaining, a 4, 8 or 12-session package of its tier', () => {
     spec.given([]).when(repurchase()).thenEvents([restarted]);
-    for (const sessionCount of [8, 12])
+    for (const sessionCount of [8, 12] as const)
       spec
         .given([])
         .when(repurchase({ sessionCount }))
-        .thenEvents([{ type: 'PurchaseStarted', data: { ...reterms, sessionCount, at } }]);
+        .thenEvents([
+          {
+            type: 'PurchaseStarted',
+            data: {
+              ...reterms,
+              sessionCount,
+              priceCents: packageOf('grade_11_12', sessionCount).totalPriceCents,
+              finalCents: packageOf('grade_11_12', sessionCount).totalPriceCents,
+              at,
+            },
+          },
+        ]);
   });
   it('refuses while sessions remain (409), for an ended course (409)', () => {
     spec
@@ -177,8 +283,34 @@ describe('repurchase', () => {
       .thenThrows(REPURCHASE_WRONG_TIER, 'invalid');
     spec
       .given([])
-      .when(repurchase({}, { gradeTierId: null }))
+      .when(repurchase({}, {}, 'university'))
       .thenThrows(REPURCHASE_WRONG_TIER, 'invalid');
+  });
+  it('follows the catalogue: the subject offered, the student’s grade allowing the tier, the catalogue’s price', () => {
+    spec
+      .given([])
+      .when(repurchase({}, {}, 'grade_11_12', { catalogue: { ...usedUp.catalogue, subject: subjectAt('grade_11_12', false) } }))
+      .thenThrows(SUBJECT_NOT_OFFERED, 'conflict');
+    spec
+      .given([])
+      .when(repurchase({}, {}, 'grade_11_12', { catalogue: { ...usedUp.catalogue, subject: { entry: null, active: false } } }))
+      .thenThrows(SUBJECT_NOT_FOUND, 'not_found');
+    spec
+      .given([])
+      .when(repurchase({}, {}, 'grade_11_12', { studentGrade: 'University/College' }))
+      .thenThrows(GRADE_TIER_NOT_ALLOWED, 'invalid');
+    spec
+      .given([])
+      .when(repurchase({}, {}, 'grade_11_12', { studentGrade: null }))
+      .thenThrows(GRADE_REQUIRED, 'unprocessable');
+    spec
+      .given([])
+      .when(repurchase({ finalCents: 100 }))
+      .thenThrows(CATALOGUE_MISMATCH, 'conflict');
+    spec
+      .given([])
+      .when(repurchase({ subjectId: 'calculus' }))
+      .thenThrows(REPURCHASE_TERMS, 'invalid');
   });
   it('refuses another student’s course or an unknown one (404)', () => {
     spec
@@ -199,7 +331,7 @@ describe('repurchase', () => {
       .given([])
       .when(repurchase({ kind: 'purchase' }))
       .thenThrows(REPURCHASE_TERMS, 'invalid');
-    spec.given([]).when(cmd('StartPurchase', reterms)).thenThrows(REPURCHASE_TERMS, 'invalid');
+    spec.given([]).when(startPurchase(reterms)).thenThrows(REPURCHASE_TERMS, 'invalid');
   });
   it('a retry with the same terms changes nothing, even once the course has credits again; other terms are refused', () => {
     spec

@@ -1,4 +1,6 @@
+import { allowedGradeTiers, GRADE_REQUIRED, GRADE_TIER_NOT_ALLOWED } from '../accounts/studentDecider.ts';
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { type CatalogueFacts, checkAgainstCatalogue, priceFromCatalogue } from './checkoutCatalogue.ts';
 import {
   evolvePurchase,
   FREE_PURCHASE,
@@ -30,20 +32,27 @@ export const REFUND_NOT_COMPLETED = 'Only a completed purchase can be refunded';
 export const REFUND_UNDER_WAY = 'A refund of this purchase is already under way';
 export const NO_REFUND_UNDER_WAY = 'No refund of this purchase is under way';
 
-/** What the command layer reads for a repurchase: the course's ledger (its stream) and tier, the package's tier. */
+/**
+ * What the command layer reads for a repurchase, all from streams: the course's ledger, the
+ * catalogue of its subject (the package must be of the subject's level) and the student's grade
+ * (which must allow that tier, as at a first purchase).
+ */
 export interface RepurchaseFacts {
   course: {
     exists: boolean;
     studentId: string | null;
+    subjectId: string | null;
     status: 'enrolled' | 'active' | 'inactive';
     sessionsRemaining: number;
-    gradeTierId: string | null;
   };
-  packageGradeTierId: string;
+  catalogue: CatalogueFacts;
+  /** The student's grade on their stream; null when none is set. */
+  studentGrade: string | null;
 }
 
 export type PurchaseCommand =
-  | Command<'StartPurchase', Omit<PurchaseStartedData, 'at'>>
+  /** `catalogue`: the subject's and package's streams (and the code's terms) as read at decision time. */
+  | Command<'StartPurchase', { terms: Omit<PurchaseStartedData, 'at'>; catalogue: CatalogueFacts }>
   | Command<'StartRepurchase', { terms: Omit<PurchaseStartedData, 'at'> } & RepurchaseFacts>
   /** `checkoutSessionId`: the hosted checkout session that was paid (a repurchase's only way to complete, besides free). */
   /** `card`: the brand and last 4 digits of the card that paid, where the provider said (for the receipt). */
@@ -85,15 +94,35 @@ function start(data: Omit<PurchaseStartedData, 'at'>, now: Date, state: Purchase
 /**
  * A repurchase (spec part 2 §4, §9): more credits for the student's own course, only once its
  * sessions are all used (`sessionsRemaining` 0 on the course's ledger), only a 4, 8 or
- * 12-session package of the course's grade tier, never for an ended course.
+ * 12-session package of the course's subject's level (a tier the student's grade allows), the
+ * subject still offered, priced from the catalogue, never for an ended course.
  */
-export function checkRepurchase(terms: Omit<PurchaseStartedData, 'at'>, { course, packageGradeTierId }: RepurchaseFacts): void {
+export function checkRepurchase(terms: Omit<PurchaseStartedData, 'at'>, { course, catalogue, studentGrade }: RepurchaseFacts): void {
   if (terms.kind !== 'repurchase' || !terms.courseId) throw new DomainError(REPURCHASE_TERMS, 'invalid');
   if (!course.exists || course.studentId !== terms.studentId) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+  if (course.subjectId !== terms.subjectId) throw new DomainError(REPURCHASE_TERMS, 'invalid');
   if (course.status === 'inactive') throw new DomainError(REPURCHASE_COURSE_ENDED, 'conflict');
   if (!REPURCHASE_SESSION_COUNTS.includes(terms.sessionCount)) throw new DomainError(REPURCHASE_PACKAGE_SIZE, 'invalid');
-  if (course.gradeTierId === null || course.gradeTierId !== packageGradeTierId) throw new DomainError(REPURCHASE_WRONG_TIER, 'invalid');
+  const { gradeTierId } = priceFromCatalogue(catalogue, REPURCHASE_WRONG_TIER);
+  checkGrade(studentGrade, gradeTierId);
   if (course.sessionsRemaining > 0) throw new DomainError(REPURCHASE_NOT_YET, 'conflict');
+  checkAgainstCatalogue(terms, catalogue, REPURCHASE_WRONG_TIER);
+}
+
+/** Spec part 2 §5: the student's grade allows the tier (the same rule the enrolment claim applies on the student's stream). */
+function checkGrade(grade: string | null, gradeTierId: string): void {
+  if (!grade) throw new DomainError(GRADE_REQUIRED, 'unprocessable');
+  if (!allowedGradeTiers(grade).includes(gradeTierId)) throw new DomainError(GRADE_TIER_NOT_ALLOWED, 'invalid');
+}
+
+/**
+ * A first purchase is priced from the catalogue as it stands at decision time: the subject
+ * exists and is offered, the package is of the subject's level, and the price, promo and final
+ * amount are the catalogue's (the grade is the enrolment claim's rule, on the student's stream).
+ */
+export function checkPurchase(terms: Omit<PurchaseStartedData, 'at'>, catalogue: CatalogueFacts): void {
+  if (terms.kind === 'repurchase' || terms.courseId !== null) throw new DomainError(REPURCHASE_TERMS, 'invalid');
+  checkAgainstCatalogue(terms, catalogue);
 }
 
 /** The reason as recorded: trimmed, required, bounded. */
@@ -138,9 +167,11 @@ function requestRefund(
  * since the money was taken), failed or abandoned only while pending.
  */
 export const decidePurchase = decideWith<PurchaseCommand, PurchaseEvent, PurchaseState>({
-  StartPurchase: ({ data, metadata: { now } }, state) => {
-    if (data.kind === 'repurchase') throw new DomainError(REPURCHASE_TERMS, 'invalid');
-    return start(data, now, state);
+  StartPurchase: ({ data: { terms, catalogue }, metadata: { now } }, state) => {
+    // A retried request with the same terms answers as the first did, whatever the catalogue says now.
+    if (state.started) return start(terms, now, state);
+    checkPurchase(terms, catalogue);
+    return start(terms, now, state);
   },
 
   StartRepurchase: ({ data: { terms, ...facts }, metadata: { now } }, state) => {

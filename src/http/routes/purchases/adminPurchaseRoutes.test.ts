@@ -56,7 +56,8 @@ beforeAll(async () => {
     else await new Promise((r) => setTimeout(r, 100));
   }
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
-  const [subject] = await system.sql<{ id: string }[]>`SELECT id FROM subjects ORDER BY id LIMIT 1`;
+  // A subject of the package's level (Grade 11-12): checkout prices by the subject's level.
+  const [subject] = await system.sql<{ id: string }[]>`SELECT id FROM subjects WHERE name = 'Calculus (Grade 11-12)'`;
   SUBJECT = subject?.id as string;
   admin = await staff('admin');
   finance = await staff('finance');

@@ -3,10 +3,11 @@ import type { PromoCodeHandlers } from '../../../commands/promoCodes/promoCodeHa
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
-import { type PromoQuote, quoteWithPromo } from '../../../domain/promoCodes/promoTerms.ts';
+import type { PromoQuote } from '../../../domain/promoCodes/promoTerms.ts';
+import type { CatalogueFacts } from '../../../domain/purchases/checkoutCatalogue.ts';
 import { FORBIDDEN, type Principal } from '../../kit/auth.ts';
 
-/** What checkout and repurchase share: who may buy, the server's price with the code, the browser's amounts checked against it. */
+/** What checkout and repurchase share: who may buy, the code's terms from its stream, the browser's amounts checked against the catalogue's price. */
 
 export const AMOUNT_MISMATCH = 'The amount does not match the price';
 
@@ -25,13 +26,17 @@ export function holderCheck(students: Pick<AccountHandlers, 'students'>['student
   };
 }
 
-/** The package's price with the code, as the code's own stream says it applies now (refused codes are refused). */
-export async function quoteFor(promos: PromoCodeHandlers, promoCodeId: string | null | undefined, priceCents: number, now: Date) {
-  if (!promoCodeId) return { quote: quoteWithPromo({ discountType: 'fixed_amount', discountValue: 0 }, priceCents), promoCodeId: null };
+/** The code as its own stream says it applies now (refused codes are refused): its terms price the purchase. */
+export async function promoFor(
+  promos: PromoCodeHandlers,
+  promoCodeId: string | null | undefined,
+  now: Date,
+): Promise<CatalogueFacts['promo']> {
+  if (!promoCodeId) return null;
   const state = await promos.promoCodes.load(promoCodeId);
   const refusal = refusalOf(state, now);
   if (refusal || !state.terms) throw new DomainError(refusal ?? 'Invalid promo code', state.terms ? 'conflict' : 'not_found');
-  return { quote: quoteWithPromo(state.terms, priceCents), promoCodeId };
+  return { promoCodeId, terms: state.terms };
 }
 
 export interface ClientAmounts {

@@ -14,6 +14,7 @@ import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
@@ -28,7 +29,10 @@ withTestApp((s, a) => {
 
 /** Grade 11-12, 8 sessions: $570. */
 let pkg: { id: string; cents: number };
-const SUBJECT = 'subject-math';
+/** Calculus (Grade 11-12): the package's level. */
+let SUBJECT: string;
+/** Every subject of the catalogue by name. */
+let subjectIds: Map<string, { id: string; level: string }>;
 
 beforeAll(async () => {
   await seedSubjectCatalog(system.store);
@@ -39,6 +43,9 @@ beforeAll(async () => {
     if (found) pkg = { id: found.id, cents: found.totalPriceCents };
     else await new Promise((r) => setTimeout(r, 100));
   }
+  await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
+  subjectIds = new Map((await listSubjects(system.sql)).map((s) => [s.name, { id: s.id, level: s.gradeLevel }]));
+  SUBJECT = subjectIds.get('Calculus (Grade 11-12)')?.id as string;
 }, 60_000);
 
 const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });

@@ -8,6 +8,7 @@ import { type CommandContext, commandContext, deterministicUuid } from '../../..
 import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { catalogueReader } from '../../../commands/purchases/catalogueFacts.ts';
 import {
   completePurchase,
   handlePaymentEvent,
@@ -17,7 +18,7 @@ import {
   startPurchase,
 } from '../../../commands/purchases/purchaseHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
+import { priceFromCatalogue } from '../../../domain/purchases/checkoutCatalogue.ts';
 import { FREE_PURCHASE, type PurchaseStartedData } from '../../../domain/purchases/purchase.ts';
 import {
   confirmPaymentAnswerSchema,
@@ -27,13 +28,12 @@ import {
   paymentsConfigSchema,
   purchaseViewSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
-import { findPackage } from '../../../projections/packages/queries.ts';
 import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
-import { checkAmounts, dollarsOf, holderCheck, quoteFor } from './checkoutTerms.ts';
+import { checkAmounts, dollarsOf, holderCheck, promoFor } from './checkoutTerms.ts';
 
 export { AMOUNT_MISMATCH } from './checkoutTerms.ts';
 export const FREE_CLIENT_SECRET = 'free_purchase';
@@ -67,14 +67,20 @@ export const purchaseRoutes =
     const purchases = purchaseHandlers(store);
     const promos = promoCodeHandlers(store);
     const students = accounts.handlers;
+    const readCatalogue = catalogueReader(store);
 
     const assertHolder = holderCheck(students.students);
 
     async function checkout(principal: Principal, body: CreateBody, ctx: CommandContext) {
       await assertHolder(principal, body.studentId);
-      const found = await findPackage(sql, body.packageId);
-      if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
-      const { quote, promoCodeId } = await quoteFor(promos, body.promoCodeId, found.totalPriceCents, ctx.now);
+      // Priced from the catalogue's streams at decision time (the decider checks the terms against them again).
+      // The subject, package and level first (their refusals come before the code's).
+      const listed = await readCatalogue(body.subjectId, body.packageId, null);
+      priceFromCatalogue(listed);
+      const catalogue = { ...listed, promo: await promoFor(promos, body.promoCodeId, ctx.now) };
+      const price = priceFromCatalogue(catalogue);
+      const { quote, package: found } = price;
+      const promoCodeId = price.promo?.promoCodeId ?? null;
       checkAmounts(body, quote, promoCodeId !== null);
 
       const purchaseId = purchaseIdFor(ctx.commandId);
@@ -83,12 +89,12 @@ export const purchaseRoutes =
         purchaseId,
         studentId: body.studentId,
         purchasedBy: principal.userId,
-        packageId: found.id,
+        packageId: found.packageId,
         subjectId: body.subjectId,
-        sessionCount: found.sessionCount,
-        priceCents: quote.originalCents,
-        promo: promoCodeId ? { promoCodeId, discountCents: quote.discountCents } : null,
-        finalCents: quote.finalCents,
+        sessionCount: price.sessionCount,
+        priceCents: price.priceCents,
+        promo: price.promo,
+        finalCents: price.finalCents,
         paymentIntentId: null,
         kind: 'purchase',
         courseId: null,
@@ -106,7 +112,7 @@ export const purchaseRoutes =
       // The rules first, before any money moves: the student's slot, then the code's use.
       const enrollment = await claimEnrollmentOnce(
         students,
-        { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: found.gradeTier.id },
+        { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: price.gradeTierId },
         step,
       );
       const promoUse = promoCodeId ? { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents } : null;
@@ -114,7 +120,7 @@ export const purchaseRoutes =
         () =>
           holdingPromoUse(promos, promoUse, step, async () => {
             if (quote.finalCents === 0) {
-              await startPurchase(purchases, terms, step('start'));
+              await startPurchase(purchases, { terms, catalogue }, step('start'));
               const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
               await readYourWrites(sql, purchaseProjections, position);
               return answer(FREE_CLIENT_SECRET, null);
@@ -124,10 +130,14 @@ export const purchaseRoutes =
               currency: 'cad',
               idempotencyKey: paymentIdempotencyKey(purchaseId),
               description: found.name,
-              metadata: { purchaseId, studentId: body.studentId, packageId: found.id, subjectId: body.subjectId },
+              metadata: { purchaseId, studentId: body.studentId, packageId: found.packageId, subjectId: body.subjectId },
               ...(body.email ? { customerEmail: body.email } : {}),
             });
-            const { position } = await startPurchase(purchases, { ...terms, paymentIntentId: intent.id }, step('start'));
+            const { position } = await startPurchase(
+              purchases,
+              { terms: { ...terms, paymentIntentId: intent.id }, catalogue },
+              step('start'),
+            );
             await readYourWrites(sql, purchaseProjections, position);
             return answer(intent.clientSecret, intent.id);
           }),

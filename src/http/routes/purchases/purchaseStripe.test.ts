@@ -14,6 +14,7 @@ import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { buildApp } from '../../app.ts';
 
 let fake: FakeStripeServer;
@@ -21,7 +22,8 @@ let browser: Stripe;
 let system: TestSystem;
 let app: FastifyInstance;
 let pkg: { id: string; cents: number };
-const SUBJECT = 'subject-physics';
+/** Physics (Grade 11-12): the package's level. */
+let SUBJECT: string;
 /** Every webhook delivered so far, to replay. */
 const delivered: { body: string; signature: string; type: string }[] = [];
 
@@ -44,6 +46,8 @@ beforeAll(async () => {
     if (found) pkg = { id: found.id, cents: found.totalPriceCents };
     else await new Promise((r) => setTimeout(r, 100));
   }
+  await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
+  SUBJECT = (await listSubjects(system.sql)).find((s) => s.name === 'Physics (Grade 11-12)')?.id as string;
 }, 60_000);
 
 afterAll(async () => {

@@ -10,8 +10,11 @@ import { seedPackages } from '../../../commands/packages/seedPackages.ts';
 import { createPromoCode } from '../../../commands/promoCodes/managePromoCodes.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { purchaseHandlers } from '../../../commands/purchases/purchaseHandlers.ts';
+import { addSubject, setSubjectActive } from '../../../commands/subjects/manageSubjects.ts';
 import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
+import { subjectHandlers } from '../../../commands/subjects/subjectHandlers.ts';
 import { REPURCHASE_ALREADY_PENDING, REPURCHASE_BEING_PAID } from '../../../domain/courses/courseDecider.ts';
+import { SUBJECT_NOT_OFFERED } from '../../../domain/purchases/checkoutCatalogue.ts';
 import { repurchaseAnswerSchema, sandboxCheckoutResultSchema, sandboxCheckoutSchema } from '../../../domain/purchases/purchaseApi.ts';
 import {
   REPURCHASE_COURSE_ENDED,
@@ -23,6 +26,7 @@ import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
 import { AMOUNT_MISMATCH } from './checkoutTerms.ts';
 
@@ -37,7 +41,8 @@ type Pkg = { id: string; cents: number; sessions: number };
 /** Grade 11-12 packages by session count, and a Grade 10 & under one (another tier). */
 const tier11: Record<number, Pkg> = {};
 let otherTier: Pkg;
-const SUBJECT = 'subject-math';
+/** Calculus (Grade 11-12): the Grade 11-12 packages' level. */
+let SUBJECT: string;
 
 beforeAll(async () => {
   await seedSubjectCatalog(system.store);
@@ -52,6 +57,8 @@ beforeAll(async () => {
     if (tier11[4] && tier11[8] && tier11[12] && otherTier) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
+  SUBJECT = (await listSubjects(system.sql)).find((s) => s.name === 'Calculus (Grade 11-12)')?.id as string;
 }, 60_000);
 
 const courses = () => courseHandlers(system.store);
@@ -81,7 +88,7 @@ async function promo(code: string, discountType: 'percentage' | 'fixed_amount', 
  * A Grade 11 student signed in as their own account holder, with a course of the Grade 11-12 tier
  * bought with 4 sessions of which `used` are used up (reserved then consumed, as completed sessions are).
  */
-async function studentWithCourse(options: { used?: number; parentId?: string } = {}) {
+async function studentWithCourse(options: { used?: number; parentId?: string; subjectId?: string } = {}) {
   const studentId = randomUUID();
   const userId = `user-${studentId.slice(0, 8)}`;
   await system.accounts.handlers.students.handle(
@@ -109,7 +116,14 @@ async function studentWithCourse(options: { used?: number; parentId?: string } =
     courseId,
     {
       type: 'EnrollCourse',
-      data: { courseId, studentId, subjectId: SUBJECT, packageId: pkg.id, purchaseId: `first-${courseId}`, credits: 4 },
+      data: {
+        courseId,
+        studentId,
+        subjectId: options.subjectId ?? SUBJECT,
+        packageId: pkg.id,
+        purchaseId: `first-${courseId}`,
+        credits: 4,
+      },
     },
     ctx(),
   );
@@ -153,6 +167,37 @@ const creditsAddedFor = async (purchaseId: string) =>
 const sessionIdOf = (checkoutUrl: string) => decodeURIComponent(new URL(checkoutUrl).pathname.split('/').at(-1)!);
 
 describe('repurchase', () => {
+  it('follows the catalogue: the package of the course subject’s level at its price; not for a deactivated subject (409)', async () => {
+    const subjects = await listSubjects(system.sql);
+    const universityCalculus = subjects.find((s) => s.name === 'Calculus (University/College)')?.id as string;
+    // A course of University Calculus (bought at the Grade 11-12 price before the fix): its level decides now, not that package.
+    const cheap = await studentWithCourse({ subjectId: universityCalculus });
+    const before = await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%'].map(countEvents));
+    const again = await post(repurchaseUrl(cheap.studentId, cheap.courseId), cheap.cookie, body(tier11[4]!));
+    expect(again.statusCode, again.body).toBe(400);
+    expect(again.json()).toEqual({ message: REPURCHASE_WRONG_TIER });
+    const silent = await post(repurchaseUrl(cheap.studentId, cheap.courseId), cheap.cookie, { packageId: tier11[4]!.id });
+    expect(silent.json()).toEqual({ message: REPURCHASE_WRONG_TIER });
+    expect(await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%'].map(countEvents))).toEqual(before);
+    const university = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'university' && p.sessionCount === 4)!;
+    const right = await post(repurchaseUrl(cheap.studentId, cheap.courseId), cheap.cookie, { packageId: university.id });
+    expect(right.statusCode, right.body).toBe(200);
+    const { started } = await purchaseHandlers(system.store).purchases.load(right.json().purchaseId);
+    expect(started).toMatchObject({ subjectId: universityCalculus, priceCents: 36_000, finalCents: 36_000 });
+
+    const admin = commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const { subjectId: retired } = await addSubject(
+      subjectHandlers(system.store),
+      { name: `Retired Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`, description: null, category: null, gradeLevel: 'grade_11_12' },
+      admin,
+    );
+    const orphan = await studentWithCourse({ subjectId: retired });
+    await setSubjectActive(subjectHandlers(system.store), retired, false, commandContext({ actorId: 'admin-1', actorRole: 'admin' }));
+    const refused = await post(repurchaseUrl(orphan.studentId, orphan.courseId), orphan.cookie, body(tier11[4]!));
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual({ message: SUBJECT_NOT_OFFERED });
+  });
+
   it('refuses forged amounts (400), a course with sessions left (409), another tier (400); nothing recorded', async () => {
     const used = await studentWithCourse();
     const before = await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%'].map(countEvents));

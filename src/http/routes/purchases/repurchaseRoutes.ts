@@ -8,6 +8,7 @@ import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
 import { retriedClaim } from '../../../commands/kit/retriedClaim.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
+import { catalogueReader } from '../../../commands/purchases/catalogueFacts.ts';
 import {
   abandonPurchase,
   completePurchase,
@@ -20,7 +21,8 @@ import {
 } from '../../../commands/purchases/purchaseHandlers.ts';
 import { sessionsRemainingOf } from '../../../domain/courses/course.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
+import type { PromoQuote } from '../../../domain/promoCodes/promoTerms.ts';
+import { priceFromCatalogue } from '../../../domain/purchases/checkoutCatalogue.ts';
 import {
   FREE_PURCHASE,
   FREE_REPURCHASE_SESSION_PREFIX,
@@ -35,14 +37,17 @@ import {
   sandboxCheckoutResultSchema,
   sandboxCheckoutSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
-import { checkRepurchase, REPURCHASE_COURSE_NOT_FOUND, type RepurchaseFacts } from '../../../domain/purchases/purchaseDecider.ts';
-import { listStudentCourses } from '../../../projections/courses/queries.ts';
-import { findPackage } from '../../../projections/packages/queries.ts';
+import {
+  checkRepurchase,
+  REPURCHASE_COURSE_NOT_FOUND,
+  REPURCHASE_WRONG_TIER,
+  type RepurchaseFacts,
+} from '../../../domain/purchases/purchaseDecider.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
-import { checkAmounts, dollarsOf, holderCheck, quoteFor } from './checkoutTerms.ts';
+import { checkAmounts, dollarsOf, holderCheck, promoFor } from './checkoutTerms.ts';
 
 export const REPURCHASE_SESSION_NOT_FOUND = 'Checkout session not found';
 
@@ -80,30 +85,39 @@ export const repurchaseRoutes =
     const purchases = purchaseHandlers(store);
     const promos = promoCodeHandlers(store);
     const courses = courseHandlers(store);
+    const readCatalogue = catalogueReader(store);
     const assertHolder = holderCheck(accounts.handlers.students);
     const site = config.PUBLIC_URL.replace(/\/+$/, '');
 
-    /** The course's ledger (its own stream decides) and its grade tier (the package it was bought with). */
+    /**
+     * All from streams: the course's ledger, its subject's and the package's catalogue entries
+     * (the package must be of the subject's level), the student's grade.
+     */
     async function repurchaseFacts(
       studentId: string,
       courseId: string,
-      packageGradeTierId: string,
+      packageId: string,
     ): Promise<{ facts: RepurchaseFacts; subjectId: string; subjectName: string }> {
-      const read = (await listStudentCourses(sql, studentId)).find((c) => c.id === courseId);
-      // Someone else's course is as unknown as a course that does not exist.
-      if (!read) throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
       const ledger = await courses.courses.load(courseId);
+      // Someone else's course is as unknown as a course that does not exist.
+      if (!ledger.exists || ledger.studentId !== studentId || !ledger.subjectId)
+        throw new DomainError(REPURCHASE_COURSE_NOT_FOUND, 'not_found');
+      const [catalogue, student] = await Promise.all([
+        readCatalogue(ledger.subjectId, packageId, null),
+        accounts.handlers.students.load(studentId),
+      ]);
       const facts: RepurchaseFacts = {
         course: {
           exists: ledger.exists,
           studentId: ledger.studentId,
+          subjectId: ledger.subjectId,
           status: ledger.status,
           sessionsRemaining: sessionsRemainingOf(ledger),
-          gradeTierId: read.gradeTier?.id ?? null,
         },
-        packageGradeTierId,
+        catalogue,
+        studentGrade: student.grade || null,
       };
-      return { facts, subjectId: read.subjectId, subjectName: read.subject.name };
+      return { facts, subjectId: ledger.subjectId, subjectName: catalogue.subject.entry?.name ?? '' };
     }
 
     async function repurchase(
@@ -113,10 +127,15 @@ export const repurchaseRoutes =
       ctx: CommandContext,
     ) {
       await assertHolder(principal, params.studentId);
-      const found = await findPackage(sql, body.packageId);
-      if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');
-      const { facts, subjectId, subjectName } = await repurchaseFacts(params.studentId, params.courseId, found.gradeTier.id);
-      const { quote, promoCodeId } = await quoteFor(promos, body.promoCodeId, found.totalPriceCents, ctx.now);
+      const read = await repurchaseFacts(params.studentId, params.courseId, body.packageId);
+      // The subject, package and level first (their refusals come before the code's).
+      priceFromCatalogue(read.facts.catalogue, REPURCHASE_WRONG_TIER);
+      const promo = await promoFor(promos, body.promoCodeId, ctx.now);
+      const { subjectId, subjectName } = read;
+      const facts: RepurchaseFacts = { ...read.facts, catalogue: { ...read.facts.catalogue, promo } };
+      const price = priceFromCatalogue(facts.catalogue, REPURCHASE_WRONG_TIER);
+      const { quote, package: found } = price;
+      const promoCodeId = promo?.promoCodeId ?? null;
       checkAmounts(body, quote, promoCodeId !== null);
 
       const purchaseId = purchaseIdFor(ctx.commandId);
@@ -125,12 +144,12 @@ export const repurchaseRoutes =
         purchaseId,
         studentId: params.studentId,
         purchasedBy: principal.userId,
-        packageId: found.id,
+        packageId: found.packageId,
         subjectId,
-        sessionCount: found.sessionCount,
-        priceCents: quote.originalCents,
-        promo: promoCodeId ? { promoCodeId, discountCents: quote.discountCents } : null,
-        finalCents: quote.finalCents,
+        sessionCount: price.sessionCount,
+        priceCents: price.priceCents,
+        promo: price.promo,
+        finalCents: price.finalCents,
         paymentIntentId: null,
         kind: 'repurchase',
         courseId: params.courseId,
@@ -178,7 +197,7 @@ export const repurchaseRoutes =
       order: {
         terms: Omit<PurchaseStartedData, 'at'>;
         facts: RepurchaseFacts;
-        quote: Awaited<ReturnType<typeof quoteFor>>['quote'];
+        quote: PromoQuote;
         promoCodeId: string | null;
         courseId: string;
         /** What the hosted checkout page says is bought. */
