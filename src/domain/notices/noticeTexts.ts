@@ -67,7 +67,8 @@ export function completedText(subject: string, side: NoticeSide): NoticeText {
 export function receiptText(paidCents: number, sessionCount: number): NoticeText {
   return {
     kind: 'receipt',
-    title: `Payment received: ${noticeDollars(paidCents)}`,
+    // A free order (a 100% promo code) was not a payment: the title says so, as the e-mail does.
+    title: paidCents > 0 ? `Payment received: ${noticeDollars(paidCents)}` : 'Order confirmed: nothing charged',
     body: `${credits(sessionCount)} added to your course. Your receipt was e-mailed to you.`,
   };
 }

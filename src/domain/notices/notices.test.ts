@@ -8,6 +8,7 @@ import {
   noticeReadsDecider,
   preferencesOf,
 } from './notices.ts';
+import { payoutText, receiptText, refundText } from './noticeTexts.ts';
 
 const now = new Date('2026-11-27T18:00:00.000Z');
 const at = now.toISOString();
@@ -109,5 +110,18 @@ describe('notices read', () => {
       .given([readAll(upTo)])
       .when({ type: 'MarkAllNoticesRead', data: { userId, upTo: '2026-11-27T17:30:00.000Z' }, metadata: { now } })
       .thenEvents([readAll('2026-11-27T17:30:00.000Z')]);
+  });
+});
+
+describe('the bell’s words', () => {
+  it('say a free order was not a payment, and give amounts to the cent', () => {
+    expect(receiptText(0, 4).title).toBe('Order confirmed: nothing charged');
+    expect(receiptText(123_456, 10).title).toBe('Payment received: $1,234.56');
+    expect(refundText(500, 1).body).toBe('1 session credit removed from your course. The details were e-mailed to you.');
+    expect(payoutText(7_505, '2026-11-01', '2026-11-15')).toEqual({
+      kind: 'payout',
+      title: 'Payout sent: $75.05',
+      body: 'Your pay for 2026-11-01 to 2026-11-15.',
+    });
   });
 });

@@ -66,7 +66,7 @@ function NoticeItem({ notice, timeZone, onOpen }: { notice: Notice; timeZone: st
               </span>
             ) : null}
             <span className="block text-sm text-slate-600">{notice.body}</span>
-            <span className="mt-0.5 block text-xs text-slate-500">{ago(notice.occurredAt, Date.now(), timeZone)}</span>
+            <span className="mt-0.5 block text-xs text-slate-600">{ago(notice.occurredAt, Date.now(), timeZone)}</span>
           </span>
         </span>
       </button>
@@ -136,7 +136,7 @@ export function NoticeBell({ timeZone }: { timeZone: string }) {
           </div>
           <div className="max-h-[min(28rem,70dvh)] overflow-y-auto p-1.5">
             {list.isPending ? (
-              <p className="px-3 py-6 text-center text-sm text-slate-500">Loading…</p>
+              <p className="px-3 py-6 text-center text-sm text-slate-600">Loading…</p>
             ) : list.isError ? (
               <div className="px-3 py-6 text-center text-sm text-slate-600">
                 <p>Could not load your notifications.</p>
@@ -145,7 +145,7 @@ export function NoticeBell({ timeZone }: { timeZone: string }) {
                 </Button>
               </div>
             ) : notices.length === 0 ? (
-              <p className="px-3 py-6 text-center text-sm text-slate-500">No notifications yet.</p>
+              <p className="px-3 py-6 text-center text-sm text-slate-600">No notifications yet.</p>
             ) : (
               <ul className="space-y-0.5">
                 {notices.map((n) => (
