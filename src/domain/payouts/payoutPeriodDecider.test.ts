@@ -6,6 +6,7 @@ import {
   ALREADY_PAID,
   NOT_A_PERIOD_START,
   NOT_APPROVED,
+  NOTHING_TO_APPROVE,
   PAYOUTS_FORBIDDEN,
   type PayoutPeriodCommand,
   PERIOD_NOT_ENDED,
@@ -51,6 +52,13 @@ describe('payout period: approve', () => {
       .given([])
       .when(approve({ ...finance, now: new Date('2026-11-16T04:59:00.000Z') }))
       .thenThrows(PERIOD_NOT_ENDED, 'unprocessable');
+  });
+
+  it('refuses an ended period with nothing to pay (no sessions, no adjustments)', () => {
+    spec
+      .given([])
+      .when({ ...approve(), data: { periodStart: '2026-11-01', lines: [] } })
+      .thenThrows(NOTHING_TO_APPROVE, 'unprocessable');
   });
 
   it('refuses a second approval with a conflict', () => {

@@ -14,6 +14,7 @@ export const PAYOUTS_FORBIDDEN = 'Only admins and finance staff can manage payou
 export const NOT_A_PERIOD_START = 'periodStart must be the first day of a billing period (yyyy-MM-dd, the 1st or the 16th)';
 export const PERIOD_NOT_ENDED = 'This billing period has not ended yet; it can be approved once it is over';
 export const ALREADY_APPROVED = 'This payout period is already approved';
+export const NOTHING_TO_APPROVE = 'This billing period has no sessions or adjustments to pay: there is nothing to approve';
 export const NOT_APPROVED = 'Approve this payout period before marking it paid';
 export const ALREADY_PAID = 'This payout period is already marked paid';
 export const LINES_INVALID = 'Payout lines must be whole cents';
@@ -47,6 +48,8 @@ export const decidePayoutPeriod = decideWith<PayoutPeriodCommand, PayoutPeriodEv
     if (state.status !== 'open') throw new DomainError(ALREADY_APPROVED, 'conflict');
     // Sessions of a period still running would be paid before they happen, or not at all.
     if (metadata.now.getTime() < period.end.getTime()) throw new DomainError(PERIOD_NOT_ENDED, 'unprocessable');
+    // An empty approval records a $0 payout nobody made, and would freeze the period against a late completion.
+    if (data.lines.length === 0) throw new DomainError(NOTHING_TO_APPROVE, 'unprocessable');
     if (!data.lines.every((l) => wholeCents(l.amountCents) && wholeCents(l.rateCents) && Number.isSafeInteger(l.sessions))) {
       throw new DomainError(LINES_INVALID, 'invalid');
     }

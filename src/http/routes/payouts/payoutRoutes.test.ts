@@ -5,7 +5,13 @@ import { type TestSystem, withTestApp } from '../../../../tests/support/system.t
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { payoutPeriodViewSchema } from '../../../domain/payouts/payoutApi.ts';
-import { ALREADY_APPROVED, ALREADY_PAID, NOT_APPROVED, PERIOD_NOT_ENDED } from '../../../domain/payouts/payoutPeriodDecider.ts';
+import {
+  ALREADY_APPROVED,
+  ALREADY_PAID,
+  NOT_APPROVED,
+  NOTHING_TO_APPROVE,
+  PERIOD_NOT_ENDED,
+} from '../../../domain/payouts/payoutPeriodDecider.ts';
 import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../../../domain/tutors/billingPeriod.ts';
 import { RATE_REASON_REQUIRED, TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -145,6 +151,10 @@ describe('payouts over HTTP', () => {
     const early = await call('POST', `/api/admin/payouts/${running}/approve`, admin);
     expect([early.statusCode, early.json().message]).toEqual([422, PERIOD_NOT_ENDED]);
     expect((await call('POST', '/api/admin/payouts/2026-10-02/approve', admin)).statusCode).toBe(400);
+    // An ended period without sessions: nothing to approve, nothing recorded.
+    const empty = await call('POST', '/api/admin/payouts/2025-03-01/approve', finance);
+    expect([empty.statusCode, empty.json().message]).toEqual([422, NOTHING_TO_APPROVE]);
+    expect(await system.store.readStream('payoutPeriod-2025-03-01')).toEqual([]);
     expect((await call('POST', '/api/admin/payouts/2026-10-01/approve', student)).statusCode).toBe(403);
   });
 

@@ -191,7 +191,8 @@ export function PayoutsTab() {
         <ConsoleTable
           label="Payout lines"
           query={page}
-          columns={columnsFor(canChangeRate)}
+          // A paid period is history: its lines offer no rate change (the rate is changed from an open or approved one).
+          columns={columnsFor(canChangeRate && data?.status !== 'paid')}
           getRowId={(row) => row.id}
           sortable={SORTABLE}
           ascendingFirst={ASCENDING_FIRST}
@@ -232,6 +233,11 @@ function PeriodFooter({ view }: { view: PayoutPeriodView }) {
         {view.status === 'open' && !view.ended ? (
           <p className="mt-1 text-xs text-slate-600">This period is still running: it can be approved once it ends.</p>
         ) : null}
+        {view.status === 'open' && view.ended && view.lines.length === 0 ? (
+          <p className="mt-1 text-xs text-slate-600" data-testid="payout-nothing">
+            No sessions or adjustments in this period: there is nothing to approve.
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
         <a
@@ -242,7 +248,7 @@ function PeriodFooter({ view }: { view: PayoutPeriodView }) {
         >
           <Download className="size-4" aria-hidden="true" /> Download CSV
         </a>
-        {view.status === 'open' ? <ApproveButton view={view} /> : null}
+        {view.status === 'open' && view.lines.length > 0 ? <ApproveButton view={view} /> : null}
         {view.status === 'approved' ? <MarkPaidButton view={view} /> : null}
       </div>
     </div>
