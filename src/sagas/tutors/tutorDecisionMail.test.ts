@@ -10,6 +10,7 @@ import { tutorHandlers } from '../../commands/tutors/tutorHandlers.ts';
 import { tutorApplicationStreamId } from '../../domain/accounts/tutorApplication.ts';
 import { decisionMailSubject } from '../../domain/tutors/tutorReview.ts';
 import { type DecisionMailJob, sendTutorMail, TUTOR_MAIL_QUEUE, tutorMailJobId } from './tutorMailSaga.ts';
+import { tutorReviewSaga } from './tutorReviewSaga.ts';
 
 /**
  * The decision mail to rejected and denied tutor applicants, on PostgreSQL and pg-boss: a denial
@@ -105,6 +106,15 @@ describe('the decision mail to tutor applicants', () => {
     const [job] = await jobsOf(applicantId);
     await sendTutorMail({ store: system.store, mailer, vault: system.vault }, job!.data);
     expect(job?.id).toBe(tutorMailJobId(denial!.id));
+    const workflow = tutorReviewSaga({
+      store: system.store,
+      sql: system.sql,
+      vault: system.vault,
+      tutors: handlers(),
+      jobs: system.jobs,
+      registerAccount: () => Promise.reject(new Error('a denial registers nobody')),
+    });
+    await system.sql.begin((tx) => workflow.apply(tx as never, [denial!], 'live'));
     await new Promise((r) => setTimeout(r, 500));
     expect(mailsTo(email)).toHaveLength(1);
     expect(await jobsOf(applicantId)).toHaveLength(1);
