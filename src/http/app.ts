@@ -102,9 +102,15 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   installOriginCheck(app, system.config);
   await app.register(fastifyCookie, { secret: system.cookieSecret });
   await installRateLimits(app, system.accounts.rateLimiter);
+  // In production the published API is what the public may call (issue 23 §6): a route for
+  // signed-in roles (the console's above all) is left out of /api/docs and its JSON.
+  const publicDocsOnly = system.config.NODE_ENV === 'production';
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Topmark API', version: '0.1.0' } },
-    transform: jsonSchemaTransform,
+    transform: (document) =>
+      publicDocsOnly && document.route.config?.roles !== 'public'
+        ? jsonSchemaTransform({ ...document, schema: { ...document.schema, hide: true } })
+        : jsonSchemaTransform(document),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../tests/support/system.ts';
 import type { Mailer } from '../adapters/mail/mailer.ts';
+import { createStaffAccount } from '../commands/accounts/seedDemo.ts';
 import { buildApp } from './app.ts';
 
 let system: TestSystem;
@@ -122,8 +123,62 @@ describe('cross-site writes', () => {
   });
 });
 
+describe('operators only (issue 23 §6)', () => {
+  const HEALTH_TOKEN = 'health-token-for-the-monitor-0123456789';
+  const health = (on: FastifyInstance, headers: Record<string, string> = {}) => on.inject({ method: 'GET', url: '/api/health', headers });
+  const detailed = (body: Record<string, unknown>) => ['database', 'eventStore', 'projections', 'queues', 'mail'].every((k) => k in body);
+
+  it('answers anonymous /api/health with the status only; an admin, or the monitor with HEALTH_TOKEN, gets the details', async () => {
+    const anonymous = await health(app);
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toEqual({ status: expect.stringMatching(/^(ok|degraded)$/) });
+    expect(anonymous.headers['cache-control']).toBe('no-store');
+
+    const staff = await createStaffAccount(system.accounts, {
+      username: 'health-admin',
+      email: 'health-admin@example.com',
+      firstName: 'Hal',
+      lastName: 'Admin',
+      password: 'Health-admin-2026!',
+      role: 'admin',
+    });
+    const admin = await health(app, { cookie: `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}` });
+    expect(admin.statusCode).toBe(200);
+    expect(detailed(admin.json())).toBe(true);
+    expect(admin.json().projections.length).toBeGreaterThan(0);
+
+    const monitored = await buildApp({ ...system, config: { ...system.config, HEALTH_TOKEN } }, { logger: false });
+    try {
+      const withToken = await health(monitored, { authorization: `Bearer ${HEALTH_TOKEN}` });
+      expect(detailed(withToken.json())).toBe(true);
+      for (const authorization of [`Bearer ${HEALTH_TOKEN}x`, 'Bearer ', HEALTH_TOKEN, `Basic ${HEALTH_TOKEN}`]) {
+        expect(Object.keys((await health(monitored, { authorization })).json()), authorization).toEqual(['status']);
+      }
+      // Without HEALTH_TOKEN set, no bearer opens the details.
+      expect(Object.keys((await health(app, { authorization: 'Bearer ' })).json())).toEqual(['status']);
+    } finally {
+      await monitored.close();
+    }
+  });
+
+  it('publishes only the routes the public may call in production’s /api/docs; every route outside production', async () => {
+    const paths = async (on: FastifyInstance) => {
+      const res = await on.inject({ method: 'GET', url: '/api/docs/json' });
+      expect(res.statusCode).toBe(200);
+      return Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
+    };
+    const published = await paths(production);
+    expect(published).toEqual(expect.arrayContaining(['/api/health', '/api/contact']));
+    const declared = new Map(production.declaredRoutes.map((r) => [r.url.replace(/:(\w+)/g, '{$1}'), r.roles]));
+    for (const path of published) expect(declared.get(path), path).toBe('public');
+    expect(published.some((p) => p.startsWith('/api/admin'))).toBe(false);
+    expect((await paths(app)).some((p) => p.startsWith('/api/admin'))).toBe(true);
+  });
+});
+
 describe('the dev mailbox', () => {
-  const mailbox = (on: FastifyInstance) => on.inject({ method: 'GET', url: '/api/dev/mailbox' });
+  const mailbox = (on: FastifyInstance, host?: string) =>
+    on.inject({ method: 'GET', url: '/api/dev/mailbox', ...(host === undefined ? {} : { headers: { host } }) });
   const variant = async (change: Partial<TestSystem['config']>, mailer?: Mailer) => {
     const other = await buildApp(
       { ...system, config: { ...system.config, ...change }, mailer: mailer ?? system.mailer },
@@ -146,5 +201,16 @@ describe('the dev mailbox', () => {
     expect(await variant({}, smtp)).toBe(404);
     expect(app.declaredRoutes.some((r) => r.url === '/api/dev/mailbox')).toBe(true);
     expect(production.declaredRoutes.some((r) => r.url === '/api/dev/mailbox')).toBe(false);
+  });
+
+  it('answers only a loopback Host: another name (DNS rebinding, a proxy passing it through) finds nothing', async () => {
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:3000', '[::1]:3000', '[::1]']) {
+      expect((await mailbox(app, host)).statusCode, host).toBe(200);
+    }
+    for (const host of ['evil.example', 'evil.example:3000', 'localhost.evil.example', '127.0.0.1.nip.io', '192.168.1.20:3000']) {
+      const res = await mailbox(app, host);
+      expect(res.statusCode, host).toBe(404);
+      expect(res.body, host).not.toContain('mails');
+    }
   });
 });

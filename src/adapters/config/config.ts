@@ -105,6 +105,12 @@ const schema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   /** The webhook endpoint's signing secret (`whsec_…`); without it every Stripe webhook is refused. */
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /**
+   * Lets a monitor read `/api/health`'s details (projections, lag, queues, the log's head) with
+   * `Authorization: Bearer <HEALTH_TOKEN>`; admins read them with their session. Anonymous callers
+   * get the status only. Unset: only admins see details.
+   */
+  HEALTH_TOKEN: z.string().min(32).optional(),
   /** The site's public origin (Google's redirect URI is PUBLIC_URL/api/auth/google/callback); default http://127.0.0.1:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** docs/accounts.md, "Limits, proxies and headers": who may set X-Forwarded-For. Default: nobody. */

@@ -54,6 +54,13 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 /** Whether the server listens on this host only for the machine itself. */
 export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.test(host) || host === '::1' || host === '::ffff:127.0.0.1';
 
+/** A `Host` header naming the machine itself (`localhost`, `127.0.0.1`, `[::1]`, with or without a port). */
+export function loopbackHostHeader(header: string | undefined): boolean {
+  if (!header) return false;
+  const name = /^(\[[^\]]*\]|[^:]*)(?::\d{1,5})?$/.exec(header.trim())?.[1];
+  return name !== undefined && isLoopbackHost(name);
+}
+
 /**
  * Security headers (helmet): the CSP above, no framing (`frame-ancestors 'none'`,
  * X-Frame-Options DENY), nosniff, a referrer policy that still sends our own origin on our own

@@ -35,7 +35,7 @@ import { COMMON_PASSWORD, isCommonPassword, refuseCommonPassword } from '../../k
 import { statusOfKind } from '../../kit/errors.ts';
 import { perIpLimit, signInLimits } from '../../kit/rateLimits.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
-import { isLoopbackHost } from '../../kit/security.ts';
+import { isLoopbackHost, loopbackHostHeader } from '../../kit/security.ts';
 
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
@@ -372,12 +372,15 @@ export const accountRoutes =
           config: { roles: 'public' },
           schema: { tags: ['dev'], summary: 'Mail kept in the outbox (only without SMTP, outside production, on loopback)' },
         },
-        async (_request, reply) => {
+        async (request, reply) => {
           // Listening somewhere other than HOST (an address given to listen() directly) counts too.
           const address = app.server.address();
           if (address && typeof address === 'object' && !isLoopbackHost(address.address)) {
             return reply.status(404).send({ message: 'Not found' });
           }
+          // Asked for by a loopback name only (issue 23 §6): a page on another name resolving to
+          // 127.0.0.1 (DNS rebinding), or a proxy passing other hosts through, finds nothing.
+          if (!loopbackHostHeader(request.headers.host)) return reply.status(404).send({ message: 'Not found' });
           return { mails: await mailbox.list({ limit: 50 }) };
         },
       );

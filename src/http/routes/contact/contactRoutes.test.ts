@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -83,8 +84,17 @@ describe('HTTP basics', () => {
     expect(res.json()).toEqual({ message: 'Not found' });
   });
 
-  it('reports health of the database, the event store, the projections and the queues', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+  it('reports health of the database, the event store, the projections and the queues (to an admin)', async () => {
+    const staff = await createStaffAccount(system.accounts, {
+      username: 'contact-health-admin',
+      email: 'contact-health-admin@example.com',
+      firstName: 'Ada',
+      lastName: 'Ops',
+      password: 'Contact-health-2026!',
+      role: 'admin',
+    });
+    const cookie = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+    const res = await app.inject({ method: 'GET', url: '/api/health', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const body = res.json() as { status: string; database: { ok: boolean }; projections: { name: string }[]; queues: { name: string }[] };
     expect(body.status).toBe('ok');
