@@ -57,7 +57,7 @@ describe('payout period: approve', () => {
   it('refuses an ended period with nothing to pay (no sessions, no adjustments)', () => {
     spec
       .given([])
-      .when({ ...approve(), data: { periodStart: '2026-11-01', lines: [] } })
+      .when({ type: 'ApprovePayoutPeriod', data: { periodStart: '2026-11-01', lines: [] }, metadata: finance })
       .thenThrows(NOTHING_TO_APPROVE, 'unprocessable');
   });
 
