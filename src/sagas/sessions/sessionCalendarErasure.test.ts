@@ -1,4 +1,4 @@
-import type { calendar_v3 } from 'googleapis';
+import type { calendar_v3 } from '@googleapis/calendar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendBookedSession, appendCancelled, hourFromNow, registeredStudent } from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
