@@ -120,6 +120,13 @@ async function deliverWebhooks(replay = false) {
 const count = async (type: string, streamId: string) =>
   (await system.sql`SELECT 1 FROM es_events WHERE type = ${type} AND stream_id = ${streamId}`).length;
 
+/** The card the completion recorded (for the receipt), as Stripe's expanded charge named it. */
+const completedCard = async (purchaseId: string) => {
+  const [row] = await system.sql<{ data: { card?: unknown } }[]>`
+    SELECT data FROM es_events WHERE type = 'PurchaseCompleted' AND stream_id = ${`purchase-${purchaseId}`}`;
+  return row?.data.card;
+};
+
 async function oneCourse(purchaseId: string) {
   await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.committedPosition(), 10_000);
   expect(await count('PurchaseCompleted', `purchase-${purchaseId}`)).toBe(1);
@@ -138,6 +145,8 @@ describe('checkout with Stripe (a local server speaking its wire format)', () =>
     const res = await confirm();
     expect(res.statusCode, res.body).toBe(200);
     await oneCourse(answer.purchaseId);
+    // The webhook's intent names its charge by id only: the card was asked of Stripe.
+    expect(await completedCard(answer.purchaseId)).toEqual({ brand: 'visa', last4: '4242' });
   });
 
   it('confirm-payment before the webhook: one completion, one course', async () => {
@@ -226,6 +235,7 @@ describe('repurchase with Stripe Checkout (the local server)', () => {
     expect((await verify()).json()).toEqual({ processed: true });
     await waitForProjections(system.sql, ['purchase_fulfilment', 'student_courses'], await system.store.committedPosition(), 10_000);
     expect(await count('PurchaseCompleted', `purchase-${answer.purchaseId}`)).toBe(1);
+    expect(await completedCard(answer.purchaseId)).toEqual({ brand: 'visa', last4: '4242' });
     expect(await count('CourseCreditsAdded', `course-${courseId}`)).toBe(1);
     expect(await findCourse(system.sql, courseId)).toMatchObject({ sessionsRemaining: 4 });
   });
