@@ -124,7 +124,14 @@ test('an applicant appears in Tutor Applications; Deny asks first and removes th
   await expect(page.getByText('Tutor application denied and removed').first()).toBeVisible();
   await expect(denyRow).toHaveCount(0);
 
-  await approveRow.getByRole('button', { name: /^Approve / }).dblclick();
+  // Approve creates an account: it asks first; Cancel changes nothing.
+  await approveRow.getByRole('button', { name: /^Approve / }).click();
+  const approveDialog = page.getByRole('alertdialog', { name: `Approve Abe Approve${id}?` });
+  await expect(approveDialog).toContainText('creates their tutor account');
+  await approveDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(approveRow).toBeVisible();
+  await approveRow.getByRole('button', { name: /^Approve / }).click();
+  await approveDialog.getByRole('button', { name: 'Approve tutor' }).dblclick();
   await expect(page.getByText('Tutor application approved successfully').first()).toBeVisible();
   await expect(approveRow).toHaveCount(0);
   // A double click approves once: no error toast.
@@ -147,6 +154,7 @@ test('Create Tutor lists pending applications with their status and Google mark;
 
   const approveItem = page.getByTestId('pending-tutor').filter({ hasText: `Olga Onboard${id}` });
   await approveItem.getByRole('button', { name: /^Approve / }).click();
+  await page.getByRole('alertdialog', { name: `Approve Olga Onboard${id}?` }).getByRole('button', { name: 'Approve tutor' }).click();
   await expect(page.getByText('Tutor Approved').first()).toBeVisible();
   await expect(page.getByText('The tutor account has been approved and activated.').first()).toBeVisible();
   await expect(approveItem).toHaveCount(0);

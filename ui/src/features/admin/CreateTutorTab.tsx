@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { ApproveApplicant } from './ApproveApplicant.tsx';
 import { adminApi } from './api.ts';
 import { applicantName, shortDate } from './format.ts';
 import { useReview } from './useReview.ts';
@@ -153,11 +154,7 @@ function PendingItem({ user }: { user: AdminListedUser }) {
       </div>
       {user.status === 'pending' ? (
         <div className="flex shrink-0 gap-2">
-          <Button size="sm" disabled={busy} onClick={approve.start}>
-            {approve.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
-            {approve.isPending ? 'Approving...' : 'Approve'}
-            <span className="sr-only"> {who}</span>
-          </Button>
+          <ApproveApplicant who={who} pending={approve.isPending} disabled={busy} onConfirm={approve.start} />
           <Button size="sm" variant="outline" disabled={busy} onClick={reject.start}>
             {reject.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
             {reject.isPending ? 'Rejecting...' : 'Reject'}

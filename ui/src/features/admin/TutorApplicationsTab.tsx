@@ -34,6 +34,7 @@ import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { ApplicationProcess } from './ApplicationProcess.tsx';
+import { ApproveApplicant } from './ApproveApplicant.tsx';
 import { adminApi } from './api.ts';
 import { applicantName, exactTime, timeAgo } from './format.ts';
 import { useReview } from './useReview.ts';
@@ -262,11 +263,7 @@ function ApplicationActions({ application }: { application: AdminListedUser }) {
 
   return (
     <div className="flex flex-nowrap gap-1.5">
-      <Button size="sm" disabled={busy} onClick={approve.start}>
-        {approve.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
-        {approve.isPending ? 'Approving...' : 'Approve'}
-        <span className="sr-only"> {name}</span>
-      </Button>
+      <ApproveApplicant who={name} pending={approve.isPending} disabled={busy} onConfirm={approve.start} />
       <AlertDialog>
         <AlertDialogTrigger asChild>
           <Button size="sm" variant="outline" disabled={busy}>
