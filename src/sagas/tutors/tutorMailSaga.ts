@@ -91,7 +91,7 @@ async function sendWelcome(deps: Deps, id: string, userId: string) {
 async function sendRejection(deps: Deps, id: string, events: readonly TutorApplicationEvent[]) {
   const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
   if (submitted?.type !== 'TutorApplicationSubmitted') return;
-  // A denied application's data is erased: nobody to write to.
+  // Denied meanwhile: the address is erased, and the denial's own mail (queued before the erasure) tells them.
   if (events.some((e) => e.type === 'TutorApplicationDenied') || submitted.data.email === ERASED) return;
   await deps.mailer.send({
     id,
