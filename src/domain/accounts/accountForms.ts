@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanName } from '../kit/nameText.ts';
 
 /**
  * Account forms shared by the UI (react-hook-form + zodResolver) and the server (request bodies):
@@ -60,11 +61,22 @@ const registrationFields = {
     .min(1, 'Username is required')
     .max(100, 'Username is too long')
     // Signing in by e-mail must name one account: a username may not look like an address.
-    .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address'),
+    .refine((v) => !v.includes('@'), 'A username cannot be an e-mail address')
+    .refine(...cleanName('Username')),
   email: emailField('Email is required'),
   password: z.string({ error: PASSWORD_TOO_SHORT }).min(ACCOUNT_MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200, 'Password is too long'),
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name is too long'),
-  lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name is too long'),
+  firstName: z
+    .string({ error: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(100, 'First name is too long')
+    .refine(...cleanName('First name')),
+  lastName: z
+    .string({ error: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(100, 'Last name is too long')
+    .refine(...cleanName('Last name')),
   phone: z.string().trim().max(40, 'Phone number is too long').optional(),
   /** Self-registration offers only the Student account type (spec part 1 §5, §6). */
   role: z.literal('student', { error: 'Only student accounts can be created here' }),

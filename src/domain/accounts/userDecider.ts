@@ -1,5 +1,7 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import type { DataOf } from '../kit/eventDefinition.ts';
+import { requireCleanName } from '../kit/nameText.ts';
+import { knownTimeZoneOf } from '../kit/timeZones.ts';
 import {
   addMinutes,
   CODE_RESEND_INTERVAL_SECONDS,
@@ -147,8 +149,9 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   },
   ChangeTimezone({ data, metadata: { now } }, state) {
     requireLive(state);
-    if (state.timezone === data.timezone) return [];
-    return [{ type: 'TimezoneChanged', data: { ...data, at: now.toISOString() } }];
+    const timezone = knownTimeZoneOf(data.timezone, 'timezone');
+    if (state.timezone === timezone) return [];
+    return [{ type: 'TimezoneChanged', data: { userId: data.userId, timezone, at: now.toISOString() } }];
   },
   ChangeName({ data, metadata: { now } }, state) {
     requireLive(state);
@@ -158,6 +161,8 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
     if (!firstName) throw new DomainError(FIRST_NAME_REQUIRED, 'invalid');
     if (!lastName) throw new DomainError(LAST_NAME_REQUIRED, 'invalid');
     if (firstName.length > NAME_MAX_LENGTH || lastName.length > NAME_MAX_LENGTH) throw new DomainError(NAME_TOO_LONG, 'invalid');
+    requireCleanName(firstName, 'First name', 'firstName');
+    requireCleanName(lastName, 'Last name', 'lastName');
     if (state.name?.firstName === firstName && state.name.lastName === lastName) return [];
     return [{ type: 'NameChanged', data: { userId: data.userId, firstName, lastName, at: now.toISOString() } }];
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { supportedDay, supportedInstant, supportedLocalDateTime } from '../kit/supportedDates.ts';
+import { timeZoneField } from '../kit/timeZones.ts';
 import { sessionStatuses } from './session.ts';
 
 /** The sessions API's bodies and answers (spec part 2 §3, §7), shared by the server and the UI. */
@@ -94,7 +95,7 @@ export const rescheduleSessionBody = z.object({
   newDate: supportedLocalDateTime({ format: NEW_DATE_FORMAT, label: 'newDate' }),
   start: supportedInstant({ format: 'start must be an ISO timestamp', label: 'start' }).optional(),
   updateCalendar: z.boolean().default(true),
-  timezone: z.string().max(100).nullish(),
+  timezone: timeZoneField().nullish(),
 });
 
 export const START_NOT_NEW_DATE = 'start must be the instant of newDate in the time zone';

@@ -1,4 +1,5 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { requireCleanName } from '../kit/nameText.ts';
 import { tidySubjectName } from './gradeLevels.ts';
 import { evolveSubject, initialSubjectState, type SubjectEntry, type SubjectEvent, type SubjectState } from './subject.ts';
 import { subjectNameKey } from './subjectName.ts';
@@ -22,6 +23,8 @@ const optional = (text: string | null) => {
 function tidy(entry: SubjectEntry): SubjectEntry {
   const name = tidySubjectName(entry.name);
   if (name === '') throw new DomainError('Name is required', 'invalid');
+  requireCleanName(name, 'Name', 'name');
+  if (entry.category) requireCleanName(entry.category, 'Category', 'category');
   return { name, description: optional(entry.description), category: optional(entry.category), gradeLevel: entry.gradeLevel };
 }
 

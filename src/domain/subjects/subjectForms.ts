@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanName } from '../kit/nameText.ts';
 import { gradeLevelSchema } from './gradeLevels.ts';
 
 /**
@@ -14,9 +15,13 @@ const text = (label: string, max: number) =>
 
 export const subjectFormSchema = z
   .object({
-    name: text('Name', 200).min(1, 'Name is required'),
+    name: text('Name', 200)
+      .min(1, 'Name is required')
+      .refine(...cleanName('Name')),
     description: text('Description', 2000).nullish(),
-    category: text('Category', 100).nullish(),
+    category: text('Category', 100)
+      .refine(...cleanName('Category'))
+      .nullish(),
     gradeLevel: gradeLevelSchema,
   })
   .strict();

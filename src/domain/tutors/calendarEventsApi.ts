@@ -4,6 +4,7 @@ import { TOPMARK_HOURS_PROPERTY } from '../calendar/availability.ts';
 import { isHoursEvent, isSessionEvent } from '../calendar/calendarHours.ts';
 import { parseRecurrence, UnsupportedRecurrenceError } from '../calendar/recurrence.ts';
 import { DomainError } from '../kit/domainError.ts';
+import { knownTimeZone } from '../kit/timeZones.ts';
 
 /**
  * The tutor's own calendar events (sandbox calendar only; on Google the tutor keeps their calendar
@@ -62,13 +63,7 @@ const inYears = (year: number) => year >= FIRST_EVENT_YEAR && year <= LAST_EVENT
 const YEARS = `in the years ${FIRST_EVENT_YEAR}–${LAST_EVENT_YEAR}`;
 
 /** The IANA zone, or null when there is no such zone. */
-export function knownZone(zone: string): string | null {
-  try {
-    return Temporal.PlainDate.from('2026-01-01').toZonedDateTime(zone).timeZoneId;
-  } catch {
-    return null;
-  }
-}
+export const knownZone = knownTimeZone;
 
 function plainDateOf(value: string): Temporal.PlainDate | null {
   const m = DATE.exec(value);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { cleanName } from '../kit/nameText.ts';
+import { timeZoneField } from '../kit/timeZones.ts';
 import { gradeLevelSchema } from '../subjects/gradeLevels.ts';
 
 /**
@@ -38,8 +40,18 @@ export const editTutorProfileBody = z
 /** PATCH /api/user/name. */
 export const changeNameBody = z
   .object({
-    firstName: z.string().trim().min(1, 'First name is required').max(100),
-    lastName: z.string().trim().min(1, 'Last name is required').max(100),
+    firstName: z
+      .string()
+      .trim()
+      .min(1, 'First name is required')
+      .max(100)
+      .refine(...cleanName('First name')),
+    lastName: z
+      .string()
+      .trim()
+      .min(1, 'Last name is required')
+      .max(100)
+      .refine(...cleanName('Last name')),
   })
   .strict();
 
@@ -64,8 +76,8 @@ export const saveAvailabilityBody = z
     availability: z
       .array(z.object({ dayOfWeek: z.number(), startTime: z.string().max(10), endTime: z.string().max(10) }).strict())
       .max(100),
-    /** IANA zone; defaults to the tutor's account time zone. */
-    timezone: z.string().max(100).optional(),
+    /** IANA zone (src/domain/kit/timeZones.ts); defaults to the tutor's account time zone. */
+    timezone: timeZoneField().optional(),
   })
   .strict();
 /** GET /api/tutor/availability: the weekly hours read back from the calendar (spec part 1 §3 `tutor_availability`). */

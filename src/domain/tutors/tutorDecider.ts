@@ -1,5 +1,6 @@
-import { assertTimeZone, validateWeeklyHours, type WeeklyHours } from '../calendar/availability.ts';
+import { validateWeeklyHours, type WeeklyHours } from '../calendar/availability.ts';
 import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
+import { knownTimeZoneOf } from '../kit/timeZones.ts';
 import { type Qualification, qualificationPolicy, type SubjectRef } from '../subjects/qualifications.ts';
 import { MAX_HOURLY_RATE_CENTS } from './hourlyRate.ts';
 import { evolveTutor, initialTutorState, type TutorEvent, type TutorState } from './tutor.ts';
@@ -101,7 +102,7 @@ export const decideTutor = decideWith<TutorCommand, TutorEvent, TutorState>({
 
   SetWeeklyHours: ({ data, metadata }, state) => {
     const userId = ownProfile(state, metadata);
-    const timeZone = assertTimeZone(data.timeZone);
+    const timeZone = knownTimeZoneOf(data.timeZone, 'timezone');
     const availability = validateWeeklyHours(data.availability);
     if (timeZone === state.timeZone && sameHours(availability, state.weeklyHours)) return [];
     return [

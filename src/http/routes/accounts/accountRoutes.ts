@@ -24,6 +24,7 @@ import {
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { timeZoneField } from '../../../domain/kit/timeZones.ts';
 import { changeNameBody } from '../../../domain/tutors/tutorApi.ts';
 import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { findOwnStudent, studentsOfParent } from '../../../projections/accounts/queries.ts';
@@ -44,19 +45,8 @@ const accountProjections = ['users', 'students'];
 /** The command's refusal for a verified address; the routes answer it as they answer an unknown one. */
 const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 
-const timezoneSchema = z.object({
-  timezone: z
-    .string()
-    .max(100)
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: tz });
-        return tz.includes('/') || tz === 'UTC';
-      } catch {
-        return false;
-      }
-    }, 'Unknown time zone'),
-});
+/** The shared zone rule (src/domain/kit/timeZones.ts); the decider applies it again. */
+const timezoneSchema = z.object({ timezone: timeZoneField() });
 
 export const accountRoutes =
   (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>

@@ -8,6 +8,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { CURRENT_TERMS_VERSION } from '../../../domain/accounts/accountForms.ts';
 import { ACCOUNT_DEACTIVATED } from '../../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { cleanName } from '../../../domain/kit/nameText.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
@@ -174,8 +175,16 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 const consentQuerySchema = z.object({ state: tokenSchema, userType: userTypeSchema, code_challenge: tokenSchema });
 const consentBodySchema = z.object({
   email: z.string().max(254).optional(),
-  firstName: z.string().max(100).optional(),
-  lastName: z.string().max(100).optional(),
+  firstName: z
+    .string()
+    .max(100)
+    .refine(...cleanName('First name'))
+    .optional(),
+  lastName: z
+    .string()
+    .max(100)
+    .refine(...cleanName('Last name'))
+    .optional(),
   state: tokenSchema,
   userType: userTypeSchema,
   code_challenge: tokenSchema,

@@ -19,6 +19,7 @@ import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { InvalidFieldError } from '../../../domain/kit/domainError.ts';
 import { supportedDayOf } from '../../../domain/kit/supportedDates.ts';
+import { knownTimeZoneOf, timeZoneField } from '../../../domain/kit/timeZones.ts';
 import { bookingTimes, dayRange, localInstant } from '../../../domain/sessions/bookingGrid.ts';
 import { freeSlots, mayHoldSlots, rangeNeededFor } from '../../../domain/sessions/freeSlots.ts';
 import { SESSION_MINUTES } from '../../../domain/sessions/session.ts';
@@ -89,6 +90,7 @@ function chosenInstant(start: string, newDate: string, zone: string): Temporal.I
   return instant;
 }
 
+/** A zone read from the store (an account's): the default when it is missing or no longer known. */
 function zoneOrDefault(zone: string | null | undefined): string {
   if (!zone) return DEFAULT_TIMEZONE;
   try {
@@ -264,12 +266,13 @@ export const sessionRoutes =
           tags: ['sessions'],
           summary: 'The tutor’s free slots starting on a date in the caller’s zone (or `timezone`), as instants',
           params: z.object({ tutorId: id, date: bookingDay }),
-          querystring: z.object({ timezone: z.string().max(100).optional() }),
+          querystring: z.object({ timezone: timeZoneField().optional() }),
           response: { 200: dayAvailabilitySchema, 404: messageSchema },
         },
       },
       async (request) => {
-        const zone = request.query.timezone ? zoneOrDefault(request.query.timezone) : await callerZone(principalOf(request));
+        const given = request.query.timezone;
+        const zone = given === undefined ? await callerZone(principalOf(request)) : knownTimeZoneOf(given, 'timezone');
         return { slots: await slotsOn(request.params.tutorId, request.params.date, zone) };
       },
     );
@@ -282,7 +285,7 @@ export const sessionRoutes =
           tags: ['sessions'],
           summary: 'Free start times on a date (caller’s zone) for moving a session; the session’s own hour does not block',
           params: z.object({ tutorId: id, date: bookingDay }),
-          querystring: z.object({ excludeSessionId: id.optional(), timezone: z.string().max(100).optional() }),
+          querystring: z.object({ excludeSessionId: id.optional(), timezone: timeZoneField().optional() }),
           response: { 200: rescheduleAvailabilitySchema, 403: messageSchema, 404: messageSchema },
         },
       },
@@ -297,7 +300,8 @@ export const sessionRoutes =
         } else if (principal.role === 'tutor' && principal.userId !== tutorId) {
           throw new DomainError(NOT_YOUR_SESSIONS, 'forbidden');
         }
-        const zone = request.query.timezone ? zoneOrDefault(request.query.timezone) : await callerZone(principal);
+        const given = request.query.timezone;
+        const zone = given === undefined ? await callerZone(principal) : knownTimeZoneOf(given, 'timezone');
         const slots = await slotsOn(tutorId, request.params.date, zone, exclude);
         return { slots: slots.map(({ start }) => ({ start })) };
       },
@@ -450,7 +454,9 @@ export const sessionRoutes =
           const sessionId = request.params.id;
           const principal = principalOf(request);
           const { booked } = await sessionFor(principal, sessionId, ['holder', 'tutor', 'admin']);
-          const zone = request.body.timezone ? zoneOrDefault(request.body.timezone) : await callerZone(principal);
+          // A zone given is used or refused (400 naming timezone), never replaced; none means the caller's.
+          const given = request.body.timezone;
+          const zone = given === undefined || given === null ? await callerZone(principal) : knownTimeZoneOf(given, 'timezone');
           const [day = '', time = ''] = request.body.newDate.split('T');
           const local = localInstant(supportedDayOf(day, 'newDate', NEW_DATE_FORMAT), time, zone);
           if (!local) throw new InvalidFieldError('newDate', NEW_DATE_FORMAT);

@@ -18,6 +18,7 @@ import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
 import { assertTimeZone, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { knownTimeZoneOf } from '../../../domain/kit/timeZones.ts';
 import {
   type AvailabilityEntry,
   availabilityEntrySchema,
@@ -187,8 +188,11 @@ export const tutorCalendarRoutes =
         try {
           // The rules first: a refused body appends nothing.
           availability = validateWeeklyHours(request.body.availability);
-          const account = request.body.timezone ?? (await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE;
-          timeZone = assertTimeZone(account);
+          const given = request.body.timezone;
+          timeZone =
+            given === undefined
+              ? assertTimeZone((await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE)
+              : knownTimeZoneOf(given, 'timezone');
         } catch (error) {
           return answerFailure(reply, error);
         }
