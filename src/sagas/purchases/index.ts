@@ -4,6 +4,11 @@ import { purchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
 import { scheduleAbandonSweeps } from './abandonedPurchases.ts';
 import { MONEY_NOTICE_QUEUE, moneyNoticeReactor, workMoneyNotices } from './moneyNotices.ts';
+import {
+  ORPHANED_ENROLLMENT_CLAIM_QUEUE,
+  orphanedEnrollmentClaimReactor,
+  workOrphanedEnrollmentClaims,
+} from './orphanedEnrollmentClaims.ts';
 import { workPaymentEvents } from './paymentEventsWorker.ts';
 import { purchaseFulfilmentSaga } from './purchaseFulfilmentSaga.ts';
 
@@ -15,8 +20,12 @@ import { purchaseFulfilmentSaga } from './purchaseFulfilmentSaga.ts';
 export const purchaseSagas: SagaFeature = {
   name: 'purchases',
   // Receipts, refund notices and tutors' payout notices: one job per event, each mail once per reader.
-  queues: [{ name: MONEY_NOTICE_QUEUE, retryLimit: 8, retryDelaySeconds: 5 }],
-  reactors: [moneyNoticeReactor],
+  // A checkout's slot whose purchase never started (the request died in between) is given back after the payment window.
+  queues: [
+    { name: MONEY_NOTICE_QUEUE, retryLimit: 8, retryDelaySeconds: 5 },
+    { name: ORPHANED_ENROLLMENT_CLAIM_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
+  ],
+  reactors: [moneyNoticeReactor, orphanedEnrollmentClaimReactor],
   workflows: (ports) => [
     purchaseFulfilmentSaga({
       purchases: purchaseHandlers(ports.store),
@@ -30,5 +39,6 @@ export const purchaseSagas: SagaFeature = {
     const purchases = purchaseHandlers(ports.store);
     if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
     scheduleAbandonSweeps({ sql: ports.sql, purchases, payments: ports.payments });
+    await workOrphanedEnrollmentClaims(ports.jobs, { purchases, students: ports.accountHandlers });
   },
 };

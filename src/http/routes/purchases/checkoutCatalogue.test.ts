@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import type { RecordedEvent } from '../../../adapters/eventstore/eventStore.ts';
+import { claimEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { seedPackages } from '../../../commands/packages/seedPackages.ts';
 import { createPromoCode } from '../../../commands/promoCodes/managePromoCodes.ts';
@@ -20,6 +22,12 @@ import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
+import {
+  ORPHANED_ENROLLMENT_CLAIM_MS,
+  type OrphanedEnrollmentClaimJob,
+  orphanedEnrollmentClaimReactor,
+  sweepOrphanedEnrollmentClaim,
+} from '../../../sagas/purchases/orphanedEnrollmentClaims.ts';
 import { AMOUNT_MISMATCH } from './purchaseRoutes.ts';
 
 /**
@@ -233,4 +241,27 @@ describe('concurrent checkouts by one student', () => {
     const retried = await checkout(cookie, { ...other });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
   }, 60_000);
+
+  it('a slot whose purchase never started (the request died after the claim) is given back once the payment window is over', async () => {
+    const { studentId, cookie } = await newStudent('Grade 11');
+    const [first, second] = orders(studentId, 2);
+    // The claim alone, as a checkout that died before its purchase started leaves it.
+    await claimEnrollment(
+      system.accounts.handlers,
+      { studentId, subjectId: first?.subjectId as string, purchaseId: 'died-mid-checkout', gradeTierId: 'grade_11_12' },
+      commandContext(),
+    );
+    expect(await checkout(cookie, { ...second })).toEqual({ status: 409, body: { message: CHECKOUT_PENDING } });
+    const [claimed] = (await system.store.readStream(`student-${studentId}`)).filter((e) => e.type === 'EnrollmentClaimed');
+    const [check] = orphanedEnrollmentClaimReactor.jobsFor(claimed as RecordedEvent);
+    expect(check?.startAfter?.getTime()).toBe((claimed as RecordedEvent).recordedAt.getTime() + ORPHANED_ENROLLMENT_CLAIM_MS);
+    const deps = { purchases: purchaseHandlers(system.store), students: system.accounts.handlers };
+    expect(await sweepOrphanedEnrollmentClaim(deps, check?.data as unknown as OrphanedEnrollmentClaimJob)).toBe('released');
+    const sold = await checkout(cookie, { ...second });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+    // The sold checkout's purchase started: its own end settles the slot, the check leaves it alone.
+    const purchaseId = paymentIntentAnswerSchema.parse(sold.body).purchaseId;
+    expect(await sweepOrphanedEnrollmentClaim(deps, { studentId, purchaseId })).toBe('started');
+    expect((await system.accounts.handlers.students.load(studentId)).enrollments.map((e) => e.purchaseId)).toEqual([purchaseId]);
+  });
 });
