@@ -286,6 +286,17 @@ describe('erasure', () => {
       notes: pastNotes,
     });
 
+    // One more ahead whose course the log does not hold (seeded around booking): its settlement
+    // cannot run, which must not stop the erasure.
+    const orphanId = await appendBookedSession(
+      system.store,
+      { tutorId: tutor.tutorId, studentId, studentUserId: userId },
+      hourFromNow(120),
+      {
+        notes,
+      },
+    );
+
     // The calendar saga has written both standing sessions' events, the student invited.
     const calendarRows = () =>
       system.sql<{ event_id: string; status: string; summary: string; description: string | null; attendees: { email: string }[] }[]>`
@@ -293,12 +304,12 @@ describe('erasure', () => {
           AND private_properties ? 'topmarkSessionId'`;
     await until(async () => {
       const rows = await system.sql<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM sessions WHERE id IN (${futureId}, ${pastId}) AND calendar_sync_status = 'synced'`;
-      return rows[0]?.n === 2;
+        SELECT count(*)::int AS n FROM sessions WHERE id IN (${futureId}, ${pastId}, ${orphanId}) AND calendar_sync_status = 'synced'`;
+      return rows[0]?.n === 3;
     }, 'the session events in the tutor calendar');
     await settled();
     const invited = (await calendarRows()).filter((r) => r.attendees.some((a) => a.email === student.email));
-    expect(invited, 'the student is invited to both standing sessions').toHaveLength(2);
+    expect(invited, 'the student is invited to the three standing sessions').toHaveLength(3);
     const slotsOnDay = async () => {
       const res = await app.inject({
         method: 'GET',
@@ -316,13 +327,16 @@ describe('erasure', () => {
     await settled();
     const stopped = await system.sql`SELECT name, status, last_error FROM projection_checkpoints WHERE status <> 'running'`;
     expect(stopped, 'stopped projectors, reactors or workflows').toEqual([]);
+    const parked = await system.sql`SELECT projector, type, error FROM parked_events WHERE resolved_at IS NULL`;
+    expect(parked, 'events a projector or workflow parked').toEqual([]);
 
     // The future session is cancelled by the erasure, its credit released; the past one is left.
     const statuses = await system.sql<{ id: string; status: string; cancel_credit: string | null }[]>`
-      SELECT id, status, cancel_credit FROM sessions WHERE id IN (${futureId}, ${pastId})`;
+      SELECT id, status, cancel_credit FROM sessions WHERE id IN (${futureId}, ${pastId}, ${orphanId})`;
     expect(Object.fromEntries(statuses.map((r) => [r.id, [r.status, r.cancel_credit]]))).toEqual({
       [futureId]: ['cancelled', 'released'],
       [pastId]: ['scheduled', null],
+      [orphanId]: ['cancelled', 'released'],
     });
     const erasureEvent = (await system.store.readStream(`session-${futureId}`)).find((e) => e.type === 'SessionCancelled');
     expect(erasureEvent?.data).toMatchObject({ byErasure: true, cancelledByRole: 'system', credit: 'released' });
@@ -337,7 +351,7 @@ describe('erasure', () => {
     // No session event in the tutor's calendar holds the student any more: attendee and notes gone,
     // the future ones deleted, the past one kept without them.
     const rows = await calendarRows();
-    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
     for (const row of rows) {
       expect(row.attendees, `attendees of ${row.event_id}`).toEqual([]);
       expect(row.description ?? '', `description of ${row.event_id}`).not.toMatch(/saffron|cobalt/);

@@ -10,6 +10,7 @@ import { calendarErasureJob } from '../../commands/sessions/sessionCalendarErasu
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
 import { settleSession } from '../../commands/sessions/settleSession.ts';
 import { type AccountDeletionStep, accountDeletionWorkflow } from '../../domain/accounts/accountDeletion.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
 import { filePrefixesOf } from '../../domain/tutors/picture.ts';
 import type { Projector } from '../../projections/runner/projector.ts';
 import { workflowProjector } from '../kit/workflowRunner.ts';
@@ -61,7 +62,14 @@ async function cancelForErasure(store: EventStore, sessionId: string, ctx: Comma
   const cancelled = decided.events.find((e) => e.type === 'SessionCancelled');
   if (cancelled?.type !== 'SessionCancelled') return;
   const { tutorId, courseId, credit } = cancelled.data;
-  await settleSession(handlers, courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }), { sessionId, tutorId, courseId, credit }, step);
+  try {
+    await settleSession(handlers, courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }), { sessionId, tutorId, courseId, credit }, step);
+  } catch (error) {
+    // A course the log does not hold (data seeded around the booking process) must not stop the
+    // erasure: the key would never be shredded. The settlement job that follows SessionCancelled
+    // tries again and surfaces it.
+    if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
+  }
 }
 
 /** Deletes every file the account owns (again is a no-op). */
