@@ -51,6 +51,8 @@ export async function seedDemoConsole(
     '4000 0000 0000 0002',
     'declined',
   );
+  // The declined checkout holds Sam's slot until its failure is handled (a checkout under way blocks the next enrolment).
+  await slotReleased(system, sam.id);
   const paid = await pay(
     api,
     { studentId: sam.id, subjectId: calculus.id, packageId: eight.id, amount: eight.totalPrice },
@@ -109,6 +111,16 @@ async function signedIn(app: FastifyInstance, who: { username: string; password:
     patch: (url, body) => call('PATCH', url, body),
     put: (url, body) => call('PUT', url, body),
   };
+}
+
+/** Waits (up to 30 s) for the student's pending checkout slot to be given back by the purchase fulfilment. */
+async function slotReleased(system: System, studentId: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { enrollments } = await system.accounts.handlers.students.load(studentId);
+    if (!enrollments.some((e) => e.status === 'claimed')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the declined checkout still holds the slot');
 }
 
 /** Checkout as the browser does it: the intent, the sandbox's card form, the confirmation. */

@@ -21,6 +21,7 @@ export const AUDIT_RANGE_INVALID = 'from must not be later than to';
 const kindOfCategory: Record<string, EntityKind> = {
   user: 'user',
   userActivity: 'user',
+  promoGuessing: 'user',
   student: 'student',
   tutor: 'tutor',
   tutorSchedule: 'tutor',
