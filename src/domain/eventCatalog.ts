@@ -9,6 +9,7 @@ import { packageFeatureEvents } from './packages/index.ts';
 import { payoutFeatureEvents } from './payouts/index.ts';
 import { promoCodeFeatureEvents } from './promoCodes/index.ts';
 import { purchaseFeatureEvents } from './purchases/index.ts';
+import { reviewFeatureEvents } from './reviews/index.ts';
 import { sessionFeatureEvents } from './sessions/index.ts';
 import { subjectEvents } from './subjects/index.ts';
 import { tutorFeatureEvents } from './tutors/index.ts';
@@ -26,6 +27,7 @@ export const eventCatalog = {
   ...courseFeatureEvents,
   ...purchaseFeatureEvents,
   ...sessionFeatureEvents,
+  ...reviewFeatureEvents,
   ...payoutFeatureEvents,
   ...noticeFeatureEvents,
 } satisfies EventCatalog;
