@@ -129,6 +129,12 @@ const schema = z.object({
   RESEND_VERIFICATION_IP_LIMIT: limitSetting('10/15m'),
   /** Password-reset requests per client address (each account also waits a minute between codes). */
   PASSWORD_RESET_IP_LIMIT: limitSetting('10/15m'),
+  /** Promo code checks (POST /api/promo-codes/validate) per signed-in account; always on. */
+  PROMO_CHECK_ACCOUNT_LIMIT: limitSetting('30/1m'),
+  /** Promo code checks per client address, across accounts. */
+  PROMO_CHECK_IP_LIMIT: limitSetting('60/1m'),
+  /** Unknown promo codes one account may try in a window before an alert is raised (once per window). */
+  PROMO_GUESS_ALERT: limitSetting('20/1h'),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

@@ -3,6 +3,7 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { normalizePromoCode, promoCodeStreamId } from '../../domain/promoCodes/promoCode.ts';
 import { promoCodeDecider } from '../../domain/promoCodes/promoCodeDecider.ts';
 import { promoCodeReservationDecider } from '../../domain/promoCodes/promoCodeReservationDecider.ts';
+import { promoGuessingDecider, promoGuessingStreamId } from '../../domain/promoCodes/promoGuessing.ts';
 import { commandHandler } from '../kit/handleCommand.ts';
 
 /** The command handlers of the promo codes feature, one per aggregate. */
@@ -10,6 +11,7 @@ export function promoCodeHandlers(store: EventStore) {
   return {
     promoCodes: commandHandler(store, promoCodeDecider, promoCodeStreamId),
     reservations: commandHandler(store, promoCodeReservationDecider, (id) => id),
+    guessing: commandHandler(store, promoGuessingDecider, promoGuessingStreamId),
   };
 }
 export type PromoCodeHandlers = ReturnType<typeof promoCodeHandlers>;

@@ -12,6 +12,7 @@ export const alertTypes = [
   'job_failed',
   'late_cancellation',
   'refund_outside_topmark',
+  'promo_code_guessing',
 ] as const;
 export type AlertType = (typeof alertTypes)[number];
 export const alertTypeLabels: Record<AlertType, string> = {
@@ -24,6 +25,7 @@ export const alertTypeLabels: Record<AlertType, string> = {
   job_failed: 'Job gave up',
   late_cancellation: 'Late cancellation',
   refund_outside_topmark: 'Refund outside Topmark',
+  promo_code_guessing: 'Promo code guessing',
 };
 
 export const alertSeverities = ['low', 'medium', 'high'] as const;

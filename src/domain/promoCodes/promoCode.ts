@@ -12,6 +12,8 @@ export const promoTermsSchema = z.object({
   /** Percentage: hundredths of a percent (10% = 1000); fixed amount: cents. */
   discountValue: z.number().int(),
   maxUses: z.number().int().nullable(),
+  /** Uses one account may make (held or redeemed); null or absent (codes made before it existed): no limit. */
+  maxUsesPerPerson: z.number().int().nullish(),
   validFrom: z.string().nullable(),
   validUntil: z.string().nullable(),
   isActive: z.boolean(),
@@ -86,10 +88,12 @@ export interface PromoCodeState {
   claims: Record<string, PromoClaim>;
   /** Claim ids that became redemptions (a repeated redeem changes nothing). */
   redeemed: string[];
+  /** Who made each redemption (claim id → user id), for the per-person limit. */
+  redeemedBy: Record<string, string>;
   /** Claim ids whose purchase was refunded: never claimed nor redeemed again. */
   refunded: string[];
 }
-export const initialPromoCodeState: PromoCodeState = { terms: null, claims: {}, redeemed: [], refunded: [] };
+export const initialPromoCodeState: PromoCodeState = { terms: null, claims: {}, redeemed: [], redeemedBy: {}, refunded: [] };
 
 export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): PromoCodeState {
   switch (event.type) {
@@ -102,6 +106,7 @@ export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): P
         discountType: rest.discountType,
         discountValue: rest.discountValue,
         maxUses: rest.maxUses,
+        maxUsesPerPerson: rest.maxUsesPerPerson ?? null,
         validFrom: rest.validFrom,
         validUntil: rest.validUntil,
         isActive: rest.isActive,
@@ -122,13 +127,20 @@ export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): P
     }
     case 'PromoCodeRedeemed': {
       const { [event.data.claimId]: _redeemed, ...claims } = state.claims;
-      return { ...state, claims, redeemed: [...state.redeemed, event.data.claimId] };
-    }
-    case 'PromoUseRefunded': {
-      const { [event.data.claimId]: _refunded, ...claims } = state.claims;
       return {
         ...state,
         claims,
+        redeemed: [...state.redeemed, event.data.claimId],
+        redeemedBy: { ...state.redeemedBy, [event.data.claimId]: event.data.userId },
+      };
+    }
+    case 'PromoUseRefunded': {
+      const { [event.data.claimId]: _refunded, ...claims } = state.claims;
+      const { [event.data.claimId]: _by, ...redeemedBy } = state.redeemedBy;
+      return {
+        ...state,
+        claims,
+        redeemedBy,
         redeemed: state.redeemed.filter((id) => id !== event.data.claimId),
         refunded: [...state.refunded, event.data.claimId],
       };

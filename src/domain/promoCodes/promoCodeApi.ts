@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { isSupportedEpochMs } from '../kit/supportedDates.ts';
 import { discountTypes } from './promoCode.ts';
 import {
+  CODE_CHARACTERS,
   CODE_REQUIRED,
   CODE_TOO_LONG,
   DATE_INVALID,
   DATE_OUT_OF_RANGE,
   DISCOUNT_NOT_POSITIVE,
   DISCOUNT_TYPE_INVALID,
+  isPromoCodeText,
   isPromoDate,
   MAX_USES_INVALID,
+  MAX_USES_PER_PERSON_INVALID,
   PROMO_CODE_MAX_LENGTH,
 } from './promoTerms.ts';
 
@@ -36,7 +39,12 @@ const dateTime = promoDate(isPromoDate, (s) => s === '').nullish();
 /** POST /api/admin/promo-codes and PATCH /api/admin/promo-codes/{id}: the discount as a decimal string, empty limits and dates as null. */
 export const promoCodeBodySchema = z
   .object({
-    code: z.string({ error: CODE_REQUIRED }).trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG),
+    code: z
+      .string({ error: CODE_REQUIRED })
+      .trim()
+      .min(1, CODE_REQUIRED)
+      .max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG)
+      .refine(isPromoCodeText, CODE_CHARACTERS),
     description: z.string({ error: DESCRIPTION_TOO_LONG }).trim().max(500, DESCRIPTION_TOO_LONG).nullish(),
     discountType: z.enum(discountTypes, { error: DISCOUNT_TYPE_INVALID }),
     discountValue: z
@@ -47,6 +55,13 @@ export const promoCodeBodySchema = z
       .int(MAX_USES_INVALID)
       .min(1, MAX_USES_INVALID)
       .max(1_000_000_000, MAX_USES_INVALID)
+      .nullish(),
+    /** How many times one account may use the code; absent or null: no limit per person. */
+    maxUsesPerPerson: z
+      .number({ error: MAX_USES_PER_PERSON_INVALID })
+      .int(MAX_USES_PER_PERSON_INVALID)
+      .min(1, MAX_USES_PER_PERSON_INVALID)
+      .max(1_000_000_000, MAX_USES_PER_PERSON_INVALID)
       .nullish(),
     validFrom: dateTime,
     validUntil: dateTime,
@@ -64,6 +79,7 @@ export const promoCodeSchema = z.object({
   /** A decimal string: "10.00" (percent) or "25.00" (dollars). */
   discountValue: z.string(),
   maxUses: z.number().int().nullable(),
+  maxUsesPerPerson: z.number().int().nullable(),
   currentUses: z.number().int(),
   validFrom: z.string().nullable(),
   validUntil: z.string().nullable(),
@@ -110,11 +126,18 @@ const readsAsLocalDate = (s: string) => !Number.isNaN(Date.parse(s));
  * as null, dates as ISO.
  */
 export const promoCodeFormSchema = z.object({
-  code: z.string().trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG),
+  code: z.string().trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG).refine(isPromoCodeText, CODE_CHARACTERS),
   description: z.string().max(500, DESCRIPTION_TOO_LONG),
   discountType: z.enum(discountTypes),
   discountValue: z.string().refine((v) => v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0.01, DISCOUNT_NOT_POSITIVE),
   maxUses: z.string().refine((v) => v.trim() === '' || (/^\d+$/.test(v.trim()) && Number(v) >= 1), MAX_USES_INVALID),
+  /** Empty: no limit per person. */
+  maxUsesPerPerson: z
+    .string()
+    .refine(
+      (v) => v.trim() === '' || (/^\d{1,10}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 1_000_000_000),
+      MAX_USES_PER_PERSON_INVALID,
+    ),
   /** The datetime-local inputs' values; empty is no date. */
   validFrom: promoDate(readsAsLocalDate, (s) => s.trim() === ''),
   validUntil: promoDate(readsAsLocalDate, (s) => s.trim() === ''),
@@ -131,6 +154,7 @@ export function toPromoCodeBody(values: PromoCodeFormValues): PromoCodeBody {
     discountType: values.discountType,
     discountValue: String(values.discountValue).trim(),
     maxUses: values.maxUses.trim() === '' ? null : Number(values.maxUses),
+    maxUsesPerPerson: values.maxUsesPerPerson.trim() === '' ? null : Number(values.maxUsesPerPerson),
     validFrom: isoOrNull(values.validFrom),
     validUntil: isoOrNull(values.validUntil),
     isActive: values.isActive,

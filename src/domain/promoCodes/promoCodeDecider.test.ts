@@ -10,6 +10,7 @@ import {
   PROMO_INACTIVE,
   PROMO_NOT_FOUND,
   PROMO_NOT_YET_VALID,
+  PROMO_PERSON_LIMIT,
   promoCodeDecider,
   refusalOf,
 } from './promoCodeDecider.ts';
@@ -36,6 +37,7 @@ const terms = {
   discountType: 'percentage' as const,
   discountValue: 1000,
   maxUses: 2,
+  maxUsesPerPerson: null,
   validFrom: null,
   validUntil: null,
   isActive: true,
@@ -141,6 +143,31 @@ describe('promo code decider', () => {
       .when(claim('pi-1'))
       .thenNothing();
     spec.given([]).when(claim('pi-1')).thenThrows(PROMO_NOT_FOUND, 'not_found');
+  });
+
+  it("holds each person to the optional per-person limit: their held claims and redemptions count, not others' uses", () => {
+    const onceEach: PromoCodeEvent = {
+      type: 'PromoCodeCreated',
+      data: { promoCodeId: 'p1', ...terms, maxUses: null, maxUsesPerPerson: 1, createdBy: 'admin-1', at },
+    };
+    spec
+      .given([onceEach, claimed('pi-1')])
+      .when(claim('pi-2'))
+      .thenThrows(PROMO_PERSON_LIMIT, 'conflict');
+    spec
+      .given([onceEach, claimed('pi-1'), redeemed('pi-1')])
+      .when(claim('pi-2'))
+      .thenThrows(PROMO_PERSON_LIMIT, 'conflict');
+    const bob = { ...claim('pi-2'), data: { ...claim('pi-2').data, userId: 'bob' } };
+    expect(promoCodeDecider.decide(bob, fold(promoCodeDecider, [onceEach, claimed('pi-1')])).map((e) => e.type)).toEqual([
+      'PromoUseClaimed',
+    ]);
+    // A claim that expired unredeemed no longer counts.
+    expect(
+      promoCodeDecider.decide(claim('pi-2', later(CLAIM_MINUTES + 1)), fold(promoCodeDecider, [onceEach, claimed('pi-1')])),
+    ).toHaveLength(1);
+    expect(refusalOf(fold(promoCodeDecider, [onceEach, claimed('pi-1')]), now, 'u1')).toBe(PROMO_PERSON_LIMIT);
+    expect(refusalOf(fold(promoCodeDecider, [onceEach, claimed('pi-1')]), now, 'bob')).toBeNull();
   });
 
   it('never lets uses pass the limit: held claims and redemptions both count', () => {

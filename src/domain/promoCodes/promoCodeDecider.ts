@@ -8,6 +8,7 @@ export const PROMO_INACTIVE = 'This promo code is not active';
 export const PROMO_NOT_YET_VALID = 'This promo code is not valid yet';
 export const PROMO_EXPIRED = 'This promo code has expired';
 export const PROMO_EXHAUSTED = 'This promo code has reached its maximum number of uses';
+export const PROMO_PERSON_LIMIT = 'You have already used this promo code as many times as it allows';
 export const ADMINS_ONLY = 'Only admins can manage promo codes';
 
 /** How long a use stays held for a payment that neither succeeds nor fails (then a saga releases it). */
@@ -32,19 +33,30 @@ export function usesAt(state: PromoCodeState, now: Date): number {
   return state.redeemed.length + held;
 }
 
-/** Why a code cannot be used at `now`, or null (spec part 2 §2: inactive, not yet valid, expired, exhausted). */
-export function refusalOf(state: PromoCodeState, now: Date): string | null {
+/** The uses `userId` holds at `now`: their redemptions and their claims not yet expired. */
+export function usesByAt(state: PromoCodeState, userId: string, now: Date): number {
+  const held = Object.values(state.claims).filter((c) => c.userId === userId && Date.parse(c.expiresAt) > now.getTime()).length;
+  return Object.values(state.redeemedBy).filter((by) => by === userId).length + held;
+}
+
+/**
+ * Why a code cannot be used at `now` (by `userId`, when given), or null (spec part 2 §2: inactive,
+ * not yet valid, expired, exhausted; and the optional per-person limit).
+ */
+export function refusalOf(state: PromoCodeState, now: Date, userId?: string): string | null {
   const terms = state.terms;
   if (!terms) return PROMO_NOT_FOUND;
   if (!terms.isActive) return PROMO_INACTIVE;
   if (terms.validFrom && Date.parse(terms.validFrom) > now.getTime()) return PROMO_NOT_YET_VALID;
   if (terms.validUntil && Date.parse(terms.validUntil) <= now.getTime()) return PROMO_EXPIRED;
   if (terms.maxUses !== null && usesAt(state, now) >= terms.maxUses) return PROMO_EXHAUSTED;
+  const perPerson = terms.maxUsesPerPerson ?? null;
+  if (userId !== undefined && perPerson !== null && usesByAt(state, userId, now) >= perPerson) return PROMO_PERSON_LIMIT;
   return null;
 }
 
-function usable(state: PromoCodeState, now: Date): PromoTerms {
-  const refusal = refusalOf(state, now);
+function usable(state: PromoCodeState, now: Date, userId: string): PromoTerms {
+  const refusal = refusalOf(state, now, userId);
   if (refusal === PROMO_NOT_FOUND) throw new DomainError(refusal, 'not_found');
   if (refusal) throw new DomainError(refusal, 'conflict');
   return state.terms as PromoTerms;
@@ -55,7 +67,7 @@ function adminOnly(role: string | null | undefined) {
 }
 
 /**
- * A promo code's terms and its uses. The limit is enforced here, on the code's own stream: a use
+ * A promo code's terms and its uses. The limits (in all, and per person when set) are enforced here, on the code's own stream: a use
  * is claimed when a payment starts (so concurrent checkouts cannot all pass a limit that only one
  * of them may take), released when it fails or is abandoned, and becomes a redemption when the
  * purchase completes.
@@ -86,7 +98,7 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
 
   ClaimPromoUse: ({ data, metadata: { now } }, state) => {
     if (state.claims[data.claimId] || state.redeemed.includes(data.claimId) || state.refunded.includes(data.claimId)) return [];
-    const terms = usable(state, now);
+    const terms = usable(state, now, data.userId);
     const { discountCents } = quoteWithPromo(terms, data.priceCents);
     const expiresAt = new Date(now.getTime() + CLAIM_MINUTES * 60_000).toISOString();
     return [
@@ -114,7 +126,7 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
     const live = claim && Date.parse(claim.expiresAt) > now.getTime();
     // A payment that outlived its claim still redeems if the limit allows (an expired claim no
     // longer holds its place); otherwise the caller refunds the payment.
-    if (!live) usable(state, now);
+    if (!live) usable(state, now, data.userId);
     const discountCents = claim ? claim.discountCents : quoteWithPromo(state.terms as PromoTerms, data.priceCents).discountCents;
     return [
       {

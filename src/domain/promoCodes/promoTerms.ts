@@ -1,4 +1,5 @@
 import { DomainError } from '../kit/decider.ts';
+import { InvalidFieldError } from '../kit/domainError.ts';
 import { isIsoDay, isIsoInstant, isSupportedEpochMs, outsideSupportedDates } from '../kit/supportedDates.ts';
 import { type DiscountType, discountTypes, normalizePromoCode, type PromoTerms } from './promoCode.ts';
 
@@ -11,6 +12,7 @@ export const DISCOUNT_NOT_POSITIVE = 'Discount value must be positive';
 export const PERCENTAGE_OVER_100 = 'A percentage discount cannot exceed 100%';
 export const DISCOUNT_TYPE_INVALID = 'Discount type must be percentage or fixed_amount';
 export const MAX_USES_INVALID = 'Max uses must be at least 1, or empty for unlimited';
+export const MAX_USES_PER_PERSON_INVALID = 'Uses per person must be at least 1, or empty for no limit';
 export const VALIDITY_INVALID = 'Valid until must be after valid from';
 export const DATE_INVALID = 'Dates must be valid date-times';
 /** What the promo code's read model and every check of it can store and compare (src/domain/kit/supportedDates.ts). */
@@ -23,6 +25,7 @@ export interface PromoTermsInput {
   discountType: string;
   discountValue: string | number;
   maxUses?: number | null;
+  maxUsesPerPerson?: number | null;
   validFrom?: string | null;
   validUntil?: string | null;
   isActive?: boolean;
@@ -37,6 +40,11 @@ export const isPromoDate = (value: string) => isIsoInstant(value) || isIsoDay(va
 
 const DECIMAL = /^\d{1,9}(\.\d{1,2})?$/;
 const CODE = /^[A-Z0-9_-]+$/;
+
+/** Whether a code as typed is made of the characters a code may hold (once upper-cased): nothing hidden, nothing that reorders. */
+export const isPromoCodeText = (code: string) => CODE.test(normalizePromoCode(code));
+
+const isLimit = (n: number | null) => n === null || (Number.isInteger(n) && n >= 1 && n <= 1_000_000_000);
 
 function instant(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null;
@@ -61,13 +69,24 @@ export function promoTermsOf(input: PromoTermsInput): PromoTerms {
   if (hundredths < 1) throw new DomainError(DISCOUNT_NOT_POSITIVE, 'invalid');
   if (discountType === 'percentage' && hundredths > 10_000) throw new DomainError(PERCENTAGE_OVER_100, 'invalid');
   const maxUses = input.maxUses ?? null;
-  if (maxUses !== null && (!Number.isInteger(maxUses) || maxUses < 1 || maxUses > 1_000_000_000))
-    throw new DomainError(MAX_USES_INVALID, 'invalid');
+  if (!isLimit(maxUses)) throw new InvalidFieldError('maxUses', MAX_USES_INVALID);
+  const maxUsesPerPerson = input.maxUsesPerPerson ?? null;
+  if (!isLimit(maxUsesPerPerson)) throw new InvalidFieldError('maxUsesPerPerson', MAX_USES_PER_PERSON_INVALID);
   const validFrom = instant(input.validFrom);
   const validUntil = instant(input.validUntil);
   if (validFrom && validUntil && Date.parse(validUntil) <= Date.parse(validFrom)) throw new DomainError(VALIDITY_INVALID, 'invalid');
   const description = input.description?.trim() || null;
-  return { code, description, discountType, discountValue: hundredths, maxUses, validFrom, validUntil, isActive: input.isActive ?? true };
+  return {
+    code,
+    description,
+    discountType,
+    discountValue: hundredths,
+    maxUses,
+    maxUsesPerPerson,
+    validFrom,
+    validUntil,
+    isActive: input.isActive ?? true,
+  };
 }
 
 /** The discount as the API shows it: a percentage number (10.5) or dollars (12.5). */

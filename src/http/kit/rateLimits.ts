@@ -4,6 +4,7 @@ import type { Config, LimitRule } from '../../adapters/config/config.ts';
 import { postgresRateLimitStore } from '../../adapters/rateLimit/postgresRateLimitStore.ts';
 import { type RateLimiter, waitText } from '../../adapters/rateLimit/rateLimiter.ts';
 import type { SignInLimits } from '../../commands/accounts/signIn.ts';
+import type { PromoCheckLimits } from '../../commands/promoCodes/promoChecks.ts';
 
 /**
  * @fastify/rate-limit on the PostgreSQL store: per-route limits per client address (IPv6 by /64),
@@ -38,6 +39,15 @@ export function perIpLimit(
       errorResponseBuilder: (_request, context) =>
         Object.assign(new Error(refusal(waitText(Math.max(1, Math.ceil(context.ttl / 1000))))), { statusCode: context.statusCode }),
     },
+  };
+}
+
+/** The promo code check limits from the settings: per account always, per address unless RATE_LIMITS=off. */
+export function promoCheckLimits(config: Config): PromoCheckLimits {
+  return {
+    perAccount: config.PROMO_CHECK_ACCOUNT_LIMIT,
+    perIp: config.RATE_LIMITS === 'off' ? null : config.PROMO_CHECK_IP_LIMIT,
+    guessAlert: config.PROMO_GUESS_ALERT,
   };
 }
 

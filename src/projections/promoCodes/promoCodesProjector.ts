@@ -22,6 +22,7 @@ export const promoCodesProjector = defineProjection({
               discount_type: d.discountType,
               discount_value: d.discountValue,
               max_uses: d.maxUses,
+              max_uses_per_person: d.maxUsesPerPerson ?? null,
               valid_from: d.validFrom,
               valid_until: d.validUntil,
               is_active: d.isActive,

@@ -13,6 +13,7 @@ export interface PromoCodeView {
   discountType: DiscountType;
   discountValue: string;
   maxUses: number | null;
+  maxUsesPerPerson: number | null;
   currentUses: number;
   validFrom: string | null;
   validUntil: string | null;
@@ -29,6 +30,7 @@ const view = (r: PromoRead): PromoCodeView => ({
   discountType: r.discount_type,
   discountValue: (r.discount_value / 100).toFixed(2),
   maxUses: r.max_uses,
+  maxUsesPerPerson: r.max_uses_per_person,
   currentUses: r.current_uses,
   validFrom: iso(r.valid_from),
   validUntil: iso(r.valid_until),

@@ -15,6 +15,8 @@ export const promoCodes = table(
     discount_type: text<DiscountType>(),
     discount_value: int(),
     max_uses: int().nullable(),
+    /** Uses one account may make; null: no limit per person. */
+    max_uses_per_person: int().nullable(),
     current_uses: int().default(0),
     valid_from: timestamptz().nullable(),
     valid_until: timestamptz().nullable(),

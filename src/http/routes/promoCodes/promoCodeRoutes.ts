@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createPromoCode, editPromoCode } from '../../../commands/promoCodes/managePromoCodes.ts';
+import { admitPromoCheck, recordPromoMiss, sameCode } from '../../../commands/promoCodes/promoChecks.ts';
 import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { PACKAGE_NOT_FOUND } from '../../../domain/packages/package.ts';
@@ -18,7 +19,8 @@ import { findPackage } from '../../../projections/packages/queries.ts';
 import { findPromoCode, listPromoCodes, listPromoRedemptions, promoCodeIdOf } from '../../../projections/promoCodes/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, principalOf } from '../../kit/auth.ts';
-import { idempotent } from '../../kit/commandRequest.ts';
+import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
+import { promoCheckLimits } from '../../kit/rateLimits.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 const adminOnly = { roles: ['admin'] } as const;
@@ -37,9 +39,11 @@ const dollars = (cents: number) => cents / 100;
 
 /** The admin's promo codes (spec part 2 §7) and the check of a code at checkout. */
 export const promoCodeRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, store, accounts, config }: Pick<System, 'sql' | 'store' | 'accounts' | 'config'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = promoCodeHandlers(store);
+    const limiter = accounts.rateLimiter;
+    const checkLimits = promoCheckLimits(config);
     const shown = async (promoCodeId: string, position: string | null) => {
       await readYourWrites(sql, promoProjections, position);
       const found = await findPromoCode(sql, promoCodeId);
@@ -114,18 +118,28 @@ export const promoCodeRoutes =
           response: { 200: promoValidationSchema, 404: messageSchema, 409: messageSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const principal = principalOf(request);
         const { code, packageId, userId } = request.body;
         if (userId !== principal.userId && principal.role !== 'admin') throw new DomainError(FORBIDDEN, 'forbidden');
+        // Counted per caller (an admin checking for someone spends the admin's allowance) and per address.
+        await admitPromoCheck(limiter, checkLimits, principal.userId, request.ip).catch((error: unknown) => {
+          const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+          if (typeof wait === 'number') reply.header('retry-after', String(wait));
+          throw error;
+        });
+        const unknown = async () => {
+          await recordPromoMiss({ limiter, handlers }, checkLimits, principal.userId, contextFrom(request));
+          return new DomainError(PROMO_NOT_FOUND, 'not_found');
+        };
         const normalized = normalizePromoCode(code);
         const promoCodeId = await promoCodeIdOf(sql, normalized);
-        if (!promoCodeId) throw new DomainError(PROMO_NOT_FOUND, 'not_found');
+        if (!promoCodeId) throw await unknown();
         // The read model only finds the id; the code's stream holds its terms and its held uses.
         const state = await handlers.promoCodes.load(promoCodeId);
         const terms = state.terms;
-        if (!terms || terms.code !== normalized) throw new DomainError(PROMO_NOT_FOUND, 'not_found');
-        const refusal = refusalOf(state, new Date());
+        if (!terms || !sameCode(terms.code, normalized)) throw await unknown();
+        const refusal = refusalOf(state, new Date(), userId);
         if (refusal) throw new DomainError(refusal, 'conflict');
         const found = await findPackage(sql, packageId);
         if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');

@@ -13,6 +13,7 @@ type AlertEvent = ProjectedEvent<
   | 'SessionCalendarEventMoved'
   | 'SessionCancelled'
   | 'PurchaseRefundedAtProvider'
+  | 'PromoCodeGuessingFlagged'
 >;
 
 function alertOf(e: AlertEvent): AlertRow {
@@ -100,6 +101,15 @@ function alertOf(e: AlertEvent): AlertRow {
         title: 'A payment was refunded outside Topmark',
         description: `Purchase ${e.data.purchaseId}: the payment provider reports ${centsOf(e.data.amountRefundedCents)} of ${centsOf(e.data.amountCents)} refunded on ${e.data.paymentIntentId}, ${centsOf(e.data.unexplainedCents)} of it not through Topmark (a refund in the provider's dashboard, or one Topmark gave up on that went through). The family's sessions are unchanged: decide whether they should stay.`,
       };
+    case 'PromoCodeGuessingFlagged':
+      return {
+        ...common,
+        type: 'promo_code_guessing',
+        severity: 'medium',
+        user_id: e.data.userId,
+        title: 'An account keeps trying promo codes that do not exist',
+        description: `Account ${e.data.userId} tried ${e.data.misses} unknown promo codes within ${Math.round(e.data.windowSeconds / 60)} minutes (window from ${e.data.windowStart}). Its checks are limited per minute; look at the account and deactivate it if it is guessing.`,
+      };
     default:
       return {
         ...common,
@@ -159,6 +169,7 @@ export const alertsProjector = defineProjection({
     'SessionCalendarEventWritten',
     'SessionCancelled',
     'PurchaseRefundedAtProvider',
+    'PromoCodeGuessingFlagged',
     'AlertResolved',
   ],
   tables: [alerts],

@@ -15,6 +15,7 @@ export const alerts = table(
       | 'calendar_event_moved'
       | 'late_cancellation'
       | 'refund_outside_topmark'
+      | 'promo_code_guessing'
     >(),
     title: text(),
     description: text().nullable(),

@@ -254,19 +254,35 @@ function PromoCodeForm({ promo, onDone }: { promo: PromoCode | null; onDone: () 
           <FieldMessage id="promo-value-error" error={errors.discountValue} />
         </div>
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="promo-max-uses">Max uses (empty for unlimited)</Label>
-        <Input
-          id="promo-max-uses"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          placeholder="Unlimited"
-          {...fieldA11y('promo-max-uses', errors.maxUses)}
-          {...register('maxUses')}
-        />
-        <FieldMessage id="promo-max-uses-error" error={errors.maxUses} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <Label htmlFor="promo-max-uses">Max uses (empty for unlimited)</Label>
+          <Input
+            id="promo-max-uses"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            placeholder="Unlimited"
+            {...fieldA11y('promo-max-uses', errors.maxUses)}
+            {...register('maxUses')}
+          />
+          <FieldMessage id="promo-max-uses-error" error={errors.maxUses} />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="promo-max-uses-per-person">Uses per person (empty for no limit)</Label>
+          <Input
+            id="promo-max-uses-per-person"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            placeholder="No limit"
+            {...fieldA11y('promo-max-uses-per-person', errors.maxUsesPerPerson)}
+            {...register('maxUsesPerPerson')}
+          />
+          <FieldMessage id="promo-max-uses-per-person-error" error={errors.maxUsesPerPerson} />
+        </div>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">
