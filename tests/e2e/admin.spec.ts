@@ -154,7 +154,10 @@ test('Create Tutor lists pending applications with their status and Google mark;
 
   const approveItem = page.getByTestId('pending-tutor').filter({ hasText: `Olga Onboard${id}` });
   await approveItem.getByRole('button', { name: /^Approve / }).click();
-  await page.getByRole('alertdialog', { name: `Approve Olga Onboard${id}?` }).getByRole('button', { name: 'Approve tutor' }).click();
+  await page
+    .getByRole('alertdialog', { name: `Approve Olga Onboard${id}?` })
+    .getByRole('button', { name: 'Approve tutor' })
+    .click();
   await expect(page.getByText('Tutor Approved').first()).toBeVisible();
   await expect(page.getByText('The tutor account has been approved and activated.').first()).toBeVisible();
   await expect(approveItem).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';

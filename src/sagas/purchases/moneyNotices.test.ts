@@ -5,7 +5,6 @@ import { createTestSystem, type TestSystem } from '../../../tests/support/system
 import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { KeptMail } from '../../adapters/mail/mailer.ts';
-import { commandContext } from '../../commands/kit/commandContext.ts';
 import { payoutPeriodStreamId } from '../../domain/payouts/payoutPeriod.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 import { reactorProjector } from '../kit/reactor.ts';

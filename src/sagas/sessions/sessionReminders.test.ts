@@ -12,7 +12,6 @@ import {
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { approvedTutor } from '../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import { commandContext } from '../../commands/kit/commandContext.ts';
 import { sessionUid } from '../../domain/sessions/sessionNotices.ts';
 import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
 import {

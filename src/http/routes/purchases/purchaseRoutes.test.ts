@@ -14,9 +14,9 @@ import { seedSubjectCatalog } from '../../../commands/subjects/seedCatalog.ts';
 import { confirmPaymentAnswerSchema, paymentIntentAnswerSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { findCourse } from '../../../projections/courses/queries.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
-import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { findPurchase } from '../../../projections/purchases/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
 import { AMOUNT_MISMATCH, FREE_CLIENT_SECRET } from './purchaseRoutes.ts';
 

@@ -13,7 +13,6 @@ import {
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { approvedTutor } from '../../../../tests/support/tutors.ts';
 import { loadConfig } from '../../../adapters/config/config.ts';
-import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { sessionStreamId } from '../../../domain/sessions/session.ts';
 import { noticeFactsAt, type SessionStreamEvent, sessionUid } from '../../../domain/sessions/sessionNotices.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';

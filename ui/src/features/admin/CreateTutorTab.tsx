@@ -1,6 +1,6 @@
 import type { AdminListedUser } from '@shared/tutors/adminApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BadgeCheck, Check, Inbox, Loader2, Send, X } from 'lucide-react';
+import { BadgeCheck, Inbox, Loader2, Send, X } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';

@@ -15,7 +15,7 @@ import {
   tableFeatures,
   useTable,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, Check, Inbox, Loader2, Mail, Search, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Inbox, Loader2, Mail, Search, X } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
 import { LoadError } from '../../components/LoadError.tsx';

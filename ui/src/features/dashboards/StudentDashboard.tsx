@@ -143,8 +143,12 @@ function StudentDashboard({ user }: { user: User }) {
       ) : (
         <DashboardBody user={user} data={dashboard.data} />
       )}
-      {viewOnly || user.role !== 'student' ? null : <CalendarFeedCard />}
-      {viewOnly || user.role !== 'student' ? null : <NotificationSettingsCard />}
+      {viewOnly || user.role !== 'student' ? null : (
+        <>
+          <CalendarFeedCard />
+          <NotificationSettingsCard />
+        </>
+      )}
       {viewOnly ? null : (
         <section
           aria-labelledby="account-heading"
