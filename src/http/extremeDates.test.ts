@@ -54,7 +54,7 @@ const RAW = [
   NUL,
 ];
 
-type Shape = 'day' | 'instant' | 'local' | 'time';
+type Shape = 'day' | 'instant' | 'local' | 'time' | 'zone' | 'name';
 
 /** The same extremes written the way each kind of field takes them. */
 const SHAPED: Record<Shape, string[]> = {
@@ -82,6 +82,36 @@ const SHAPED: Record<Shape, string[]> = {
     '2026-01-01T24:00',
   ],
   time: ['24:00', '23:60', '99:99', '-01:00', '1:00', '10:00:00', '10:00Z'],
+  /** Not IANA zones: refused, never replaced by a default. */
+  zone: [
+    'Mars/Olympus',
+    'UTC+25',
+    '+05:00',
+    'Etc/GMT+5',
+    'America/Nowhere',
+    ' America/New_York',
+    'America/New_York\u202E',
+    '../../etc/passwd',
+  ],
+  /** Names that hide or reorder their letters: bidi controls, zero-width, invisible, controls, non-characters. */
+  name: [
+    'Ma\u202Eya',
+    'Ma\u202Aya',
+    'Ma\u2066ya',
+    'Ma\u2069ya',
+    'Ma\u200Bya',
+    'Ma\u200Cya',
+    'Ma\u200Dya',
+    'Ma\u2060ya',
+    'Ma\uFEFFya',
+    'Ma\u200Fya',
+    'Ma\u2028ya',
+    'Ma\nya',
+    'Ma\u0007ya',
+    'Ma\uFDD0ya',
+    'Ma\uFFFEya',
+    'Ma\u{10FFFF}ya',
+  ],
 };
 
 /**
@@ -93,6 +123,8 @@ const WELL_FORMED: Record<Shape, readonly string[]> = {
   instant: ['1970-01-01T00:00:00Z', '2200-12-31T15:00:00Z'],
   local: ['2200-12-31T10:00'],
   time: [],
+  zone: [],
+  name: [],
 };
 
 interface Probe {
@@ -113,9 +145,10 @@ let maya: ApprovedTutor;
 let sam: { userId: string; studentId: string; courseId: string; purchaseId: string; cookie: string };
 let sessionId: string;
 let promoId: string;
+let mathId: string;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, cookie: string, payload?: Record<string, unknown>) =>
-  app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
+  app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload }) });
 const q = encodeURIComponent;
 
 const nyDay = (days: number) => Temporal.Now.zonedDateTimeISO(NY).toPlainDate().add({ days }).toString();
@@ -297,6 +330,137 @@ const PROBES: Probe[] = [
     writes: true,
     send: (v) => call('POST', `/api/admin/payouts/${q(v)}/mark-paid`, admin, { method: 'bank_transfer', reference: 'R-1' }),
   },
+  // Time zones: every route and command that takes one (issue 23: refused, never replaced).
+  {
+    name: 'GET /api/tutors/:tutorId/availability/:date ?timezone',
+    shape: 'zone',
+    field: 'timezone',
+    where: 'query',
+    writes: false,
+    send: (v) => call('GET', `/api/tutors/${maya.tutorId}/availability/${day()}?timezone=${q(v)}`, sam.cookie),
+  },
+  {
+    name: 'GET /api/tutors/:tutorId/reschedule-availability/:date ?timezone',
+    shape: 'zone',
+    field: 'timezone',
+    where: 'query',
+    writes: false,
+    send: (v) =>
+      call(
+        'GET',
+        `/api/tutors/${maya.tutorId}/reschedule-availability/${day()}?excludeSessionId=${sessionId}&timezone=${q(v)}`,
+        sam.cookie,
+      ),
+  },
+  {
+    name: 'PATCH /api/sessions/:id/reschedule timezone',
+    shape: 'zone',
+    field: 'timezone',
+    where: 'body',
+    writes: true,
+    send: (v) => call('PATCH', `/api/sessions/${sessionId}/reschedule`, sam.cookie, { newDate: `${nyDay(4)}T10:00`, timezone: v }),
+  },
+  {
+    name: 'POST /api/tutor/availability timezone',
+    shape: 'zone',
+    field: 'timezone',
+    where: 'body',
+    writes: true,
+    send: (v) =>
+      call('POST', '/api/tutor/availability', maya.cookie, {
+        availability: [{ dayOfWeek: 1, startTime: '09:00', endTime: '17:00' }],
+        timezone: v,
+      }),
+  },
+  {
+    name: 'POST /api/tutor/calendar/events start.timeZone',
+    shape: 'zone',
+    field: 'start.timeZone',
+    where: 'body',
+    writes: true,
+    send: (v) =>
+      call('POST', '/api/tutor/calendar/events', maya.cookie, {
+        summary: 'Busy',
+        start: { dateTime: `${day()}T09:00:00`, timeZone: v },
+        end: { dateTime: `${day()}T10:00:00`, timeZone: NY },
+      }),
+  },
+  {
+    name: 'PATCH /api/user/timezone timezone',
+    shape: 'zone',
+    field: 'timezone',
+    where: 'body',
+    writes: true,
+    send: (v) => call('PATCH', '/api/user/timezone', sam.cookie, { timezone: v }),
+  },
+  // Names a person or an admin types (issue 23: nothing hidden or reordered).
+  ...(['firstName', 'lastName'] as const).map(
+    (field): Probe => ({
+      name: `PATCH /api/user/name ${field}`,
+      shape: 'name',
+      field,
+      where: 'body',
+      writes: true,
+      send: (v) => call('PATCH', '/api/user/name', sam.cookie, { firstName: 'Sam', lastName: 'Extreme', [field]: v }),
+    }),
+  ),
+  ...(['username', 'firstName', 'lastName'] as const).map(
+    (field): Probe => ({
+      name: `POST /api/register ${field}`,
+      shape: 'name',
+      field,
+      where: 'body',
+      writes: true,
+      send: (v) =>
+        call('POST', '/api/register', '', {
+          username: `probe-${Math.random().toString(36).slice(2, 10)}`,
+          email: `probe-${Math.random().toString(36).slice(2, 10)}@example.com`,
+          password: 'Probe-register-2026!',
+          firstName: 'Pro',
+          lastName: 'Be',
+          role: 'student',
+          grade: 'Grade 10',
+          isUniversityStudent: false,
+          termsAccepted: true,
+          termsAcceptedVersion: '1.0',
+          [field]: v,
+        }),
+    }),
+  ),
+  ...(['name', 'category'] as const).map(
+    (field): Probe => ({
+      name: `POST /api/admin/subjects ${field}`,
+      shape: 'name',
+      field,
+      where: 'body',
+      writes: true,
+      send: (v) =>
+        call('POST', '/api/admin/subjects', admin, {
+          name: `Probe ${Math.random().toString(36).slice(2, 8)}`,
+          description: null,
+          category: null,
+          gradeLevel: 'grade_10_under',
+          [field]: v,
+        }),
+    }),
+  ),
+  {
+    name: 'PUT /api/admin/subjects/:id name',
+    shape: 'name',
+    field: 'name',
+    where: 'body',
+    writes: true,
+    send: (v) =>
+      call('PUT', `/api/admin/subjects/${mathId}`, admin, { name: v, description: null, category: null, gradeLevel: 'grade_10_under' }),
+  },
+  {
+    name: 'POST /api/admin/promo-codes code',
+    shape: 'name',
+    field: 'code',
+    where: 'body',
+    writes: true,
+    send: (v) => call('POST', '/api/admin/promo-codes', admin, promoBody({ code: v })),
+  },
   // Console filters.
   ...(['from', 'to'] as const).flatMap((field): Probe[] => [
     {
@@ -343,7 +507,7 @@ const PROBES: Probe[] = [
 ];
 
 /** Empty means "absent" for optional filters: those routes take it; everywhere else it is refused. */
-const OPTIONAL_WHEN_EMPTY = new Set(['from', 'to', 'validFrom', 'validUntil', 'period']);
+const OPTIONAL_WHEN_EMPTY = new Set(['from', 'to', 'validFrom', 'validUntil', 'period', 'category']);
 
 const recorded = async () => {
   const [row] = await system.sql<{ events: string; calendar: string }[]>`
@@ -404,6 +568,7 @@ beforeAll(async () => {
   };
   await caughtUp();
   const math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
+  mathId = math;
   const packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
 
   maya = await approvedTutor(system, 'extreme-maya', { firstName: 'Maya', lastName: 'Okafor' });
@@ -468,10 +633,29 @@ beforeAll(async () => {
 describe('extreme dates and times: a 400 naming the field, never a 5xx, nothing recorded', () => {
   it.each(PROBES)('$name', async (probe) => {
     const failures: string[] = [];
-    for (const value of [...RAW, ...SHAPED[probe.shape], ...WELL_FORMED[probe.shape]]) {
+    // A name is any text: dates are names, so names get their own extremes and the lengths.
+    const values =
+      probe.shape === 'name' ? [...SHAPED.name, '', LONG, MEGABYTE, NUL] : [...RAW, ...SHAPED[probe.shape], ...WELL_FORMED[probe.shape]];
+    for (const value of values) {
       const failure = await failureOf(probe, value);
       if (failure) failures.push(failure);
     }
     expect(failures.join('\n'), probe.name).toBe('');
   });
+});
+
+describe('afterwards', () => {
+  it('every projection has caught up with the log, running, with nothing parked', async () => {
+    const names = (await system.sql<{ name: string }[]>`SELECT name FROM projection_checkpoints WHERE kind = 'projector'`).map(
+      (r) => r.name,
+    );
+    expect(names.length).toBeGreaterThan(10);
+    expect(await waitForProjections(system.sql, names, await system.store.committedPosition(), 60_000)).toBe(true);
+    const unwell = await system.sql<{ name: string; status: string; last_error: string | null }[]>`
+      SELECT name, status, last_error FROM projection_checkpoints WHERE status <> 'running' OR last_error IS NOT NULL`;
+    expect(unwell).toEqual([]);
+    const parked = await system.sql<{ projector: string; type: string; error: string | null }[]>`
+      SELECT projector, type, error FROM parked_events WHERE resolved_at IS NULL`;
+    expect(parked).toEqual([]);
+  }, 90_000);
 });

@@ -44,7 +44,7 @@ export const promoCodeBodySchema = z
       .trim()
       .min(1, CODE_REQUIRED)
       .max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG)
-      .refine(isPromoCodeText, CODE_CHARACTERS),
+      .refine((v) => v === '' || isPromoCodeText(v), CODE_CHARACTERS),
     description: z.string({ error: DESCRIPTION_TOO_LONG }).trim().max(500, DESCRIPTION_TOO_LONG).nullish(),
     discountType: z.enum(discountTypes, { error: DISCOUNT_TYPE_INVALID }),
     discountValue: z
@@ -126,7 +126,12 @@ const readsAsLocalDate = (s: string) => !Number.isNaN(Date.parse(s));
  * as null, dates as ISO.
  */
 export const promoCodeFormSchema = z.object({
-  code: z.string().trim().min(1, CODE_REQUIRED).max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG).refine(isPromoCodeText, CODE_CHARACTERS),
+  code: z
+    .string()
+    .trim()
+    .min(1, CODE_REQUIRED)
+    .max(PROMO_CODE_MAX_LENGTH, CODE_TOO_LONG)
+    .refine((v) => v === '' || isPromoCodeText(v), CODE_CHARACTERS),
   description: z.string().max(500, DESCRIPTION_TOO_LONG),
   discountType: z.enum(discountTypes),
   discountValue: z.string().refine((v) => v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0.01, DISCOUNT_NOT_POSITIVE),

@@ -18,11 +18,12 @@ describe('promo code cards and form', () => {
   it('checks the form with the spec messages and sends the discount as a string, empty limits and dates as null', () => {
     const empty = formValuesOf(null);
     expect(empty).toMatchObject({ discountType: 'percentage', isActive: true });
-    const refused = promoCodeFormSchema.safeParse({ ...empty, code: '', discountValue: '0', maxUses: '0' });
+    const refused = promoCodeFormSchema.safeParse({ ...empty, code: '', discountValue: '0', maxUses: '0', maxUsesPerPerson: '0' });
     expect(refused.success ? [] : refused.error.issues.map((i) => i.message).sort()).toEqual([
       'Code is required',
       'Discount value must be positive',
       'Max uses must be at least 1, or empty for unlimited',
+      'Uses per person must be at least 1, or empty for no limit',
     ]);
     const long = promoCodeFormSchema.safeParse({ ...empty, code: 'X'.repeat(51), discountValue: '10' });
     expect(long.success ? null : long.error.issues[0]?.message).toBe('Code must be at most 50 characters');
@@ -33,6 +34,7 @@ describe('promo code cards and form', () => {
       discountType: 'percentage',
       discountValue: '15',
       maxUses: null,
+      maxUsesPerPerson: null,
       validFrom: null,
       validUntil: null,
       isActive: true,
