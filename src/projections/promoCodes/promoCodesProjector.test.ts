@@ -52,6 +52,8 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('promo codes, batches of 
         discountType: 'percentage',
         discountValue: '15.25',
         maxUses: 5,
+        // Recorded before the per-person limit existed: none.
+        maxUsesPerPerson: null,
         currentUses: 0,
         validFrom: null,
         validUntil: null,
