@@ -20,7 +20,7 @@ import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
 import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
 import { BookSessionButton } from '../sessions/BookSessionButton.tsx';
-import { UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
+import { CompletedSessionsPanel, UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { dashboardsApi } from './api.ts';
 import { CalendarFeedCard } from './CalendarFeedCard.tsx';
@@ -287,6 +287,9 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
           canAct={data.canPurchase}
           studentName={student.firstName}
         />
+      ) : null}
+      {data.courses.length > 0 ? (
+        <CompletedSessionsPanel sessions={data.sessions} zone={user.timezone} studentName={student.firstName} />
       ) : null}
       {data.canPurchase ? (
         <div className="flex flex-wrap gap-2">

@@ -1,6 +1,6 @@
 import type { StudentCourse } from '@shared/courses/courseApi.ts';
 import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
-import { CalendarClock, Video } from 'lucide-react';
+import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
 import { sessionDateTime } from '../tutors/sessionFormat.ts';
 import { BookSessionButton, canBook } from './BookSessionButton.tsx';
@@ -111,6 +111,68 @@ export function UpcomingSessionsPanel({
                   </a>
                 ) : null}
                 {actionable ? <StudentSessionActions session={actionable} zone={zone} /> : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** How many of a student's completed sessions the parent dashboard shows; "View progress" has them all. */
+export const PARENT_COMPLETED_SHOWN = 3;
+
+/**
+ * One student's latest completed sessions with the tutor's report (the parent dashboard, per
+ * student, spec part 1 §1: a parent follows completed sessions), newest first.
+ */
+export function CompletedSessionsPanel({
+  sessions,
+  zone,
+  studentName,
+}: {
+  sessions: readonly StudentSession[];
+  zone: string;
+  studentName: string;
+}) {
+  const { completed } = sortSessions(sessions);
+  const shown = completed.slice(0, PARENT_COMPLETED_SHOWN);
+  return (
+    <section aria-label={`${studentName}'s completed sessions`} className="grid gap-2" data-testid="completed-sessions">
+      <h4 className="text-sm font-semibold text-slate-900">
+        Completed sessions
+        {completed.length > shown.length ? <span className="font-normal text-slate-600"> (latest {shown.length})</span> : null}
+      </h4>
+      {shown.length === 0 ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <CalendarCheck className="size-4 text-slate-400" aria-hidden="true" />
+          No completed sessions yet.
+        </p>
+      ) : (
+        <ul className="grid gap-2">
+          {shown.map((s) => {
+            const subject = s.subject?.name ?? 'Tutoring session';
+            return (
+              <li key={s.id} className="rounded-md border border-border p-3" aria-label={`Completed ${subject} session`}>
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words text-slate-900">{subject}</p>
+                    <p className="text-sm text-slate-600">
+                      {sessionDateTime(s.date, zone)} · {s.duration} min
+                      {s.tutor ? ` · ${s.tutor.firstName} ${s.tutor.lastName}` : ''}
+                    </p>
+                  </div>
+                  <Badge variant="success">Completed</Badge>
+                </div>
+                {s.notes ? (
+                  <div className="mt-2 rounded-md bg-slate-50 p-2 text-sm text-slate-700">
+                    <p className="text-xs font-semibold text-slate-600">Tutor's report</p>
+                    <p className="mt-1 break-words whitespace-pre-line">{s.notes}</p>
+                  </div>
+                ) : (
+                  <p className="mt-2 text-xs text-slate-500">No report was written for this session.</p>
+                )}
               </li>
             );
           })}
