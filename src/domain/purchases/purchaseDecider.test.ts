@@ -76,7 +76,10 @@ const catalogue: CatalogueFacts = {
 };
 const startPurchase = (t: Omit<PurchaseStartedData, 'at'> = terms, c: CatalogueFacts = catalogue) =>
   cmd('StartPurchase', { terms: t, catalogue: c });
-const completed: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'pi_1', kind: 'purchase', at } };
+const completed: PurchaseEvent = {
+  type: 'PurchaseCompleted',
+  data: { purchaseId: 'p1', paymentIntentId: 'pi_1', kind: 'purchase', card: null, at },
+};
 const failed: PurchaseEvent = {
   type: 'PurchaseFailed',
   data: { purchaseId: 'p1', reason: 'card_declined', message: 'Your card was declined.', at },
@@ -157,7 +160,7 @@ describe('purchase', () => {
     spec
       .given([free])
       .when(cmd('CompletePurchase', { purchaseId: 'p1', paymentIntentId: 'free' }))
-      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'free', kind: 'purchase', at } }]);
+      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'p1', paymentIntentId: 'free', kind: 'purchase', card: null, at } }]);
   });
   it('fails while pending; a late failure after success changes nothing', () => {
     spec
@@ -344,7 +347,10 @@ describe('repurchase', () => {
       .thenThrows(PURCHASE_EXISTS, 'conflict');
   });
   it('completes only with its own checkout session, exactly once, as a repurchase', () => {
-    const done: PurchaseEvent = { type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', at } };
+    const done: PurchaseEvent = {
+      type: 'PurchaseCompleted',
+      data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', card: null, at },
+    };
     spec
       .given([restarted])
       .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'pi_9', checkoutSessionId: 'cs_1' }))
@@ -368,10 +374,10 @@ describe('repurchase', () => {
     spec
       .given([free])
       .when(cmd('CompletePurchase', { purchaseId: 'r1', paymentIntentId: 'free' }))
-      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'free', kind: 'repurchase', at } }]);
+      .thenEvents([{ type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'free', kind: 'repurchase', card: null, at } }]);
   });
   it('completed: the credits go to the course, then the promo is redeemed; abandoned: the promo use is given back', () => {
-    const done = { type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', at } };
+    const done = { type: 'PurchaseCompleted', data: { purchaseId: 'r1', paymentIntentId: 'pi_9', kind: 'repurchase', card: null, at } };
     expect(stepsAfter(purchaseFulfilmentWorkflow, [], done as never)).toEqual([
       { step: 'add-credits', purchaseId: 'r1' },
       { step: 'redeem-promo', purchaseId: 'r1' },

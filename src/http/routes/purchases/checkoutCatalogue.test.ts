@@ -151,6 +151,8 @@ describe('checkout prices by the subject’s level', () => {
     expect((await system.payments.retrievePaymentIntent(answer.paymentIntentId as string)).amountCents).toBe(36_000);
     const { started } = await purchaseHandlers(system.store).purchases.load(answer.purchaseId);
     expect(started).toMatchObject({ subjectId: calculus, packageId: pack('university').id, priceCents: 36_000, finalCents: 36_000 });
+    // The count the refusals are held to does see what a checkout records.
+    expect(await recorded(studentId)).toBeGreaterThan(0);
   });
 
   it('a grade that does not allow the tier is refused even at the subject’s level (Grade 11, Math (Grade 10 & Under))', async () => {
