@@ -7,6 +7,7 @@ import { packageProjections } from './packages/index.ts';
 import { payoutProjections } from './payouts/index.ts';
 import { promoCodeProjections } from './promoCodes/index.ts';
 import { purchaseProjections } from './purchases/index.ts';
+import { reviewProjections } from './reviews/index.ts';
 import type { Projector } from './runner/projector.ts';
 import { sessionProjections } from './sessions/index.ts';
 import { subjectProjections } from './subjects/index.ts';
@@ -24,6 +25,7 @@ export const projectors: readonly Projector[] = [
   ...courseProjections,
   ...purchaseProjections,
   ...sessionProjections,
+  ...reviewProjections,
   ...payoutProjections,
   ...noticeProjections,
 ];

@@ -1,0 +1,5 @@
+import type { Projector } from '../runner/projector.ts';
+import { tutorReviewsProjector } from './reviewsProjector.ts';
+
+/** The reviews feature's read models. */
+export const reviewProjections: readonly Projector[] = [tutorReviewsProjector];
