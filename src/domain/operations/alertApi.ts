@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RESOLUTION_NOTE_MAX } from './alert.ts';
+import { entityKinds } from './entityKinds.ts';
 
 /** The kinds of alert the platform raises (spec part 1 §3 `alerts.type`; issue 12 §4). */
 export const alertTypes = [
@@ -30,6 +31,9 @@ export const alertTypeLabels: Record<AlertType, string> = {
 
 export const alertSeverities = ['low', 'medium', 'high'] as const;
 
+export const alertSubjectSchema = z.object({ kind: z.enum(entityKinds), id: z.string(), name: z.string().nullable() });
+export type AlertSubject = z.output<typeof alertSubjectSchema>;
+
 /** One alert as the console shows it (spec part 1 §3 `alerts`, plus the resolution note). */
 export const alertSchema = z.object({
   id: z.string(),
@@ -47,6 +51,11 @@ export const alertSchema = z.object({
   purchaseId: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   createdAt: z.string(),
+  /**
+   * What the alert is about, named, each opening that entity's history in the console: its
+   * purchase, session, student and person (a name resolved when read; "Deleted user" once erased).
+   */
+  about: z.array(alertSubjectSchema).optional(),
 });
 export type AlertView = z.output<typeof alertSchema>;
 

@@ -92,6 +92,17 @@ export type AuditLogQuery = z.input<typeof auditLogQuerySchema>;
 export const auditChangeSchema = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
 export type AuditChange = z.output<typeof auditChangeSchema>;
 
+/**
+ * Which entity a row is about; `name` is what staff read instead of the id ("Ann Lee",
+ * "Algebra 1 · Ann Lee with Tom Tutor", "Deleted user"), resolved when the row is read.
+ */
+export const entitySchema = z.object({
+  type: z.string(),
+  id: z.string(),
+  kind: z.enum(entityKinds).optional(),
+  name: z.string().optional(),
+});
+
 export const auditLogEntrySchema = z.object({
   id: z.string(),
   position: z.string(),
@@ -105,7 +116,7 @@ export const auditLogEntrySchema = z.object({
   }),
   action: z.string(),
   description: z.string().nullable(),
-  entity: z.object({ type: z.string(), id: z.string(), kind: z.enum(entityKinds).optional() }),
+  entity: entitySchema,
   changes: z.array(auditChangeSchema),
   /** Null once the person the request came from is erased, or when no request was involved. */
   ip: z.string().nullable(),
@@ -135,8 +146,10 @@ export const recentActivitySchema = z.object({
   at: z.string(),
   /** "Ada Lovelace (admin)", "a student", "The system". */
   who: z.string(),
+  /** The account that acted (its history opens from the name); null when no person acted. */
+  actorId: z.string().nullable().optional(),
   what: z.string(),
-  entity: z.object({ type: z.string(), id: z.string(), kind: z.enum(entityKinds).optional() }),
+  entity: entitySchema,
 });
 export type RecentActivity = z.output<typeof recentActivitySchema>;
 

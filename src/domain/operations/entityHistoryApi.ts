@@ -43,7 +43,8 @@ export const historyEventSchema = z.object({
   /** One line saying what happened (the catalogue's `describe`), without personal data. */
   description: z.string(),
   recordedAt: z.string(),
-  actor: z.object({ id: z.string().nullable(), role: z.string().nullable() }),
+  /** `name` while the account exists, "Deleted user" once erased (resolved when read). */
+  actor: z.object({ id: z.string().nullable(), role: z.string().nullable(), name: z.string().optional() }),
   commandId: z.string().nullable(),
   correlationId: z.string().nullable(),
   causationId: z.string().nullable(),
@@ -53,6 +54,8 @@ export type HistoryEvent = z.output<typeof historyEventSchema>;
 
 export const entityEventsSchema = z.object({
   events: z.array(historyEventSchema),
+  /** What staff call the entity ("Ann Lee", "Algebra 1 · Ann Lee"); absent when it has no natural name. */
+  name: z.string().optional(),
   /** Revision of the next page's first event; null on the last page. */
   nextRevision: z.number().int().nullable(),
 });

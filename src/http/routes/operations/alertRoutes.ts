@@ -4,7 +4,7 @@ import { alertHandlers, resolveAlert } from '../../../commands/operations/resolv
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { alertListQuerySchema, alertPageSchema, alertSchema, resolveAlertBodySchema } from '../../../domain/operations/alertApi.ts';
 import { ALERT_NOT_FOUND } from '../../../domain/operations/alertDecider.ts';
-import { alertView, findAlert, listAlerts, openAlerts } from '../../../projections/operations/alerts/queries.ts';
+import { alertView, findAlert, listAlerts, openAlerts, withAlertSubjects } from '../../../projections/operations/alerts/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -34,7 +34,7 @@ export const alertRoutes =
           response: { 200: z.array(alertSchema) },
         },
       },
-      async () => (await openAlerts(sql, BADGE_LIMIT)).map(alertView),
+      async () => withAlertSubjects(sql, (await openAlerts(sql, BADGE_LIMIT)).map(alertView)),
     );
 
     app.get(

@@ -239,8 +239,9 @@ describe('the audit log over HTTP', () => {
     expect(res.statusCode, res.body).toBe(200);
     const feed = recentActivitySchema.array().parse(res.json());
     expect(feed.map((f) => [f.who, f.what, f.entity])).toEqual([
-      ['The system', 'Time zone set to Europe/Berlin', { type: 'user', id: user, kind: 'user' }],
-      ['Audrey Admin (admin)', 'Time zone set to Europe/Madrid', { type: 'user', id: user, kind: 'user' }],
+      // The user has no account (only these events): the console names them as a deleted one.
+      ['The system', 'Time zone set to Europe/Berlin', { type: 'user', id: user, kind: 'user', name: 'Deleted user' }],
+      ['Audrey Admin (admin)', 'Time zone set to Europe/Madrid', { type: 'user', id: user, kind: 'user', name: 'Deleted user' }],
     ]);
     expect(recentActivitySchema.array().parse((await get('/api/admin/recent-activity')).json()).length).toBeGreaterThan(2);
   });

@@ -17,6 +17,7 @@ import {
   eachAuditLogRow,
   listAuditLog,
   recentActivity,
+  withEntityNames,
 } from '../../../projections/operations/auditLog/queries.ts';
 import type { System } from '../../../system.ts';
 import { auditCsvHeader, auditCsvLine, csvCell } from './auditLogCsv.ts';
@@ -48,7 +49,7 @@ export const auditLogRoutes =
         const before = cursor ? decodeAuditCursor(cursor) : null;
         if (cursor && !before) throw new DomainError(AUDIT_CURSOR_INVALID, 'invalid');
         const page = await listAuditLog(sql, filter, { before, limit });
-        return { rows: page.rows.map(auditLogEntry), nextCursor: page.nextCursor };
+        return { rows: await withEntityNames(sql, page.rows.map(auditLogEntry)), nextCursor: page.nextCursor };
       },
     );
 

@@ -134,7 +134,7 @@ describe('entity history over HTTP', () => {
       entity: { kind: 'session', id: sessionId },
       actor: { id: student.userId, role: 'student' },
     });
-    expect(events[1]?.actor).toEqual({ id: maya.userId, role: 'tutor' });
+    expect(events[1]?.actor).toEqual({ id: maya.userId, role: 'tutor', name: 'Maya Okafor' });
     expect(events[0]?.correlationId).toBeTruthy();
     expect(events[0]?.commandId).toBeTruthy();
     expect(events[1]?.description).toContain('Session moved from');
@@ -317,7 +317,11 @@ describe('entity history refuses what it cannot answer', () => {
     expect(past.json().message).toBe("Revision 2 is past the entity's last revision (1)");
     expect((await get(`/api/admin/entities/session/${sessionId}/events?limit=1001`, admin)).statusCode).toBe(400);
     expect((await get(`/api/admin/entities/session/${sessionId}/events?from=-1`, admin)).statusCode).toBe(400);
-    expect((await get(`/api/admin/entities/session/${sessionId}/events?from=5`, admin)).json()).toEqual({ events: [], nextRevision: null });
+    expect((await get(`/api/admin/entities/session/${sessionId}/events?from=5`, admin)).json()).toEqual({
+      events: [],
+      name: 'Math (Grade 10 & Under) · Sam Rivera with Maya Okafor',
+      nextRevision: null,
+    });
     expect((await get(`/api/admin/correlations/${'c'.repeat(161)}/events`, admin)).statusCode).toBe(414);
     expect((await get(`/api/admin/correlations/${encodeURIComponent('a b')}/events`, admin)).statusCode).toBe(400);
   });

@@ -10,6 +10,7 @@ import {
   entityStateQuerySchema,
   entityStateSchema,
 } from '../../../domain/operations/entityHistoryApi.ts';
+import { entityNames, personNames } from '../../../projections/operations/entityNames.ts';
 import type { System } from '../../../system.ts';
 
 /** Histories open personal data: admins only; finance staff see purchases and payouts only (issue 12). */
@@ -23,7 +24,7 @@ const messageSchema = z.object({ message: z.string() });
  * (`?from=&limit=`, `nextRevision` for the next page).
  */
 export const entityHistoryRoutes =
-  ({ store }: Pick<System, 'store'>): FastifyPluginAsyncZod =>
+  ({ store, sql }: Pick<System, 'store' | 'sql'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/admin/entities/:kind/:id/events',
@@ -37,7 +38,22 @@ export const entityHistoryRoutes =
           response: { 200: entityEventsSchema, 404: messageSchema },
         },
       },
-      (request) => entityEvents(store, request.params.kind, request.params.id, request.query),
+      async (request) => {
+        const { kind, id } = request.params;
+        const page = await entityEvents(store, kind, id, request.query);
+        // Names are read from the read models at answer time: the events keep ids only.
+        const actorIds = [...new Set(page.events.flatMap((e) => (e.actor.id ? [e.actor.id] : [])))];
+        const [actors, entity] = await Promise.all([personNames(sql, actorIds), entityNames(sql, [{ kind, id }])]);
+        const name = entity.get(`${kind}:${id}`);
+        return {
+          ...page,
+          ...(name ? { name } : {}),
+          events: page.events.map((e) => {
+            const actorName = e.actor.id ? actors.get(e.actor.id) : undefined;
+            return actorName ? { ...e, actor: { ...e.actor, name: actorName } } : e;
+          }),
+        };
+      },
     );
 
     app.get(

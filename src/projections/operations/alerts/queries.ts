@@ -1,6 +1,7 @@
 import type { Sql } from '../../../adapters/db/db.ts';
-import type { AlertListQuery, AlertPage, AlertView } from '../../../domain/operations/alertApi.ts';
+import type { AlertListQuery, AlertPage, AlertSubject, AlertView } from '../../../domain/operations/alertApi.ts';
 import type { ReadRowOf } from '../../kit/table.ts';
+import { type EntityRef, entityKey, entityNames } from '../entityNames.ts';
 import type { alerts } from './tables.ts';
 
 export type Alert = ReadRowOf<typeof alerts>;
@@ -25,6 +26,26 @@ export function alertView(row: Alert): AlertView {
     metadata: row.metadata,
     createdAt: iso(row.created_at) as string,
   };
+}
+
+/** The entities an alert names, most specific first: its purchase, session, student, person. */
+function subjectsOf(view: AlertView): EntityRef[] {
+  const refs: EntityRef[] = [];
+  if (view.purchaseId) refs.push({ kind: 'purchase', id: view.purchaseId });
+  if (view.sessionId) refs.push({ kind: 'session', id: view.sessionId });
+  if (view.studentId) refs.push({ kind: 'student', id: view.studentId });
+  if (view.userId) refs.push({ kind: 'user', id: view.userId });
+  return refs;
+}
+
+/** The alerts with what they are about, named from the read models at read time (one look-up per kind). */
+export async function withAlertSubjects(sql: Sql, views: AlertView[]): Promise<AlertView[]> {
+  const refs = views.flatMap(subjectsOf);
+  const names = refs.length > 0 ? await entityNames(sql, refs) : new Map<string, string>();
+  return views.map((view) => ({
+    ...view,
+    about: subjectsOf(view).map((ref): AlertSubject => ({ ...ref, name: names.get(entityKey(ref)) ?? null })),
+  }));
 }
 
 /** The alerts nobody resolved yet, newest first. */
@@ -55,5 +76,10 @@ export async function listAlerts(sql: Sql, query: AlertListQuery): Promise<Alert
     ORDER BY ${sql.unsafe(ORDER_BY[query.sort])} ${direction}, created_at DESC, id
     LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
   const [count] = await sql<{ n: string }[]>`SELECT count(*) AS n FROM alerts ${where}`;
-  return { rows: rows.map(alertView), total: Number(count?.n ?? 0), page: query.page, pageSize: query.pageSize };
+  return {
+    rows: await withAlertSubjects(sql, rows.map(alertView)),
+    total: Number(count?.n ?? 0),
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }

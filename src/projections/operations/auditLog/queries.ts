@@ -9,6 +9,7 @@ import {
   type RecentActivity,
 } from '../../../domain/operations/auditLogApi.ts';
 import type { ReadRowOf } from '../../kit/table.ts';
+import { type EntityRef, entityKey, entityNames } from '../entityNames.ts';
 import { ANONYMOUS_ROLE, REDACTED, SYSTEM_ROLE } from './auditLogProjector.ts';
 import type { auditLogs } from './tables.ts';
 
@@ -128,6 +129,20 @@ export function auditLogEntry(row: AuditLogListed): AuditLogEntry {
   };
 }
 
+/** The entries with their entities' names (one look-up per kind for the whole page). */
+export async function withEntityNames<T extends { entity: { kind?: EntityRef['kind'] | undefined; id: string; name?: string } }>(
+  sql: Sql,
+  entries: T[],
+): Promise<T[]> {
+  const refs = entries.flatMap((e): EntityRef[] => (e.entity.kind ? [{ kind: e.entity.kind, id: e.entity.id }] : []));
+  if (refs.length === 0) return entries;
+  const names = await entityNames(sql, refs);
+  return entries.map((e) => {
+    const name = e.entity.kind ? names.get(entityKey({ kind: e.entity.kind, id: e.entity.id })) : undefined;
+    return name ? { ...e, entity: { ...e.entity, name } } : e;
+  });
+}
+
 /** The role the event recorded, else (a signed-out request on one's own account) the account's. */
 const roleOf = (row: AuditLogListed) => row.user_role ?? row.actor_account_role;
 
@@ -145,14 +160,18 @@ function whoOf(row: AuditLogListed): string {
 /** The Overview's feed: the latest rows as sentences. */
 export async function recentActivity(sql: Sql, limit: number): Promise<RecentActivity[]> {
   const rows = await selectListed(sql, {}, null, limit);
-  return rows.map((row) => {
-    const kind = entityKindOfCategory(row.entity_type);
-    return {
-      id: row.id,
-      at: row.created_at.toISOString(),
-      who: whoOf(row),
-      what: row.description ?? humanAction(row.action),
-      entity: { type: row.entity_type, id: row.entity_id, ...(kind ? { kind } : {}) },
-    };
-  });
+  return withEntityNames(
+    sql,
+    rows.map((row): RecentActivity => {
+      const kind = entityKindOfCategory(row.entity_type);
+      return {
+        id: row.id,
+        at: row.created_at.toISOString(),
+        who: whoOf(row),
+        actorId: row.actor_name ? row.user_id : null,
+        what: row.description ?? humanAction(row.action),
+        entity: { type: row.entity_type, id: row.entity_id, ...(kind ? { kind } : {}) },
+      };
+    }),
+  );
 }
