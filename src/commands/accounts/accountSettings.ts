@@ -1,4 +1,5 @@
 import { secondaryLoginHolder } from '../../domain/accounts/reservation.ts';
+import type { TimezoneMode } from '../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
@@ -15,8 +16,9 @@ export async function chooseRole(deps: AccountDeps, userId: string, role: string
   return result;
 }
 
-export function changeTimezone(deps: AccountDeps, userId: string, timezone: string, ctx: CommandContext) {
-  return deps.handlers.users.handle(userId, { type: 'ChangeTimezone', data: { userId, timezone } }, ctx);
+/** `automatic` is the sign-in sync (a chosen zone outlives it); `chosen` and `device` are the person's own. */
+export function changeTimezone(deps: AccountDeps, userId: string, timezone: string, ctx: CommandContext, mode: TimezoneMode = 'automatic') {
+  return deps.handlers.users.handle(userId, { type: 'ChangeTimezone', data: { userId, timezone, mode } }, ctx);
 }
 
 /** The account holder's own first and last name (trimmed and checked by the decider). */

@@ -34,6 +34,8 @@ export const currentUserSchema = z.object({
   emailVerified: z.boolean(),
   authProvider: z.string(),
   timezone: z.string(),
+  /** The person chose the zone (issue 24): the sign-in sync leaves it alone. Absent from older servers. */
+  timezoneChosen: z.boolean().default(false),
   termsAcceptedAt: z.string().nullable(),
   termsAcceptedVersion: z.string().nullable(),
   googleTokenExpiry: z.string().nullable().optional(),
@@ -51,7 +53,7 @@ export const okSchema = z.object({ ok: z.boolean(), message: z.string().optional
 export const acceptTermsResponseSchema = z.object({ ok: z.boolean(), termsAcceptedAt: z.string().nullable().optional() });
 
 /** PATCH /api/user/timezone. */
-export const timezoneResponseSchema = z.object({ ok: z.boolean(), timezone: z.string() });
+export const timezoneResponseSchema = z.object({ ok: z.boolean(), timezone: z.string(), chosen: z.boolean().default(false) });
 
 /** GET /api/parent/students. */
 export const parentStudentSchema = z.object({

@@ -35,7 +35,11 @@ export const emailVerified = z.object({ userId, at });
 export const passwordReset = z.object({ userId, passwordHash: z.string(), at });
 export const termsAccepted = z.object({ userId, version: z.string(), ip: z.string().nullable(), at });
 export const roleChanged = z.object({ userId, from: z.enum(accountRoles), to: z.enum(accountRoles), at });
-export const timezoneChanged = z.object({ userId, timezone: z.string(), at });
+/**
+ * `chosen`: the person picked the zone themselves (issue 24), so the sign-in sync of the browser's
+ * zone leaves it alone; absent (older events) or false when it follows the device.
+ */
+export const timezoneChanged = z.object({ userId, timezone: z.string(), chosen: z.boolean().optional(), at });
 /** The account holder's own name, trimmed (spec part 2 §5: neither part empty). */
 export const nameChanged = z.object({ userId, firstName: z.string(), lastName: z.string(), at });
 export const googleAccountLinked = z.object({
@@ -98,7 +102,9 @@ export const userEvents = {
     describe: (d) => `Terms version ${d.version} accepted`,
   }),
   RoleChanged: eventType(roleChanged, { describe: (d) => `Role changed from ${d.from} to ${d.to}` }),
-  TimezoneChanged: eventType(timezoneChanged, { describe: (d) => `Time zone set to ${d.timezone}` }),
+  TimezoneChanged: eventType(timezoneChanged, {
+    describe: (d) => (d.chosen ? `Time zone chosen: ${d.timezone}` : `Time zone set to ${d.timezone}`),
+  }),
   NameChanged: eventType(nameChanged, {
     personal: { fields: ['firstName', 'lastName'], subject: personOf },
     describe: () => 'Name changed',
@@ -136,6 +142,8 @@ export interface UserState {
   reset: PendingCode | null;
   termsAcceptedVersion: string | null;
   timezone: string;
+  /** The person chose the zone: the automatic sign-in sync no longer changes it. */
+  timezoneChosen: boolean;
   /** The current name (personal: decrypted in memory only), so an unchanged name records nothing. */
   name: { firstName: string; lastName: string } | null;
   /** Suspended by an admin: sign-in is refused until an admin reactivates it. */
@@ -153,6 +161,7 @@ export const initialUserState: UserState = {
   reset: null,
   termsAcceptedVersion: null,
   timezone: DEFAULT_TIMEZONE,
+  timezoneChosen: false,
   name: null,
   deactivated: false,
 };
@@ -197,7 +206,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'RoleChanged':
       return { ...state, role: event.data.to };
     case 'TimezoneChanged':
-      return { ...state, timezone: event.data.timezone };
+      return { ...state, timezone: event.data.timezone, timezoneChosen: event.data.chosen === true };
     case 'NameChanged':
       return { ...state, name: { firstName: event.data.firstName, lastName: event.data.lastName } };
     case 'GoogleAccountLinked':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { userRegistered } from '../../../tests/support/accountEvents.ts';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import { UNKNOWN_TIME_ZONE } from '../kit/timeZones.ts';
 import { evolveUser, initialUserState, type UserEvent } from './user.ts';
 import { ACCOUNT_DEACTIVATED, decideUserActivity, signInRefusal } from './userActivityDecider.ts';
 import {
@@ -262,5 +263,61 @@ describe('an admin deactivating and reactivating an account', () => {
         reactivated,
       ),
     ).toEqual([{ type: 'SignedIn', data: { userId, via: 'password', at: now.toISOString() } }]);
+  });
+});
+
+describe('the time zone: synced from the browser unless the person chose one (issue 24)', () => {
+  const at = now.toISOString();
+  const change = (timezone: string, mode?: 'automatic' | 'chosen' | 'device') =>
+    ({ type: 'ChangeTimezone', data: { userId, timezone, ...(mode ? { mode } : {}) }, metadata: { now } }) as const;
+  const chosenParis: UserEvent = { type: 'TimezoneChanged', data: { userId, timezone: 'Europe/Paris', chosen: true, at } };
+
+  it('follows the browser automatically while nothing is chosen', () => {
+    spec
+      .given([registered])
+      .when(change('Europe/Paris'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'Europe/Paris', at } }]);
+    spec.given([registered]).when(change('America/New_York')).thenEvents([]);
+  });
+
+  it('records a chosen zone, and the automatic sync leaves it alone afterwards', () => {
+    spec
+      .given([registered])
+      .when(change('Europe/Paris', 'chosen'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'Europe/Paris', chosen: true, at } }]);
+    spec.given([registered, chosenParis]).when(change('Asia/Tokyo', 'automatic')).thenEvents([]);
+    spec.given([registered, chosenParis]).when(change('Asia/Tokyo')).thenEvents([]);
+  });
+
+  it('choosing the zone already in force marks it chosen; choosing it again records nothing', () => {
+    spec
+      .given([registered])
+      .when(change('America/New_York', 'chosen'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'America/New_York', chosen: true, at } }]);
+    spec.given([registered, chosenParis]).when(change('Europe/Paris', 'chosen')).thenEvents([]);
+    spec
+      .given([registered, chosenParis])
+      .when(change('Asia/Tokyo', 'chosen'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'Asia/Tokyo', chosen: true, at } }]);
+  });
+
+  it('following the device again takes its zone and lets the automatic sync work again', () => {
+    const followsDevice: UserEvent = { type: 'TimezoneChanged', data: { userId, timezone: 'Asia/Tokyo', chosen: false, at } };
+    spec.given([registered, chosenParis]).when(change('Asia/Tokyo', 'device')).thenEvents([followsDevice]);
+    spec
+      .given([registered, chosenParis])
+      .when(change('Europe/Paris', 'device'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'Europe/Paris', chosen: false, at } }]);
+    spec.given([registered]).when(change('America/New_York', 'device')).thenEvents([]);
+    spec
+      .given([registered, chosenParis, followsDevice])
+      .when(change('America/Toronto'))
+      .thenEvents([{ type: 'TimezoneChanged', data: { userId, timezone: 'America/Toronto', at } }]);
+  });
+
+  it('refuses a zone that does not exist, in every mode', () => {
+    for (const mode of ['automatic', 'chosen', 'device'] as const) {
+      spec.given([registered, chosenParis]).when(change('Mars/Olympus', mode)).thenThrows(UNKNOWN_TIME_ZONE, 'invalid');
+    }
   });
 });

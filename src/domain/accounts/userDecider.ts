@@ -11,6 +11,13 @@ import {
 } from './accountPolicy.ts';
 import { evolveUser, initialUserState, type PendingCode, type UserEvent, type UserState, type userEvents } from './user.ts';
 
+/**
+ * How a zone change came about (issue 24): `automatic` is the sign-in sync of the browser's zone,
+ * `chosen` the person's own pick (kept against later syncs), `device` "follow this device again".
+ */
+export const timezoneModes = ['automatic', 'chosen', 'device'] as const;
+export type TimezoneMode = (typeof timezoneModes)[number];
+
 type Registration = Omit<DataOf<typeof userEvents, 'UserRegistered'>, 'registeredAt'>;
 
 export type UserCommand =
@@ -22,7 +29,7 @@ export type UserCommand =
   | Command<'ResetPassword', { userId: string; codeHash: string; passwordHash: string }>
   | Command<'AcceptTerms', { userId: string; version: string; ip: string | null }>
   | Command<'ChooseRole', { userId: string; role: string }>
-  | Command<'ChangeTimezone', { userId: string; timezone: string }>
+  | Command<'ChangeTimezone', { userId: string; timezone: string; mode?: TimezoneMode }>
   | Command<'ChangeName', { userId: string; firstName: string; lastName: string }>
   | Command<
       'LinkGoogleAccount',
@@ -150,8 +157,14 @@ export const decideUser = decideWith<UserCommand, UserEvent, UserState>({
   ChangeTimezone({ data, metadata: { now } }, state) {
     requireLive(state);
     const timezone = knownTimeZoneOf(data.timezone, 'timezone');
-    if (state.timezone === timezone) return [];
-    return [{ type: 'TimezoneChanged', data: { userId: data.userId, timezone, at: now.toISOString() } }];
+    const mode = data.mode ?? 'automatic';
+    // A zone the person chose outlives the browser's zone at every later sign-in.
+    if (mode === 'automatic' && state.timezoneChosen) return [];
+    const chosen = mode === 'chosen';
+    if (state.timezone === timezone && state.timezoneChosen === chosen) return [];
+    const changed = { userId: data.userId, timezone, at: now.toISOString() };
+    // The automatic sync records no `chosen` flag, as before; a person's own choice (or undoing it) does.
+    return [{ type: 'TimezoneChanged', data: mode === 'automatic' ? changed : { ...changed, chosen } }];
   },
   ChangeName({ data, metadata: { now } }, state) {
     requireLive(state);

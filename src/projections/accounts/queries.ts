@@ -125,6 +125,8 @@ export interface CurrentUser {
   emailVerified: boolean;
   authProvider: string;
   timezone: string;
+  /** The person chose the zone: the browser's zone no longer replaces it at sign-in. */
+  timezoneChosen: boolean;
   termsAcceptedAt: string | null;
   termsAcceptedVersion: string | null;
   googleTokenExpiry: string | null;
@@ -163,6 +165,7 @@ export async function currentUser(
     emailVerified: u.email_verified,
     authProvider: u.auth_provider,
     timezone: u.timezone,
+    timezoneChosen: u.timezone_chosen === true,
     termsAcceptedAt: u.terms_accepted_at?.toISOString() ?? null,
     termsAcceptedVersion: u.terms_accepted_version,
     googleTokenExpiry: u.google_token_expiry?.toISOString() ?? null,

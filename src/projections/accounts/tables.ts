@@ -17,6 +17,11 @@ export const users = table(
     google_id: text().nullable(),
     google_token_expiry: timestamptz().nullable(),
     timezone: text().default('America/New_York'),
+    /**
+     * The person chose the zone (issue 24). Nullable with a default so the table's setup adds it to a
+     * live table in place (existing rows false: nobody had chosen one before), without a rebuild.
+     */
+    timezone_chosen: boolean().nullable().default(false),
     terms_accepted_at: timestamptz().nullable(),
     terms_accepted_ip: text().nullable(),
     terms_accepted_version: text().nullable(),

@@ -34,6 +34,7 @@ function applyUserEvent(row: UserRow | null, event: UserEvent): UserRow | null {
       google_id: d.googleId,
       google_token_expiry: null,
       timezone: d.timezone,
+      timezone_chosen: false,
       terms_accepted_at: d.termsAcceptedAt,
       terms_accepted_ip: d.termsAcceptedIp,
       terms_accepted_version: d.termsAcceptedVersion,
@@ -54,7 +55,7 @@ function applyUserEvent(row: UserRow | null, event: UserEvent): UserRow | null {
     case 'RoleChanged':
       return { ...row, role: event.data.to };
     case 'TimezoneChanged':
-      return { ...row, timezone: event.data.timezone };
+      return { ...row, timezone: event.data.timezone, timezone_chosen: event.data.chosen === true };
     case 'NameChanged':
       return { ...row, first_name: event.data.firstName, last_name: event.data.lastName };
     case 'GoogleAccountLinked':

@@ -246,10 +246,49 @@ describe('terms, role and time zone', () => {
       payload: { timezone: 'Europe/Paris' },
       headers: { cookie },
     });
-    expect(good.json()).toEqual({ ok: true, timezone: 'Europe/Paris' });
+    expect(good.json()).toEqual({ ok: true, timezone: 'Europe/Paris', chosen: false });
     expect(((await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).json() as { timezone: string }).timezone).toBe(
       'Europe/Paris',
     );
+  });
+});
+
+describe('a time zone the person chose (issue 24)', () => {
+  const patch = (payload: unknown, cookie: string) =>
+    app.inject({ method: 'PATCH', url: '/api/user/timezone', payload: payload as object, headers: { cookie } });
+  const meOf = async (cookie: string) =>
+    (await app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).json() as { timezone: string; timezoneChosen: boolean };
+
+  it('survives a later automatic sync with another zone, until the person follows the device again', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 'tz1');
+    expect(await meOf(cookie)).toMatchObject({ timezoneChosen: false });
+    const chosen = await patch({ timezone: 'Asia/Tokyo', mode: 'chosen' }, cookie);
+    expect(chosen.json()).toEqual({ ok: true, timezone: 'Asia/Tokyo', chosen: true });
+    // The next sign-in's sync sends the browser's zone: the chosen one stays, and the answer says so.
+    const synced = await patch({ timezone: 'Europe/Paris' }, cookie);
+    expect(synced.json()).toEqual({ ok: true, timezone: 'Asia/Tokyo', chosen: true });
+    expect(await meOf(cookie)).toMatchObject({ timezone: 'Asia/Tokyo', timezoneChosen: true });
+
+    const device = await patch({ timezone: 'Europe/Paris', mode: 'device' }, cookie);
+    expect(device.json()).toEqual({ ok: true, timezone: 'Europe/Paris', chosen: false });
+    const followed = await patch({ timezone: 'America/Toronto', mode: 'automatic' }, cookie);
+    expect(followed.json()).toEqual({ ok: true, timezone: 'America/Toronto', chosen: false });
+    expect(await meOf(cookie)).toMatchObject({ timezone: 'America/Toronto', timezoneChosen: false });
+  });
+
+  it('refuses an unknown mode and a view-only login, changing nothing', async () => {
+    const { cookie } = await signedUpStudent(app, system.sql, 'tz2');
+    const unknown = await patch({ timezone: 'Asia/Tokyo', mode: 'forever' }, cookie);
+    expect(unknown.statusCode).toBe(400);
+    expect((unknown.json() as { message: string }).message).toBeTruthy();
+    expect((await patch({ timezone: 'Mars/Olympus', mode: 'chosen' }, cookie)).statusCode).toBe(400);
+    expect(await meOf(cookie)).toMatchObject({ timezoneChosen: false });
+    expect((await meOf(cookie)).timezone).not.toBe('Asia/Tokyo');
+
+    await post('/api/student/secondary-login', { secondaryUsername: 'viewer-of-tz2', password: 'viewonly1' }, cookie);
+    const secondary = cookieOf(await post('/api/login', { username: 'viewer-of-tz2', password: 'viewonly1' }));
+    expect((await patch({ timezone: 'Asia/Tokyo', mode: 'chosen' }, secondary)).statusCode).toBe(403);
+    expect(await meOf(cookie)).toMatchObject({ timezoneChosen: false });
   });
 });
 

@@ -23,6 +23,7 @@ import {
   studentGrades,
   verifyEmailSchema,
 } from '../../../domain/accounts/accountForms.ts';
+import { timezoneModes } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { timeZoneField } from '../../../domain/kit/timeZones.ts';
 import { changeNameBody } from '../../../domain/tutors/tutorApi.ts';
@@ -46,7 +47,7 @@ const accountProjections = ['users', 'students'];
 const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 
 /** The shared zone rule (src/domain/kit/timeZones.ts); the decider applies it again. */
-const timezoneSchema = z.object({ timezone: timeZoneField() });
+const timezoneSchema = z.object({ timezone: timeZoneField(), mode: z.enum(timezoneModes).optional() });
 
 export const accountRoutes =
   (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
@@ -228,12 +229,23 @@ export const accountRoutes =
 
     app.patch(
       '/api/user/timezone',
-      { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: timezoneSchema.strict() } },
+      {
+        config: { roles: accountHolderRoles },
+        schema: {
+          tags: ['accounts'],
+          summary:
+            "Set the caller's time zone: `automatic` (the sign-in sync; ignored once a zone is chosen), `chosen`, or `device` (follow the browser again); answers the zone in force",
+          body: timezoneSchema.strict(),
+        },
+      },
       async (request) => {
         const principal = principalOf(request);
-        const result = await changeTimezone(deps, principal.userId, request.body.timezone, contextFrom(request));
+        const { timezone, mode } = request.body;
+        const result = await changeTimezone(deps, principal.userId, timezone, contextFrom(request), mode);
         await waitForProjections(system.sql, accountProjections, result.position);
-        return { ok: true, timezone: request.body.timezone };
+        // The zone in force, which is not the one sent when a chosen zone kept the automatic sync out.
+        const user = await me(principal);
+        return { ok: true, timezone: user.timezone, chosen: user.timezoneChosen };
       },
     );
 
