@@ -28,17 +28,19 @@ export function canChangeTimezone(user: Pick<User, 'role' | 'viewOnly'>): boolea
 /**
  * Automatic time-zone sync (spec part 1 §4): when the stored zone differs from the browser's,
  * PATCH /api/user/timezone and update the cached user. Failures are only logged. Skipped for a
- * view-only login (see canChangeTimezone).
+ * view-only login (see canChangeTimezone) and for a zone the person chose (issue 24: the "Time
+ * zone" card), which the browser's zone must not replace.
  */
 export async function syncTimezone(user: User, queryClient: QueryClient): Promise<void> {
   checkedUsers.add(user.id);
-  if (!canChangeTimezone(user)) return;
+  if (!canChangeTimezone(user) || user.timezoneChosen) return;
   const timezone = browserTimezone();
   if (!timezone || user.timezone === timezone) return;
   try {
-    await accountsApi.changeTimezone(timezone);
+    // The answer is the zone in force: a zone chosen in another tab meanwhile stays.
+    const answer = await accountsApi.changeTimezone(timezone);
     queryClient.setQueryData<User | null>(currentUserKey, (current) =>
-      current && current.id === user.id ? { ...current, timezone } : current,
+      current && current.id === user.id ? { ...current, timezone: answer.timezone, timezoneChosen: answer.chosen } : current,
     );
   } catch (error) {
     console.warn('Time zone update failed', error);

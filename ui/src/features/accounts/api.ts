@@ -33,7 +33,9 @@ export const accountsApi = {
   deleteAccount: () => api.send('DELETE', '/api/user/delete', undefined, okSchema),
   acceptTerms: (payload: AcceptTermsPayload) => api.send('POST', '/api/accept-terms', payload, acceptTermsResponseSchema),
   becomeStudent: () => api.send('POST', '/api/user/update-role', { role: 'student' }, currentUserSchema),
-  changeTimezone: (timezone: string) => api.send('PATCH', '/api/user/timezone', { timezone }, timezoneResponseSchema),
+  /** `automatic` is the sign-in sync (the server keeps a chosen zone); `chosen` and `device` are the person's own. */
+  changeTimezone: (timezone: string, mode: 'automatic' | 'chosen' | 'device' = 'automatic') =>
+    api.send('PATCH', '/api/user/timezone', { timezone, mode }, timezoneResponseSchema),
   verifyEmail: (email: string, code: string) => api.send('POST', '/api/verify-email', { email, code }, okSchema),
   resendVerification: (email: string) => api.send('POST', '/api/resend-verification', { email }, okSchema),
   requestPasswordReset: (values: ResetRequestValues) => api.send('POST', '/api/auth/request-password-reset', values, okSchema),

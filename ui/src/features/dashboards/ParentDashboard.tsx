@@ -13,6 +13,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { accountsApi } from '../accounts/api.ts';
+import { TimeZoneCard } from '../accounts/TimeZoneCard.tsx';
 import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
 import { AddCourseDialog } from '../purchases/AddCourseDialog.tsx';
 import { purchasesApi, type StudentCourse } from '../purchases/api.ts';
@@ -51,6 +52,7 @@ function ParentDashboard({ user }: { user: User }) {
         ]}
       />
       <ParentStudents user={user} />
+      <TimeZoneCard user={user} />
       <CalendarFeedCard />
       <NotificationSettingsCard />
     </DashboardShell>

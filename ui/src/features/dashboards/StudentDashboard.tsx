@@ -11,6 +11,7 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { TimeZoneCard } from '../accounts/TimeZoneCard.tsx';
 import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
 import { MyCourses } from '../purchases/MyCourses.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
@@ -145,6 +146,7 @@ function StudentDashboard({ user }: { user: User }) {
       )}
       {viewOnly || user.role !== 'student' ? null : (
         <>
+          <TimeZoneCard user={user} />
           <CalendarFeedCard />
           <NotificationSettingsCard />
         </>
