@@ -139,9 +139,43 @@ test('a view-only login sees "Progress Tracking Only" and no purchase buttons', 
   await expect(page.getByRole('button', { name: 'Buy a package' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Account' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete Account' })).toHaveCount(0);
+  await expect(page.getByTestId('time-zone-card')).toHaveCount(0);
   // The server refuses what the page does not offer.
   const refused = await page.request.post('/api/create-payment-intent', { data: { amount: 1, packageId: 'x', subjectId: 'x', studentId } });
   expect(refused.status()).toBe(403);
   await axeClean(page);
   await shot(page, 'view-only');
+});
+
+test.describe('a browser in London', () => {
+  test.use({ timezoneId: 'Europe/London' });
+
+  test('a student chooses a time zone that later sign-ins keep, then follows the device again (issue 24)', async ({ page }) => {
+    await newStudent(page, 'Zoe');
+    const card = page.getByTestId('time-zone-card');
+    const zoneFact = page.locator('dd').filter({ hasText: /Asia\/Tokyo|Europe\/London/ });
+    // Signing in synced the browser's zone.
+    await expect(card.getByTestId('time-zone-in-force')).toContainText('Times are shown in London time');
+    await expect(card.getByRole('button', { name: /Use this device's time zone/ })).toHaveCount(0);
+
+    await card.getByLabel('Show times in').selectOption('Asia/Tokyo');
+    await card.getByRole('button', { name: 'Save time zone' }).click();
+    await expect(page.getByText('Time zone saved', { exact: true })).toBeVisible();
+    await expect(card.getByTestId('time-zone-in-force')).toContainText('Times are shown in Tokyo time, the zone you chose');
+    // The cached user changed: the rest of the page shows the new zone without a reload.
+    await expect(zoneFact).toHaveText('Tokyo (Asia/Tokyo)');
+
+    // A new page load runs the sign-in sync again: the chosen zone stays.
+    await page.reload();
+    await expect(card.getByTestId('time-zone-in-force')).toContainText('Tokyo time');
+    const me = (await (await page.request.get('/api/user')).json()) as { timezone: string; timezoneChosen: boolean };
+    expect(me).toMatchObject({ timezone: 'Asia/Tokyo', timezoneChosen: true });
+    await axeClean(page);
+
+    await card.getByRole('button', { name: "Use this device's time zone (London)" }).click();
+    await expect(card.getByTestId('time-zone-in-force')).toContainText("Times are shown in London time, this device's time zone");
+    await expect(zoneFact).toHaveText('London (Europe/London)');
+    const after = (await (await page.request.get('/api/user')).json()) as { timezone: string; timezoneChosen: boolean };
+    expect(after).toMatchObject({ timezone: 'Europe/London', timezoneChosen: false });
+  });
 });
