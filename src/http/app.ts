@@ -33,6 +33,7 @@ import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
 import { repurchaseRoutes } from './routes/purchases/repurchaseRoutes.ts';
+import { reviewRoutes } from './routes/reviews/reviewRoutes.ts';
 import { adminSessionRoutes } from './routes/sessions/adminSessionRoutes.ts';
 import { calendarFeedRoutes } from './routes/sessions/calendarFeedRoutes.ts';
 import { sessionCalendarRoutes } from './routes/sessions/sessionCalendarRoutes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
   await app.register(adminPurchaseRoutes(system));
   await app.register(courseRoutes(system));
   await app.register(sessionRoutes(system));
+  await app.register(reviewRoutes(system));
   await app.register(sessionCalendarRoutes(system));
   await app.register(calendarFeedRoutes(system));
   await app.register(noticeRoutes(system));

@@ -1,6 +1,6 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
-import { RATING_SHOWN_FROM } from '../../domain/reviews/review.ts';
+import { REVIEW_EDIT_DAYS, shownRating } from '../../domain/reviews/review.ts';
 
 export interface TutorRating {
   /** The average to one decimal; null below three reviews (the card says "New"). */
@@ -8,10 +8,6 @@ export interface TutorRating {
   reviewCount: number;
   completedSessions: number;
 }
-
-/** The average shown on a card: one decimal, none below the threshold. */
-export const shownRating = (count: number, total: number): number | null =>
-  count >= RATING_SHOWN_FROM ? Math.round((total / count) * 10) / 10 : null;
 
 /** Each tutor's card figures; a tutor without reviews or sessions has zeros and no rating. */
 export async function tutorRatings(sql: Sql, tutorIds: readonly string[]): Promise<Map<string, TutorRating>> {
@@ -52,6 +48,9 @@ export interface ReviewView {
   studentName: string | null;
   sessionStart: string | null;
   subjectName: string | null;
+  tutorName: string | null;
+  /** Until when the family may still change it. */
+  editableUntil: string;
 }
 
 interface ReviewRow {
@@ -68,6 +67,8 @@ interface ReviewRow {
   last_name: string | null;
   start: Date | null;
   subject_name: string | null;
+  tutor_first_name: string | null;
+  tutor_last_name: string | null;
 }
 
 const viewOf =
@@ -89,27 +90,45 @@ const viewOf =
         : null,
     sessionStart: r.start?.toISOString() ?? null,
     subjectName: r.subject_name,
+    tutorName: r.tutor_first_name && r.tutor_first_name !== ERASED ? `${r.tutor_first_name} ${r.tutor_last_name ?? ''}`.trim() : null,
+    editableUntil: new Date(r.reviewed_at.getTime() + REVIEW_EDIT_DAYS * 86_400_000).toISOString(),
   });
 
-/** One tutor's reviews, newest first; a hidden comment is withheld unless `showHidden` (an admin). */
-export async function reviewsOfTutor(sql: Sql, tutorId: string, options: { showHidden: boolean }): Promise<ReviewView[]> {
-  const rows = await sql<ReviewRow[]>`
+const SELECT_REVIEW = `
     SELECT r.session_id, r.tutor_id, r.student_id, r.rating, r.comment, r.reviewed_at, r.edited_at, r.hidden_at, r.hidden_reason,
-           st.first_name, st.last_name, s.start_at AS start, s.subject_name
+           st.first_name, st.last_name, s.start_at AS start, s.subject_name, tu.first_name AS tutor_first_name, tu.last_name AS tutor_last_name
     FROM tutor_reviews r
     LEFT JOIN students st ON st.id = r.student_id
     LEFT JOIN sessions s ON s.id = r.session_id
-    WHERE r.tutor_id = ${tutorId}
-    ORDER BY r.reviewed_at DESC, r.session_id`;
+    LEFT JOIN users tu ON tu.id = r.tutor_id`;
+
+/**
+ * Reviews newest first: one tutor's, or (no tutor) everyone's latest for the console. A hidden
+ * comment is withheld unless `showHidden` (an admin, who also sees the reason).
+ */
+export async function listReviews(
+  sql: Sql,
+  filter: { tutorId?: string | null; limit?: number },
+  options: { showHidden: boolean },
+): Promise<ReviewView[]> {
+  const rows = await sql.unsafe<ReviewRow[]>(
+    `${SELECT_REVIEW}
+    WHERE ($1::text IS NULL OR r.tutor_id = $1)
+    ORDER BY r.reviewed_at DESC, r.session_id
+    LIMIT $2`,
+    [filter.tutorId ?? null, filter.limit ?? 200],
+  );
   return rows.map(viewOf(options.showHidden));
 }
 
-/** The review of each of these sessions (a family's own), with its hidden comment withheld. */
-export async function reviewsOfSessions(sql: Sql, sessionIds: readonly string[]): Promise<Map<string, ReviewView>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await sql<ReviewRow[]>`
-    SELECT r.session_id, r.tutor_id, r.student_id, r.rating, r.comment, r.reviewed_at, r.edited_at, r.hidden_at, r.hidden_reason,
-           NULL AS first_name, NULL AS last_name, NULL AS start, NULL AS subject_name
-    FROM tutor_reviews r WHERE r.session_id = ANY(${[...sessionIds]}::text[])`;
-  return new Map(rows.map((r) => [r.session_id, viewOf(false)(r)]));
+/** The reviews of one student's sessions (their family's), by session id; a hidden comment is withheld. */
+export async function reviewsOfStudent(sql: Sql, studentId: string): Promise<ReviewView[]> {
+  const rows = await sql.unsafe<ReviewRow[]>(`${SELECT_REVIEW} WHERE r.student_id = $1 ORDER BY r.reviewed_at DESC`, [studentId]);
+  return rows.map(viewOf(false));
+}
+
+/** One session's review (a hidden comment withheld unless `showHidden`); null when not rated. */
+export async function reviewOfSession(sql: Sql, sessionId: string, options = { showHidden: false }): Promise<ReviewView | null> {
+  const [row] = await sql.unsafe<ReviewRow[]>(`${SELECT_REVIEW} WHERE r.session_id = $1`, [sessionId]);
+  return row ? viewOf(options.showHidden)(row) : null;
 }

@@ -5,6 +5,7 @@ import { migrate } from '../../adapters/db/migrate.ts';
 import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { usersProjector } from '../accounts/usersProjector.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
+import { tutorReviewsProjector } from '../reviews/reviewsProjector.ts';
 import { subjectsProjector } from '../subjects/subjectsProjector.ts';
 import { findTutorPicture, findTutorProfile, listDirectory, listTutorSubjects } from './queries.ts';
 import { tutorsProjector } from './tutorsProjector.ts';
@@ -17,7 +18,8 @@ let spec: ProjectionSpec;
 beforeAll(async () => {
   db = await createTestDatabase('tutordirectory');
   await migrate(db.sql);
-  spec = await projectionSpec(db.sql, [usersProjector, subjectsProjector, tutorsProjector]);
+  // The directory reads each tutor's figures from the reviews read model.
+  spec = await projectionSpec(db.sql, [usersProjector, subjectsProjector, tutorsProjector, tutorReviewsProjector]);
   const subject = (id: string, name: string, gradeLevel: GradeLevel, category: string) =>
     event(`subject-${id}`, 'SubjectAdded', { subjectId: id, name, description: null, category, gradeLevel, at });
   const tutor = (id: string, firstName: string, subjects: [string, GradeLevel][], onboarded = true) => {

@@ -1,4 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import { shownRating } from '../../domain/reviews/review.ts';
 import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { pictureUrl } from '../../domain/tutors/picture.ts';
 import type { DashboardStats, TutorListEntry, TutorProfile, TutorSubject } from '../../domain/tutors/tutorApi.ts';
@@ -71,6 +72,9 @@ interface DirectoryRead {
   experience: number | null;
   profile_image_path: string | null;
   subjects: { id: string; name: string }[];
+  review_count: number | null;
+  rating_total: number | null;
+  completed_sessions: number | null;
 }
 
 export interface DirectoryFilter {
@@ -87,7 +91,9 @@ export interface DirectoryFilter {
  * live (a deleted account has no `users` row and an inactive profile) and whose onboarding is
  * completed (until then the profile lacks the bio, subjects and hours a family chooses by).
  * Names come from the users read model, so a name change shows at once. Active subjects only.
- * Ratings, reviews and sessions do not exist yet: null and zeros.
+ * Rating, review count and completed sessions come from the reviews read model (`tutor_review_stats`):
+ * the average to one decimal from the third review (null before: "New"), `totalSessions` counts
+ * completed sessions.
  */
 export async function listDirectory(sql: Sql, filter: DirectoryFilter = {}): Promise<TutorListEntry[]> {
   const subjectId = filter.subjectId ?? null;
@@ -99,8 +105,10 @@ export async function listDirectory(sql: Sql, filter: DirectoryFilter = {}): Pro
         SELECT json_agg(json_build_object('id', s.id, 'name', s.name)
                         ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id)
         FROM tutor_subjects ts JOIN subjects s ON s.id = ts.subject_id AND s.is_active
-        WHERE ts.tutor_id = t.id), '[]'::json) AS subjects
+        WHERE ts.tutor_id = t.id), '[]'::json) AS subjects,
+      rs.review_count, rs.rating_total, rs.completed_sessions
     FROM tutors t JOIN users u ON u.id = t.user_id AND u.role = 'tutor'
+    LEFT JOIN tutor_review_stats rs ON rs.tutor_id = t.id
     WHERE t.is_active AND t.onboarding_completed
       AND (${tutorId}::text IS NULL OR t.id = ${tutorId})
       AND (${subjectId}::text IS NULL AND ${level}::text IS NULL OR EXISTS (
@@ -113,12 +121,12 @@ export async function listDirectory(sql: Sql, filter: DirectoryFilter = {}): Pro
   return rows.map((r) => ({
     id: r.id,
     user: { firstName: r.first_name, lastName: r.last_name, profileImage: pictureUrl(r.id, r.profile_image_path) },
-    rating: null,
-    totalSessions: 0,
+    rating: shownRating(r.review_count ?? 0, r.rating_total ?? 0),
+    totalSessions: r.completed_sessions ?? 0,
     bio: r.bio,
     subjects: r.subjects,
     experience: r.experience,
-    reviewCount: 0,
+    reviewCount: r.review_count ?? 0,
   }));
 }
 
