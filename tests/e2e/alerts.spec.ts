@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, test } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { horizontalOverflow } from './browser.ts';
 import { googleStudent, signIn, unique } from './helpers.ts';
 
@@ -50,7 +50,9 @@ test('a failed payment raises an alert that an admin resolves with a note', asyn
   await expect(page).toHaveURL(/\/admin/);
   await page.goto('/admin?tab=alerts');
   await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
-  const row = page.getByTestId('alert-row').filter({ hasText: purchaseId });
+  // The alert names its purchase (subject and student) and links to it; the id is only in the link's tooltip.
+  const purchaseLink = (scope: Locator | Page) => scope.locator(`button[title="Purchase ${purchaseId}"]`);
+  const row = page.getByTestId('alert-row').filter({ has: purchaseLink(page) });
   // The payment saga records the failure a moment after the decline.
   await expect(async () => {
     await page.reload();
@@ -58,6 +60,8 @@ test('a failed payment raises an alert that an admin resolves with a note', asyn
   }).toPass({ timeout: 20_000 });
   await expect(row).toContainText('A payment failed');
   await expect(row).toContainText('Your card was declined.');
+  await expect(row).toContainText('Purchase Calculus (Grade 11-12) · ');
+  await expect(row).not.toContainText(purchaseId);
   await expect(page.getByRole('link', { name: /Alerts \d+ unresolved/ })).toBeVisible();
 
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -73,10 +77,15 @@ test('a failed payment raises an alert that an admin resolves with a note', asyn
   await expect(row).toHaveCount(0);
 
   await page.getByLabel('Status').selectOption({ label: 'Resolved' });
-  const resolved = page.getByTestId('alert-row').filter({ hasText: purchaseId });
+  const resolved = page.getByTestId('alert-row').filter({ has: purchaseLink(page) });
   await expect(resolved).toContainText('Resolved');
   await expect(resolved).toContainText('Called the family; they will pay with another card.');
 
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+  // The link opens the purchase's history over the tab.
+  await purchaseLink(resolved).click();
+  await expect(page.getByRole('dialog', { name: 'Purchase history' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`history=purchase(%3A|:)${purchaseId}`));
 });

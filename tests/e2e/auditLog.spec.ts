@@ -22,7 +22,8 @@ test('an admin sees recent activity on Overview, filters the audit log by an ent
     await expect(signedIn).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 30_000 });
   await expect(signedIn.locator('time')).toHaveText(/just now|minute/);
-  await signedIn.getByRole('button', { name: /User history/ }).click();
+  // Names, not ids: the entity is the admin by name, opening their history.
+  await signedIn.getByRole('button', { name: 'Open the history of user Erin Admin' }).click();
   await expect(page).toHaveURL(new RegExp(`history=user%3A${me.id}|history=user:${me.id}`));
 
   await page.goto('/admin?tab=audit-log');
@@ -32,7 +33,10 @@ test('an admin sees recent activity on Overview, filters the audit log by an ent
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const rows = page.getByTestId('audit-row');
   await expect(rows.filter({ hasText: 'Signed in (password)' }).first()).toBeVisible();
-  await expect(rows.filter({ hasNotText: me.id })).toHaveCount(0);
+  await expect(rows.filter({ hasNot: page.getByRole('button', { name: 'Open the history of user Erin Admin' }) })).toHaveCount(0);
+  // Who and which entity read as names: the raw id is left to the Changes column (the recorded data).
+  await expect(rows.locator('td:nth-child(2), td:nth-child(4)').filter({ hasText: me.id })).toHaveCount(0);
+  await expect(rows.locator('td:nth-child(5)').filter({ hasText: /\d{4}-\d{2}-\d{2}T/ })).toHaveCount(0);
   const shown = await rows.count();
 
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();

@@ -37,8 +37,11 @@ test('an admin opens a session’s history and steps back in time to the hour it
   const panel = page.getByRole('dialog', { name: 'Session history' });
   await expect(panel).toBeVisible();
   const timeline = panel.getByRole('region', { name: /Timeline/ });
-  await expect(timeline.getByRole('button', { name: /SessionBooked/ })).toBeVisible();
-  await expect(timeline.getByRole('button', { name: /SessionRescheduled/ })).toHaveAttribute('aria-current', 'step');
+  // People's language: the session by its subject and people, event types as words, actors by name.
+  await expect(panel.getByTestId('entity-history-name')).toHaveText(/ · .+ with .+/);
+  await expect(timeline.getByRole('button', { name: /Session booked/ })).toBeVisible();
+  await expect(timeline.getByRole('button', { name: /Session rescheduled/ })).toHaveAttribute('aria-current', 'step');
+  await expect(timeline).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
   const state = panel.getByTestId('history-state');
   await expect(state).toHaveAttribute('data-revision', '1');
   await expect(state).toContainText(`"start": "${nyInstant(second)}"`);
@@ -49,15 +52,15 @@ test('an admin opens a session’s history and steps back in time to the hour it
   await expect(state).toHaveAttribute('data-revision', '0');
   await expect(state).toContainText(`"start": "${nyInstant(first)}"`);
   await expect(panel.getByLabel(/Revision 0 of 1/)).toHaveValue('0');
-  await expect(timeline.getByRole('button', { name: /SessionBooked/ })).toHaveAttribute('aria-current', 'step');
+  await expect(timeline.getByRole('button', { name: /Session booked/ })).toHaveAttribute('aria-current', 'step');
 
   await page.screenshot({ path: '.tmp/history-shots/session-revision-0.png' });
 
   // The booking's story crosses the tutor's schedule, the course's ledger and the session.
   await panel.getByRole('button', { name: 'Follow this story' }).click();
   const story = panel.getByTestId('history-story');
-  await expect(story).toContainText('TutorHourClaimed');
-  await expect(story).toContainText('CourseCreditReserved');
+  await expect(story).toContainText('Tutor hour claimed');
+  await expect(story).toContainText('Course credit reserved');
   const openCourse = story.getByRole('button', { name: `Open the history of course ${courseId}` });
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(

@@ -1,11 +1,13 @@
 import {
   type AlertListQuery,
+  type AlertSubject,
   type AlertType,
   type AlertView,
   alertStatuses,
   alertTypeLabels,
   alertTypes,
 } from '@shared/operations/alertApi.ts';
+import { entityKindLabels } from '@shared/operations/entityKinds.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaginationState, SortingState } from '@tanstack/react-table';
 import { BellOff, Check, Loader2 } from 'lucide-react';
@@ -20,7 +22,8 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { alertsApi } from './alertsApi.ts';
 import { firstPageOnChange, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
-import { exactTime, timeAgo } from './format.ts';
+import { EntityLink } from './EntityLink.tsx';
+import { exactTime, readableText, timeAgo } from './format.ts';
 
 const PAGE_SIZE = 20;
 type Status = (typeof alertStatuses)[number];
@@ -53,7 +56,10 @@ const columns = helper.columns([
     cell: ({ row }) => (
       <div className="min-w-64">
         <div className="font-medium text-slate-900">{row.original.title}</div>
-        {row.original.description ? <p className="mt-0.5 text-xs break-words text-slate-600">{row.original.description}</p> : null}
+        {row.original.description ? (
+          <p className="mt-0.5 text-xs break-words text-slate-600">{readableText(row.original.description, namesOf(row.original))}</p>
+        ) : null}
+        <AlertAbout about={row.original.about ?? []} />
       </div>
     ),
   }),
@@ -131,6 +137,23 @@ export function AlertsTab() {
         loadErrorTitle="The alerts could not be loaded"
       />
     </section>
+  );
+}
+
+/** The ids an alert's text names, with the names the server resolved for them. */
+const namesOf = (alert: AlertView) => new Map((alert.about ?? []).flatMap((a) => (a.name ? [[a.id, a.name] as const] : [])));
+
+/** Links to what the alert is about (its purchase, session, student, person), each opening that history. */
+function AlertAbout({ about }: { about: AlertSubject[] }) {
+  if (about.length === 0) return null;
+  return (
+    <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs" aria-label="About">
+      {about.map((subject) => (
+        <li key={`${subject.kind}:${subject.id}`} className="text-slate-500">
+          {entityKindLabels[subject.kind]}: <EntityLink kind={subject.kind} id={subject.id} name={subject.name} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

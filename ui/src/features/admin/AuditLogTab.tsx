@@ -11,8 +11,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { auditLogApi } from './auditLogApi.ts';
+import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { exactTime, timeAgo } from './format.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableInstant, readableText, timeAgo } from './format.ts';
 
 const PAGE_SIZE = 50;
 /** A row shows this many changes; the rest are counted ("+3 more") and shown on demand. */
@@ -47,7 +48,8 @@ function filterOf(form: FilterForm): AuditLogFilter {
 
 const shown = (value: unknown): string => {
   if (value === null || value === undefined) return '∅';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Instants in the viewer's zone; other values as recorded.
+  const text = typeof value === 'string' ? readableInstant(value) : JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 };
 
@@ -67,8 +69,10 @@ const columns = helper.columns([
     header: 'What',
     cell: ({ row }) => (
       <div className="min-w-48">
-        <div className="text-slate-900">{row.original.description ?? row.original.action}</div>
-        <code className="text-xs break-all text-slate-500">{row.original.action}</code>
+        <div className="text-slate-900">{readableText(row.original.description ?? eventTypeLabel(row.original.action))}</div>
+        <div className="text-xs text-slate-500" title={row.original.action}>
+          {eventTypeLabel(row.original.action)}
+        </div>
       </div>
     ),
   }),
@@ -249,7 +253,7 @@ function AuditRows({ pages }: { pages: Pages }) {
           </thead>
           <tbody className="divide-y divide-border">
             {table.getRowModel().rows.map((row) => {
-              const { kind, id } = row.original.entity;
+              const { kind, id, name } = row.original.entity;
               const open = kind ? () => openHistory(kind, id) : undefined;
               return (
                 <tr
@@ -257,7 +261,7 @@ function AuditRows({ pages }: { pages: Pages }) {
                   data-testid="audit-row"
                   className={open ? 'cursor-pointer align-top hover:bg-slate-50' : 'align-top'}
                   tabIndex={open ? 0 : undefined}
-                  aria-label={open && kind ? `Open the history of ${entityKindLabels[kind].toLowerCase()} ${id}` : undefined}
+                  aria-label={open && kind ? `Open the history of ${entityKindLabels[kind].toLowerCase()} ${name ?? id}` : undefined}
                   onClick={
                     open
                       ? (event) => {
@@ -309,7 +313,9 @@ function AuditRows({ pages }: { pages: Pages }) {
 function Actor({ actor }: { actor: AuditLogEntry['actor'] }) {
   return (
     <div className="min-w-32">
-      <div className="text-slate-900">{actor.name ?? (actor.id ? <code className="text-xs break-all">{actor.id}</code> : 'System')}</div>
+      <div className="text-slate-900">
+        {actor.id && actor.name ? <EntityLink kind="user" id={actor.id} name={actor.name} /> : actorLabel(actor)}
+      </div>
       {actor.role ? (
         <Badge variant="outline" className="mt-1">
           {actor.role.replaceAll('_', ' ')}
@@ -322,10 +328,21 @@ function Actor({ actor }: { actor: AuditLogEntry['actor'] }) {
 function Entity({ entity }: { entity: AuditLogEntry['entity'] }) {
   return (
     <div className="min-w-32">
-      <div className="text-slate-900">{entity.kind ? entityKindLabels[entity.kind] : entity.type}</div>
-      <code className="block max-w-56 truncate text-xs text-slate-500" title={entity.id}>
-        {entity.id}
-      </code>
+      {entity.kind ? (
+        <>
+          <div className="max-w-56 text-slate-900">
+            <EntityLink kind={entity.kind} id={entity.id} name={entity.name} />
+          </div>
+          {entity.name ? <div className="text-xs text-slate-500">{entityKindLabels[entity.kind]}</div> : null}
+        </>
+      ) : (
+        <>
+          <div className="text-slate-900">{eventTypeLabel(entity.type)}</div>
+          <div className="max-w-56 truncate text-xs text-slate-500" title={entity.id}>
+            {entity.id}
+          </div>
+        </>
+      )}
     </div>
   );
 }

@@ -13,11 +13,17 @@ import { cn } from '../../lib/utils.ts';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { entityHistoryApi } from './entityHistoryApi.ts';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { exactTime } from './format.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableText } from './format.ts';
 import { stateDiff } from './stateDiff.ts';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
-const actorOf = (event: HistoryEvent) => (event.actor.role ? `${event.actor.role}${event.actor.id ? ` ${event.actor.id}` : ''}` : 'system');
+/** "Maya Okafor (tutor)", "Deleted user (student)", "System". */
+const actorOf = (event: HistoryEvent) => {
+  const role = event.actor.role?.replaceAll('_', ' ');
+  if (!event.actor.id) return role && role !== 'system' ? `A signed-out ${role}` : 'System';
+  const who = actorLabel(event.actor);
+  return role ? `${who} (${role})` : who;
+};
 const panelClasses = 'rounded-md border border-border bg-white p-3 sm:p-4';
 
 /**
@@ -35,7 +41,7 @@ export function EntityHistoryPanel({ kind, id, onClose }: { kind: EntityKind; id
             {entityKindLabels[kind]} history
           </DialogTitle>
           <DialogDescription>
-            <code className="break-all">{id}</code>
+            <EntityName kind={kind} id={id} />
           </DialogDescription>
         </DialogHeader>
         <OpenEntityForm key={kind} compact initialKind={kind} />
@@ -46,14 +52,31 @@ export function EntityHistoryPanel({ kind, id, onClose }: { kind: EntityKind; id
   );
 }
 
-function HistoryBody({ kind, id }: { kind: EntityKind; id: string }) {
-  const events = useInfiniteQuery({
+function useEntityEvents(kind: EntityKind, id: string) {
+  return useInfiniteQuery({
     queryKey: entityHistoryApi.eventsKey(kind, id),
     queryFn: ({ pageParam, signal }) => entityHistoryApi.events(kind, id, pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (page) => page.nextRevision ?? undefined,
     retry: (count, error) => count < 2 && !/^404:/.test(error.message),
   });
+}
+
+/** The entity's name as the server resolved it; the id stays one step away (its tooltip, and Details below). */
+function EntityName({ kind, id }: { kind: EntityKind; id: string }) {
+  const events = useEntityEvents(kind, id);
+  const name = events.data?.pages[0]?.name;
+  return name ? (
+    <span title={id} data-testid="entity-history-name">
+      {name}
+    </span>
+  ) : (
+    <code className="break-all">{id}</code>
+  );
+}
+
+function HistoryBody({ kind, id }: { kind: EntityKind; id: string }) {
+  const events = useEntityEvents(kind, id);
   const [selected, setSelected] = useState<number | null>(null);
   const [story, setStory] = useState<string | null>(null);
 
@@ -103,10 +126,11 @@ function HistoryBody({ kind, id }: { kind: EntityKind; id: string }) {
               >
                 <span className="flex items-baseline justify-between gap-2">
                   <span className="font-medium break-all">
-                    <span className="text-slate-500 tabular-nums">#{event.revision}</span> {event.type}
+                    <span className="text-slate-500 tabular-nums">#{event.revision}</span>{' '}
+                    <span title={event.type}>{eventTypeLabel(event.type)}</span>
                   </span>
                 </span>
-                <span className="block text-xs break-words text-slate-600">{event.description}</span>
+                <span className="block text-xs break-words text-slate-600">{readableText(event.description)}</span>
                 <span className="block text-xs text-slate-500">
                   <time dateTime={event.recordedAt}>{exactTime(event.recordedAt)}</time> · {actorOf(event)}
                 </span>
@@ -227,10 +251,10 @@ function StateAtRevision({
     <div className="grid min-w-0 gap-4 xl:grid-cols-2">
       <section aria-labelledby="history-changes" className={cn(panelClasses, 'min-w-0')}>
         <h3 id="history-changes" className="text-sm font-semibold text-slate-900">
-          What #{event.revision} {event.type} changed
+          What #{event.revision} {eventTypeLabel(event.type)} changed
         </h3>
         <p className="mt-1 text-xs break-words text-slate-600">
-          {event.description} · <time dateTime={event.recordedAt}>{exactTime(event.recordedAt)}</time> · {actorOf(event)}
+          {readableText(event.description)} · <time dateTime={event.recordedAt}>{exactTime(event.recordedAt)}</time> · {actorOf(event)}
         </p>
         {after.isError || before.isError ? (
           <div className="mt-2">
@@ -322,8 +346,10 @@ function CorrelationStory({ correlationId }: { correlationId: string }) {
         {story.data.events.map((event) => (
           <li key={event.position} className="flex flex-wrap items-start justify-between gap-2 rounded bg-slate-50 p-2 text-sm">
             <div className="min-w-0">
-              <div className="font-medium break-all text-slate-900">{event.type}</div>
-              <div className="text-xs break-words text-slate-600">{event.description}</div>
+              <div className="font-medium break-all text-slate-900" title={event.type}>
+                {eventTypeLabel(event.type)}
+              </div>
+              <div className="text-xs break-words text-slate-600">{readableText(event.description)}</div>
               <div className="text-xs break-all text-slate-500">
                 <time dateTime={event.recordedAt}>{exactTime(event.recordedAt)}</time> · {event.streamId}
               </div>

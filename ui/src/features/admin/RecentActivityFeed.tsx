@@ -5,8 +5,9 @@ import { History } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { auditLogApi } from './auditLogApi.ts';
+import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { exactTime, timeAgo } from './format.ts';
+import { exactTime, readableText, timeAgo } from './format.ts';
 
 const SKELETON_ITEMS = ['a', 'b', 'c', 'd', 'e'];
 /** The feed refreshes while the Overview is open, so new activity shows without a reload. */
@@ -59,17 +60,23 @@ export function RecentActivityFeed() {
               <li key={item.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
                 <div className="min-w-0">
                   <p className="text-sm break-words text-slate-900">
-                    <span className="font-medium">{item.who}</span>: {item.what}
+                    {item.actorId ? (
+                      <button
+                        type="button"
+                        onClick={() => item.actorId && openHistory('user', item.actorId)}
+                        className="rounded text-left font-medium text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                      >
+                        {item.who}
+                      </button>
+                    ) : (
+                      <span className="font-medium">{item.who}</span>
+                    )}
+                    : {readableText(item.what)}
                   </p>
                   {kind ? (
-                    <button
-                      type="button"
-                      onClick={() => openHistory(kind, item.entity.id)}
-                      className="mt-0.5 max-w-full truncate rounded text-left text-xs font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-                    >
-                      {entityKindLabels[kind]} history
-                      <span className="sr-only"> of {item.entity.id}</span>
-                    </button>
+                    <p className="mt-0.5 truncate text-xs text-slate-500">
+                      {entityKindLabels[kind]}: <EntityLink kind={kind} id={item.entity.id} name={item.entity.name} />
+                    </p>
                   ) : (
                     <p className="text-xs text-slate-500">{item.entity.type}</p>
                   )}

@@ -39,3 +39,49 @@ export function exactTime(iso: string): string {
 export function applicantName(user: { firstName: string | null; lastName: string | null }): string | null {
   return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || null;
 }
+
+const cad = new Intl.NumberFormat('en-CA', { style: 'currency', currency: 'CAD' });
+
+/** 13725 → "$137.25": the console's money, in the platform's currency with two decimals. */
+export function centsToMoney(cents: number): string {
+  return cad.format(cents / 100);
+}
+
+/** An ISO instant as the server writes them into descriptions ("2026-12-04T21:00:00.000Z"). */
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/g;
+const CENTS_OF = /\b(\d+) of (\d+) cents\b/g;
+const CENTS = /\b(\d+) cents\b/g;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A recorded sentence in people's language: instants in the viewer's zone, cents as money, and
+ * known ids replaced by the names the server resolved ("Purchase 9f…" → "Purchase Algebra · Ann Lee").
+ * Descriptions are written once, when the event is recorded; reading them this way keeps old rows readable too.
+ */
+export function readableText(text: string, names: ReadonlyMap<string, string> = new Map()): string {
+  let out = text
+    .replace(ISO_INSTANT, (iso) => exactTime(iso) || iso)
+    .replace(CENTS_OF, (_, part: string, whole: string) => `${centsToMoney(Number(part))} of ${centsToMoney(Number(whole))}`)
+    .replace(CENTS, (_, cents: string) => centsToMoney(Number(cents)));
+  for (const [id, name] of names) {
+    if (id && name) out = out.replace(new RegExp(escapeRegExp(id), 'g'), name);
+  }
+  return out;
+}
+
+/** A recorded value that is an instant, in the viewer's zone; any other text unchanged. */
+export function readableInstant(value: string): string {
+  return value.replace(ISO_INSTANT, (iso) => (iso === value ? exactTime(iso) || iso : iso));
+}
+
+/** `SessionBooked` → "Session booked": an event type as words. */
+export function eventTypeLabel(type: string): string {
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The person who acted: their name, "Deleted user" when the account is gone, "System" when nobody did. */
+export function actorLabel(actor: { id: string | null; name?: string | undefined }): string {
+  if (actor.name) return actor.name;
+  return actor.id ? 'Deleted user' : 'System';
+}
