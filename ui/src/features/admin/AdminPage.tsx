@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
 import { LogoutButton } from '../dashboards/LogoutButton.tsx';
+import { AdminReviewsPanel } from '../reviews/ReviewLists.tsx';
 import { AlertsTab } from './AlertsTab.tsx';
 import { AuditLogTab } from './AuditLogTab.tsx';
 import { adminApi } from './api.ts';
@@ -235,7 +236,12 @@ function TabContent({ tab }: { tab: ConsoleTabId }) {
     case 'users':
       return <UsersTab />;
     case 'sessions':
-      return <SessionsTab />;
+      return (
+        <>
+          <SessionsTab />
+          <AdminReviewsPanel />
+        </>
+      );
     case 'audit-log':
       return <AuditLogTab />;
   }

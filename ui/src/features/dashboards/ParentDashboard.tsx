@@ -291,7 +291,7 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
         />
       ) : null}
       {data.courses.length > 0 ? (
-        <CompletedSessionsPanel sessions={data.sessions} zone={user.timezone} studentName={student.firstName} />
+        <CompletedSessionsPanel sessions={data.sessions} zone={user.timezone} studentName={student.firstName} studentId={student.id} />
       ) : null}
       {data.canPurchase ? (
         <div className="flex flex-wrap gap-2">

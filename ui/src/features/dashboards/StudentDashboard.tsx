@@ -193,7 +193,13 @@ function DashboardBody({ user, data }: { user: User; data: DashboardData }) {
         </Alert>
       )}
       <MyCourses user={user} canPurchase={data.canPurchase} sessions={data.sessions} />
-      <StudentSessions user={user} sessions={data.sessions} courses={data.courses} canAct={data.canPurchase && !data.isSubAccount} />
+      <StudentSessions
+        user={user}
+        sessions={data.sessions}
+        courses={data.courses}
+        canAct={data.canPurchase && !data.isSubAccount}
+        reviewStudentId={data.isSubAccount ? null : data.student.id}
+      />
     </>
   );
 }

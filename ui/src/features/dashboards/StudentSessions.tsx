@@ -1,5 +1,6 @@
 import type { StudentCourse } from '@shared/courses/courseApi.ts';
 import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
+import { useQuery } from '@tanstack/react-query';
 import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
 import type * as React from 'react';
 import { useState } from 'react';
@@ -8,6 +9,8 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
+import { reviewKeys, reviewsApi } from '../reviews/api.ts';
+import { SessionReviewAction } from '../reviews/SessionReview.tsx';
 import { actionableSession, BookableCourses } from '../sessions/StudentAreaSessions.tsx';
 import { StudentSessionActions } from '../sessions/StudentSessionActions.tsx';
 
@@ -34,13 +37,22 @@ export function StudentSessions({
   sessions,
   courses,
   canAct = false,
+  reviewStudentId,
 }: {
   user: User;
   sessions: readonly StudentSession[];
   courses: readonly StudentCourse[];
   /** Book, reschedule and cancel (the account holder; never a view-only login). */
   canAct?: boolean;
+  /** Given (the student's own login, never a view-only one): completed sessions offer "Rate this session". */
+  reviewStudentId?: string | null;
 }) {
+  const reviews = useQuery({
+    queryKey: reviewKeys.student(reviewStudentId ?? ''),
+    queryFn: () => reviewsApi.ofStudent(reviewStudentId ?? ''),
+    enabled: !!reviewStudentId,
+  });
+  const reviewOf = new Map((reviews.data ?? []).map((r) => [r.sessionId, r]));
   const [status, setStatus] = useState<CourseFilter>('all');
   const [subject, setSubject] = useState('all');
   const { upcoming, completed } = sortSessions(sessions);
@@ -129,7 +141,16 @@ export function StudentSessions({
             // More than 4: the list scrolls (spec part 2 §2).
             <ul className={`grid gap-3 ${shown.length > 4 ? 'max-h-96 overflow-y-auto pr-1' : ''}`} data-testid="completed-sessions">
               {shown.map((s) => (
-                <SessionRow key={s.id} session={s} timeZone={user.timezone} />
+                <SessionRow
+                  key={s.id}
+                  session={s}
+                  timeZone={user.timezone}
+                  actions={
+                    reviewStudentId && reviews.isSuccess ? (
+                      <SessionReviewAction sessionId={s.id} review={reviewOf.get(s.id)} subject={s.subject?.name ?? 'Tutoring session'} />
+                    ) : undefined
+                  }
+                />
               ))}
             </ul>
           )}

@@ -1,7 +1,10 @@
 import type { StudentCourse } from '@shared/courses/courseApi.ts';
 import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
+import { useQuery } from '@tanstack/react-query';
 import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
+import { reviewKeys, reviewsApi } from '../reviews/api.ts';
+import { SessionReviewAction } from '../reviews/SessionReview.tsx';
 import { sessionDateTime } from '../tutors/sessionFormat.ts';
 import { BookSessionButton, canBook } from './BookSessionButton.tsx';
 import { type ActionableSession, StudentSessionActions } from './StudentSessionActions.tsx';
@@ -131,13 +134,22 @@ export function CompletedSessionsPanel({
   sessions,
   zone,
   studentName,
+  studentId,
 }: {
   sessions: readonly StudentSession[];
   zone: string;
   studentName: string;
+  /** Given: each session offers "Rate this session" (or the family's rating, editable for 7 days). */
+  studentId?: string;
 }) {
   const { completed } = sortSessions(sessions);
   const shown = completed.slice(0, PARENT_COMPLETED_SHOWN);
+  const reviews = useQuery({
+    queryKey: reviewKeys.student(studentId ?? ''),
+    queryFn: () => reviewsApi.ofStudent(studentId ?? ''),
+    enabled: !!studentId && shown.length > 0,
+  });
+  const reviewOf = new Map((reviews.data ?? []).map((r) => [r.sessionId, r]));
   return (
     <section aria-label={`${studentName}'s completed sessions`} className="grid gap-2" data-testid="completed-sessions">
       <h4 className="text-sm font-semibold text-slate-900">
@@ -173,6 +185,9 @@ export function CompletedSessionsPanel({
                 ) : (
                   <p className="mt-2 text-xs text-slate-500">No report was written for this session.</p>
                 )}
+                {studentId && reviews.isSuccess ? (
+                  <SessionReviewAction sessionId={s.id} review={reviewOf.get(s.id)} subject={subject} />
+                ) : null}
               </li>
             );
           })}

@@ -15,6 +15,7 @@ import { CalendarFeedCard } from '../dashboards/CalendarFeedCard.tsx';
 import { DashboardShell, WelcomeHeader } from '../dashboards/DashboardShell.tsx';
 import { timezoneFact } from '../dashboards/facts.ts';
 import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
+import { TutorReviewsCard } from '../reviews/ReviewLists.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { CalendarSyncCard } from './CalendarSyncCard.tsx';
@@ -112,6 +113,7 @@ function DashboardBody({ user, profile }: { user: User; profile: TutorProfile })
       {profile.onboardingCompleted ? null : <OnboardingChecklist profile={profile} status={status.data} />}
       <Metrics />
       <TutorSessions tutorId={profile.id} zone={user.timezone} />
+      <TutorReviewsCard zone={user.timezone} />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>

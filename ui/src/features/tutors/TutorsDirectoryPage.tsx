@@ -186,6 +186,11 @@ export function TutorCard({ tutor }: { tutor: TutorListEntry }) {
                     <span className="sr-only"> out of 5</span>
                   </>
                 )}
+                {tutor.reviewCount > 0 ? (
+                  <span className="text-slate-500">
+                    ({tutor.reviewCount} {tutor.reviewCount === 1 ? 'review' : 'reviews'})
+                  </span>
+                ) : null}
               </span>
               {tutor.totalSessions > 0 ? (
                 <Badge variant="secondary">
