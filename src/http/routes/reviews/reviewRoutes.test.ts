@@ -234,4 +234,31 @@ describe('reviews', () => {
     const [row] = await system.sql<{ hidden_by: string }[]>`SELECT hidden_by FROM tutor_reviews WHERE session_id = ${id}`;
     expect(row?.hidden_by).not.toBeNull();
   });
+
+  it('the comment is sealed with the reviewer’s key in the log: shredding the key erases it, the rating stays', async () => {
+    const eraser = await registeredStudent(system, 'rev-erased');
+    // The eraser's own session with the tutor, rated with a comment.
+    const parties = { tutorId: tutor.tutorId, studentId: eraser.studentId, studentUserId: eraser.userId };
+    const own = await appendBookedSession(system.store, parties, hourFromNow(-1));
+    await system.store.append(
+      `session-${own}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'SessionCompleted',
+          metadata: {},
+          data: { sessionId: own, ...parties, courseId: 'c', completedBy: tutor.tutorId, notes: 'Done', at: new Date().toISOString() },
+        },
+      ],
+      { exact: 0 },
+    );
+    expect((await rate(own, eraser.cookie, { rating: 4, comment: 'Secret words about my exam' })).statusCode).toBe(201);
+    const [raw] = await system.sql<
+      { data: string }[]
+    >`SELECT data::text AS data FROM es_events WHERE stream_id = ${`sessionReview-${own}`}`;
+    expect(raw?.data).not.toContain('Secret words');
+    await system.vault.shred(`user-${eraser.userId}`);
+    const [event] = await system.store.readStream(`sessionReview-${own}`);
+    expect(event?.data).toMatchObject({ rating: 4, comment: '[erased]' });
+  });
 });
