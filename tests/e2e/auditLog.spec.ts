@@ -50,6 +50,18 @@ test('an admin sees recent activity on Overview, filters the audit log by an ent
   for (const line of lines.slice(1)) expect(line).toContain(`"${me.id}"`);
   expect(lines.some((line) => line.includes('"Signed in (password)"'))).toBe(true);
 
+  // Filters in people's language: who by name, the type from a picker of words.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Who').fill('erin adm');
+  await page.getByLabel('Type').selectOption({ label: 'Signed in' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(rows.first()).toContainText('Signed in (password)');
+  await expect(rows.filter({ hasNotText: 'Erin Admin' })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: 'Signed in' })).toHaveCount(0);
+  await page.getByLabel('Who').fill('nobody by this name');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByText('No events match these filters')).toBeVisible();
+
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   await page.goto('/admin?tab=overview');

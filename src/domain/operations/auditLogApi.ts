@@ -54,6 +54,8 @@ const instant = (label: string) => {
 const filterFields = {
   entityId: optionalText(200, 'entityId'),
   actorId: optionalText(200, 'actorId'),
+  /** Part of the actor's name or username ("ada", "Lovelace"): the server resolves it to their accounts. */
+  actorName: optionalText(100, 'actorName'),
   type: z
     .string()
     .max(100, 'type must be at most 100 characters')
@@ -152,6 +154,10 @@ export const recentActivitySchema = z.object({
   entity: entitySchema,
 });
 export type RecentActivity = z.output<typeof recentActivitySchema>;
+
+/** One choice of the audit log's type picker: a recorded event type and its words. */
+export const auditEventTypeSchema = z.object({ type: z.string(), label: z.string() });
+export type AuditEventType = z.output<typeof auditEventTypeSchema>;
 
 /** How a recorded type reads in a sentence: `SessionBooked` → "Session booked". */
 export function humanAction(type: string): string {

@@ -1,13 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { eventCatalog } from '../../../domain/eventCatalog.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import {
   AUDIT_CURSOR_INVALID,
   AUDIT_LOG_CSV_MAX_ROWS,
+  auditEventTypeSchema,
   auditLogFilterSchema,
   auditLogPageSchema,
   auditLogQuerySchema,
+  humanAction,
   recentActivityQuerySchema,
   recentActivitySchema,
 } from '../../../domain/operations/auditLogApi.ts';
@@ -77,6 +80,23 @@ export const auditLogRoutes =
           .header('x-row-limit', String(AUDIT_LOG_CSV_MAX_ROWS))
           .send(Readable.from(lines()));
       },
+    );
+
+    // Every type the catalogue knows, in words: the audit log's type picker.
+    const eventTypes = Object.keys(eventCatalog)
+      .map((type) => ({ type, label: humanAction(type) }))
+      .sort((a, b) => a.label.localeCompare(b.label, 'en'));
+    app.get(
+      '/api/admin/audit-log/event-types',
+      {
+        config: adminOnly,
+        schema: {
+          tags: ['audit log'],
+          summary: 'The event types the audit log records, each with its words ("Session booked"), sorted by them',
+          response: { 200: z.array(auditEventTypeSchema) },
+        },
+      },
+      () => eventTypes,
     );
 
     app.get(

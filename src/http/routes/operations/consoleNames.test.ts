@@ -5,7 +5,7 @@ import { type TestSystem, withTestApp } from '../../../../tests/support/system.t
 import type { EventMetadata } from '../../../adapters/eventstore/eventStore.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { alertPageSchema, alertSchema } from '../../../domain/operations/alertApi.ts';
-import { auditLogPageSchema, recentActivitySchema } from '../../../domain/operations/auditLogApi.ts';
+import { auditEventTypeSchema, auditLogPageSchema, recentActivitySchema } from '../../../domain/operations/auditLogApi.ts';
 import { entityEventsSchema } from '../../../domain/operations/entityHistoryApi.ts';
 import { DELETED_USER } from '../../../projections/operations/entityNames.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -81,6 +81,35 @@ describe('names instead of ids in the console', () => {
     const events = entityEventsSchema.parse(history.json());
     expect(events.name).toBe('Grace Hopper');
     expect(events.events.find((e) => e.type === 'TimezoneChanged')?.actor).toEqual({ id: adminId, role: 'admin', name: 'Ada Lovelace' });
+  });
+
+  it('filters the audit log by part of the actor name (any case, every word) and offers the event types in words', async () => {
+    const at = new Date().toISOString();
+    await append(
+      `user-${personId}`,
+      'TimezoneChanged',
+      { userId: personId, timezone: 'Asia/Tokyo', at },
+      { actorId: personId, actorRole: 'admin' },
+    );
+    const byName = async (actorName: string) => {
+      const res = await get(`/api/admin/audit-log?type=TimezoneChanged&actorName=${encodeURIComponent(actorName)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return auditLogPageSchema.parse(res.json()).rows.map((r) => r.actor.name);
+    };
+    expect(new Set(await byName('hopper'))).toEqual(new Set(['Grace Hopper']));
+    expect(new Set(await byName('ADA love'))).toEqual(new Set(['Ada Lovelace']));
+    expect(await byName('Ada Hopper')).toEqual([]);
+    // LIKE's wildcards are letters to look for, not patterns.
+    expect(await byName('%')).toEqual([]);
+    expect((await byName('  ')).length).toBeGreaterThanOrEqual(2);
+    expect((await get(`/api/admin/audit-log?actorName=${'x'.repeat(101)}`)).statusCode).toBe(400);
+
+    const types = await get('/api/admin/audit-log/event-types');
+    expect(types.statusCode, types.body).toBe(200);
+    const list = auditEventTypeSchema.array().parse(types.json());
+    expect(list).toContainEqual({ type: 'SessionBooked', label: 'Session booked' });
+    expect(list.map((t) => t.label)).toEqual([...list.map((t) => t.label)].sort((a, b) => a.localeCompare(b, 'en')));
+    expect((await get('/api/admin/audit-log/event-types', finance)).statusCode).toBe(403);
   });
 
   it('says what an alert is about by name, "Deleted user" for a person whose account is gone; finance is refused', async () => {

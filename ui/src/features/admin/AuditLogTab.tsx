@@ -1,6 +1,6 @@
 import type { AuditChange, AuditLogEntry, AuditLogFilter, AuditLogPage } from '@shared/operations/auditLogApi.ts';
 import { entityKindLabels } from '@shared/operations/entityKinds.ts';
-import { type InfiniteData, type UseInfiniteQueryResult, useInfiniteQuery } from '@tanstack/react-query';
+import { type InfiniteData, type UseInfiniteQueryResult, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { Download, Loader2, ScrollText } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { auditLogApi } from './auditLogApi.ts';
 import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
@@ -22,12 +23,12 @@ const CHANGES_SHOWN = 4;
 /** The form's fields: dates as the date inputs give them (yyyy-MM-dd, the viewer's day). */
 interface FilterForm {
   entityId: string;
-  actorId: string;
+  actorName: string;
   type: string;
   fromDate: string;
   toDate: string;
 }
-const EMPTY_FORM: FilterForm = { entityId: '', actorId: '', type: '', fromDate: '', toDate: '' };
+const EMPTY_FORM: FilterForm = { entityId: '', actorName: '', type: '', fromDate: '', toDate: '' };
 
 /** The viewer's day as instants: `from` its first millisecond, `to` its last. */
 function filterOf(form: FilterForm): AuditLogFilter {
@@ -39,7 +40,7 @@ function filterOf(form: FilterForm): AuditLogFilter {
   const trimmed = (value: string) => value.trim() || undefined;
   return {
     entityId: trimmed(form.entityId),
-    actorId: trimmed(form.actorId),
+    actorName: trimmed(form.actorName),
     type: trimmed(form.type),
     from: day(form.fromDate, false),
     to: day(form.toDate, true),
@@ -103,6 +104,11 @@ export function AuditLogTab() {
   const [filter, setFilter] = useState<AuditLogFilter>({});
   const [formError, setFormError] = useState<string | null>(null);
   const ids = { entity: useId(), actor: useId(), type: useId(), from: useId(), to: useId(), error: useId() };
+  const eventTypes = useQuery({
+    queryKey: auditLogApi.eventTypesKey,
+    queryFn: auditLogApi.eventTypes,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
   const pages = useInfiniteQuery({
     queryKey: auditLogApi.pagesKey(filter),
@@ -154,12 +160,19 @@ export function AuditLogTab() {
             <Input id={ids.entity} maxLength={200} placeholder="e.g. a session or user id" {...field('entityId')} />
           </div>
           <div className="flex flex-col gap-1">
-            <Label htmlFor={ids.actor}>Actor id</Label>
-            <Input id={ids.actor} maxLength={200} {...field('actorId')} />
+            <Label htmlFor={ids.actor}>Who</Label>
+            <Input id={ids.actor} type="search" maxLength={100} placeholder="Name or username" {...field('actorName')} />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor={ids.type}>Type</Label>
-            <Input id={ids.type} maxLength={100} placeholder="e.g. SessionBooked" {...field('type')} />
+            <select id={ids.type} className={selectClasses} {...field('type')}>
+              <option value="">All types</option>
+              {(eventTypes.data ?? []).map((t) => (
+                <option key={t.type} value={t.type}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor={ids.from}>From</Label>

@@ -1,4 +1,10 @@
-import { type AuditLogFilter, auditLogPageSchema, RECENT_ACTIVITY_DEFAULT, recentActivitySchema } from '@shared/operations/auditLogApi.ts';
+import {
+  type AuditLogFilter,
+  auditEventTypeSchema,
+  auditLogPageSchema,
+  RECENT_ACTIVITY_DEFAULT,
+  recentActivitySchema,
+} from '@shared/operations/auditLogApi.ts';
 import { api, jsonQuery } from '../../app/api.ts';
 
 /** The filters as the server reads them: empty fields are left out. */
@@ -20,6 +26,10 @@ export const auditLogApi = {
     const params = auditLogParams(filter).toString();
     return `/api/admin/audit-log.csv${params ? `?${params}` : ''}`;
   },
+
+  /** The type picker's choices: every recorded type with its words. */
+  eventTypesKey: ['/api/admin/audit-log', 'event-types'] as const,
+  eventTypes: jsonQuery('/api/admin/audit-log/event-types', auditEventTypeSchema.array()),
 
   recentKey: ['/api/admin/audit-log', 'recent'] as const,
   recent: jsonQuery(`/api/admin/recent-activity?limit=${RECENT_ACTIVITY_DEFAULT}`, recentActivitySchema.array()),
