@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Sql } from '../db/db.ts';
 
 const PREFIX = 'pii:v1:';
@@ -68,8 +68,13 @@ export class PersonalDataVault {
     return new Map(unique.map((s) => [s, found.get(s) ?? null]));
   }
 
-  encrypt(subject: string, key: Buffer, plaintext: string): string {
-    const iv = randomBytes(12);
+  /**
+   * `ivSeed`: for a copy a projection makes again on every rebuild (the audit log), the nonce is
+   * derived from the key and a seed naming the one value it seals (event id and field), so the
+   * rebuilt copy equals the live one; a seed never seals two different texts.
+   */
+  encrypt(subject: string, key: Buffer, plaintext: string, ivSeed?: string): string {
+    const iv = ivSeed === undefined ? randomBytes(12) : createHmac('sha256', key).update(ivSeed).digest().subarray(0, 12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(subject));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -81,10 +86,10 @@ export class PersonalDataVault {
    * Seals the values with the subject's existing key and never creates one: null when the subject
    * has no key (erased), so that nothing written after an erasure is readable again.
    */
-  async sealWithExistingKey(subject: string, values: readonly string[]): Promise<string[] | null> {
+  async sealWithExistingKey(subject: string, values: readonly string[], ivSeeds?: readonly string[]): Promise<string[] | null> {
     const key = (await this.existingKeys([subject])).get(subject);
     if (!key) return null;
-    return values.map((value) => this.encrypt(subject, key, value));
+    return values.map((value, i) => this.encrypt(subject, key, value, ivSeeds?.[i]));
   }
 
   subjectOf(value: string): string {

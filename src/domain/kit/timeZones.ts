@@ -4,7 +4,7 @@ import { InvalidFieldError } from './domainError.ts';
 
 /**
  * The time zones a person may give Topmark: the runtime's IANA list (`Intl.supportedValuesOf`),
- * plus `UTC`. One check for every route and command that takes a zone (a reschedule, the slot
+ * plus `UTC` and IANA's fixed-offset `Etc/GMT±N` zones. One check for every route and command that takes a zone (a reschedule, the slot
  * routes, weekly hours, calendar events, the account's zone), refused when unknown, never
  * replaced: a reschedule sent `Mars/Olympus` once moved the session to New York time.
  *
@@ -14,7 +14,17 @@ import { InvalidFieldError } from './domainError.ts';
  * resolves to a listed zone (`Asia/Kolkata` → `Asia/Calcutta` in older ICU data, `Etc/UTC` → `UTC`)
  * is the same place and is kept as given (its case corrected).
  */
-const LISTED: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+const LISTED: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', ...fixedOffsetZones()]);
+
+/**
+ * IANA's fixed-offset zones (`Etc/GMT-14` … `Etc/GMT+12`, the sign inverted as POSIX has it): real
+ * tz database entries the runtime formats, though `supportedValuesOf` lists places only.
+ */
+function fixedOffsetZones(): string[] {
+  const zones: string[] = [];
+  for (let hours = -14; hours <= 12; hours++) if (hours !== 0) zones.push(`Etc/GMT${hours > 0 ? '+' : '-'}${Math.abs(hours)}`);
+  return zones;
+}
 
 export const UNKNOWN_TIME_ZONE = 'Unknown time zone: use an IANA time zone such as America/New_York';
 const ZONE_MAX = 64;

@@ -27,6 +27,8 @@ function actorOf(e: AnyEvent, data: Record<string, unknown>): { id: string | nul
 
 /** A personal field the audit log keeps sealed (shown while the subject's key exists). */
 interface ToSeal {
+  /** Names the one value sealed (event id and field): the same sealed text on every rebuild. */
+  seed: string;
   data: Record<string, unknown>;
   field: string;
   subject: string;
@@ -51,7 +53,8 @@ function recordedData(e: AnyEvent, toSeal: ToSeal[]): Record<string, unknown> {
     if (value == null) continue;
     data[field] = REDACTED;
     // Sealed below; an old event stored plain is sealed here as well, so its erasure reaches the copy.
-    if (subject && shown.includes(field) && typeof value === 'string') toSeal.push({ data, field, subject, value });
+    if (subject && shown.includes(field) && typeof value === 'string')
+      toSeal.push({ seed: `${e.id}/${field}`, data, field, subject, value });
   }
   return data;
 }
@@ -70,6 +73,7 @@ async function sealShown(tx: TransactionSql, toSeal: ToSeal[]): Promise<void> {
     const sealed = await vault.sealWithExistingKey(
       subject,
       items.map((i) => i.value),
+      items.map((i) => i.seed),
     );
     items.forEach((item, i) => {
       item.data[item.field] = sealed?.[i] ?? ERASED;
