@@ -56,6 +56,21 @@ test('an admin opens a session’s history and steps back in time to the hour it
 
   await page.screenshot({ path: '.tmp/history-shots/session-revision-0.png' });
 
+  // Time travel by date: before the booking the session did not exist; tomorrow it is at its head.
+  const travel = panel.getByRole('form', { name: 'Go to a date and time' });
+  await travel.getByLabel('As it was on').fill('2021-01-01T09:00');
+  await travel.getByRole('button', { name: 'Go' }).click();
+  await expect(travel.getByRole('status')).toContainText('The session did not exist yet on Jan 1, 2021');
+  await expect(state).toHaveAttribute('data-revision', '0');
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T12:00`;
+  await travel.getByLabel('As it was on').fill(local);
+  await travel.getByRole('button', { name: 'Go' }).click();
+  await expect(state).toHaveAttribute('data-revision', '1');
+  await expect(travel.getByRole('status')).toContainText('revision 1');
+  await panel.getByRole('button', { name: 'Previous event' }).click();
+  await expect(state).toHaveAttribute('data-revision', '0');
+
   // The booking's story crosses the tutor's schedule, the course's ledger and the session.
   await panel.getByRole('button', { name: 'Follow this story' }).click();
   const story = panel.getByTestId('history-story');

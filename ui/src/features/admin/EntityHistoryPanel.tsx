@@ -154,6 +154,7 @@ function HistoryBody({ kind, id }: { kind: EntityKind; id: string }) {
 
       <div className="min-w-0 space-y-4">
         <RevisionStepper list={list} revision={revision} onChange={setSelected} />
+        <TravelToTime kind={kind} id={id} loaded={head} onRevision={setSelected} />
         <StateAtRevision kind={kind} id={id} event={current} firstRecordedAt={first.recordedAt} />
         <section aria-labelledby="history-story" className={panelClasses}>
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -175,6 +176,80 @@ function HistoryBody({ kind, id }: { kind: EntityKind; id: string }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** `yyyy-MM-ddTHH:mm` of a datetime-local field, read in the viewer's zone, as an instant. */
+function instantOfLocal(value: string): string | null {
+  const time = new Date(value);
+  return value && !Number.isNaN(time.getTime()) ? time.toISOString() : null;
+}
+
+/**
+ * Time travel by date: the state as it was at a moment the viewer picks (in their zone). The
+ * server folds up to the last event recorded at or before it (`?at=`); the timeline then shows that revision.
+ */
+function TravelToTime({
+  kind,
+  id,
+  loaded,
+  onRevision,
+}: {
+  kind: EntityKind;
+  id: string;
+  loaded: number;
+  onRevision: (revision: number) => void;
+}) {
+  const fieldId = useId();
+  const messageId = useId();
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const at = instantOfLocal(value);
+    if (!at) {
+      setMessage('Please choose a date and time');
+      return;
+    }
+    setPending(true);
+    try {
+      const folded = await entityHistoryApi.state(kind, id, `at=${encodeURIComponent(at)}`);
+      if (folded.revision === null) setMessage(`The ${entityKindLabels[kind].toLowerCase()} did not exist yet on ${exactTime(at)}`);
+      else if (folded.revision > loaded) setMessage(`Revision ${folded.revision}: load later events to see it`);
+      else {
+        setMessage(`As it was on ${exactTime(at)}: revision ${folded.revision}`);
+        onRevision(folded.revision);
+      }
+    } catch (error) {
+      setMessage(errorMessage(error, 'The state at that time could not be loaded.'));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label="Go to a date and time" className={panelClasses}>
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1">
+          <Label htmlFor={fieldId}>As it was on</Label>
+          <Input
+            id={fieldId}
+            type="datetime-local"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-describedby={message ? messageId : undefined}
+          />
+        </div>
+        <Button type="submit" variant="outline" size="sm" disabled={pending}>
+          {pending ? 'Going...' : 'Go'}
+        </Button>
+      </div>
+      {message ? (
+        <p id={messageId} className="mt-2 text-xs text-slate-600" role="status">
+          {message}
+        </p>
+      ) : null}
+    </form>
   );
 }
 
