@@ -124,7 +124,12 @@ test('invited tutor applies with Google, is approved, completes onboarding and i
   await expect(page.getByRole('img', { name: 'Your profile' })).toBeVisible();
   // The picture shows at once (the preview is a blob: URL the CSP allows), not a broken image until reload.
   await expect
-    .poll(() => page.getByRole('img', { name: 'Your profile' }).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+    .poll(() =>
+      page.getByRole('img', { name: 'Your profile' }).evaluate((img) => {
+        const picture = img as unknown as { complete: boolean; naturalWidth: number };
+        return picture.complete ? picture.naturalWidth : 0;
+      }),
+    )
     .toBeGreaterThan(0);
 
   // The name is editable (both parts required).
