@@ -1,6 +1,6 @@
 import { parseEntityRef } from '@shared/operations/entityKinds.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
 import { Logo } from '../../app/layout/Logo.tsx';
@@ -135,9 +135,11 @@ function AdminConsole({ user, requested, history }: { user: User; requested?: Co
 /** `?history=kind:id` opens that entity's history over the tab (admins only); closing drops it from the URL. */
 function HistoryOverlay({ history, tab }: { history: string | undefined; tab: ConsoleTabId | undefined }) {
   const navigate = useNavigate();
+  const { page } = useSearch({ from: '/admin' });
   const entity = parseEntityRef(history);
   if (!entity) return null;
-  const close = () => void navigate({ to: '/admin', search: tab ? { tab } : {} });
+  // Closing keeps the tab and the page the table was on.
+  const close = () => void navigate({ to: '/admin', search: { ...(tab ? { tab } : {}), ...(page ? { page } : {}) } });
   return <EntityHistoryPanel kind={entity.kind} id={entity.id} onClose={close} />;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@shared/operations/alertApi.ts';
 import { entityKindLabels } from '@shared/operations/entityKinds.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaginationState, SortingState } from '@tanstack/react-table';
+import type { SortingState } from '@tanstack/react-table';
 import { BellOff, Check, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
@@ -24,6 +24,7 @@ import { firstPageOnChange, SelectFilter } from './ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { EntityLink } from './EntityLink.tsx';
 import { exactTime, readableText, timeAgo } from './format.ts';
+import { usePageInUrl } from './usePageInUrl.ts';
 
 const PAGE_SIZE = 20;
 type Status = (typeof alertStatuses)[number];
@@ -71,7 +72,7 @@ export function AlertsTab() {
   const [status, setStatus] = useState<Status>('open');
   const [type, setType] = useState<AlertType | ''>('');
   const [sorting, setSorting] = useState<SortingState>([{ id: 'createdAt', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const ids = { status: useId(), type: useId() };
 
   const sort = sorting[0];

@@ -7,7 +7,7 @@ import {
 } from '@shared/purchases/adminPurchaseApi.ts';
 import { REFUND_REASON_MAX } from '@shared/purchases/purchase.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaginationState, SortingState } from '@tanstack/react-table';
+import type { SortingState } from '@tanstack/react-table';
 import { Loader2, ShoppingCart } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
@@ -23,6 +23,7 @@ import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate } from './format.ts';
 import { purchasesApi } from './purchasesApi.ts';
+import { usePageInUrl } from './usePageInUrl.ts';
 
 const PAGE_SIZE = 20;
 /** Columns the server sorts by (adminPurchaseApi's sort keys). */
@@ -129,7 +130,7 @@ export function PurchasesTab() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [sorting, setSorting] = useState<SortingState>([{ id: 'createdAt', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
   const openHistory = useOpenEntityHistory();
   const searched = useDebounced(search.trim(), SEARCH_DELAY_MS);

@@ -7,7 +7,7 @@ import {
 } from '@shared/accounts/adminUserApi.ts';
 import { accountRoles } from '@shared/accounts/user.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaginationState, SortingState } from '@tanstack/react-table';
+import type { SortingState } from '@tanstack/react-table';
 import { Loader2, UserX } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
@@ -21,6 +21,7 @@ import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { exactTime, shortDate, timeAgo } from './format.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
+import { usePageInUrl } from './usePageInUrl.ts';
 import { usersApi } from './usersApi.ts';
 
 const PAGE_SIZE = 20;
@@ -90,7 +91,7 @@ export function UsersTab() {
   const [role, setRole] = useState('');
   const [status, setStatus] = useState<UserStatus | ''>('');
   const [sorting, setSorting] = useState<SortingState>([{ id: 'createdAt', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const settledSearch = useDebouncedValue(search.trim());
   const openHistory = useOpenEntityHistory();
   const me = useCurrentUser().data;

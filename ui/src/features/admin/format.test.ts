@@ -84,6 +84,10 @@ describe('admin tabs', () => {
   it('keeps only a known ?tab=', () => {
     expect(validateAdminSearch({ tab: 'create-tutor' })).toEqual({ tab: 'create-tutor' });
     expect(validateAdminSearch({ tab: 'nope' })).toEqual({});
+    // The page survives a reload: a whole number from 2 up; the first page and nonsense leave it out.
+    expect(validateAdminSearch({ tab: 'alerts', page: '3' })).toEqual({ tab: 'alerts', page: 3 });
+    expect(validateAdminSearch({ tab: 'alerts', page: 4 })).toEqual({ tab: 'alerts', page: 4 });
+    for (const page of ['1', '0', '-2', '2.5', 'x', '9999999', 1.5]) expect(validateAdminSearch({ page })).toEqual({});
     expect(validateAdminSearch({})).toEqual({});
   });
   it('accepts the System tabs in ?tab= and shows them to admins only, the Mailbox only with the outbox', () => {

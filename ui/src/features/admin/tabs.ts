@@ -115,6 +115,16 @@ export function isConsoleTabId(value: unknown): value is ConsoleTabId {
 export interface AdminSearch {
   tab?: ConsoleTabId;
   history?: string;
+  /** The paged table's page (1-based; absent on the first), kept so a reload or a shared link stays there. */
+  page?: number;
+}
+
+export const MAX_PAGE_PARAM = 100_000;
+
+/** `?page=` as a whole page number from 2 up; anything else is the first page. */
+function pageOf(value: unknown): number | undefined {
+  const page = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isInteger(page) && page > 1 && page <= MAX_PAGE_PARAM ? page : undefined;
 }
 
 export function validateAdminSearch(search: Record<string, unknown>): AdminSearch {
@@ -122,5 +132,6 @@ export function validateAdminSearch(search: Record<string, unknown>): AdminSearc
   return {
     ...(isConsoleTabId(search.tab) ? { tab: search.tab } : {}),
     ...(history ? { history: `${history.kind}:${history.id}` } : {}),
+    ...(pageOf(search.page) ? { page: pageOf(search.page) } : {}),
   };
 }
