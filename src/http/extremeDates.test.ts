@@ -87,7 +87,7 @@ const SHAPED: Record<Shape, string[]> = {
     'Mars/Olympus',
     'UTC+25',
     '+05:00',
-    'Etc/GMT+5',
+    'Etc/GMT+13',
     'America/Nowhere',
     ' America/New_York',
     'America/New_York\u202E',

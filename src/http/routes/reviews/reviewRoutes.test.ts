@@ -252,7 +252,10 @@ describe('reviews', () => {
       ],
       { exact: 0 },
     );
-    expect((await rate(own, eraser.cookie, { rating: 4, comment: 'Secret words about my exam' })).statusCode).toBe(201);
+    // The family check reads the students read model: the new student must be in it first.
+    expect(await waitForProjections(system.sql, ['students'], await system.store.committedPosition(), 30_000)).toBe(true);
+    const rated = await rate(own, eraser.cookie, { rating: 4, comment: 'Secret words about my exam' });
+    expect(rated.statusCode, rated.body).toBe(201);
     const [raw] = await system.sql<
       { data: string }[]
     >`SELECT data::text AS data FROM es_events WHERE stream_id = ${`sessionReview-${own}`}`;
