@@ -2,6 +2,7 @@ import type { StudentCourse } from '@shared/courses/courseApi.ts';
 import { type StudentSession, sortSessions } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
 import { reviewKeys, reviewsApi } from '../reviews/api.ts';
 import { SessionReviewAction } from '../reviews/SessionReview.tsx';
@@ -90,18 +91,16 @@ export function UpcomingSessionsPanel({
             const subject = s.subject?.name ?? 'Tutoring session';
             return (
               <li key={s.id} className="rounded-md border border-border p-3" aria-label={`${subject} session`}>
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <div className="min-w-0">
-                    <p className="font-medium break-words text-slate-900">{subject}</p>
-                    <p className="text-sm text-slate-600">
-                      {sessionDateTime(s.date, zone)} · {s.duration} min
-                      {s.tutor ? ` · ${s.tutor.firstName} ${s.tutor.lastName}` : ''}
-                    </p>
-                  </div>
-                  <Badge variant="secondary" className="capitalize">
-                    {s.status}
-                  </Badge>
-                </div>
+                <SessionHeading
+                  session={s}
+                  subject={subject}
+                  zone={zone}
+                  badge={
+                    <Badge variant="secondary" className="capitalize">
+                      {s.status}
+                    </Badge>
+                  }
+                />
                 {link ? (
                   <a
                     href={link}
@@ -167,16 +166,7 @@ export function CompletedSessionsPanel({
             const subject = s.subject?.name ?? 'Tutoring session';
             return (
               <li key={s.id} className="rounded-md border border-border p-3" aria-label={`Completed ${subject} session`}>
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <div className="min-w-0">
-                    <p className="font-medium break-words text-slate-900">{subject}</p>
-                    <p className="text-sm text-slate-600">
-                      {sessionDateTime(s.date, zone)} · {s.duration} min
-                      {s.tutor ? ` · ${s.tutor.firstName} ${s.tutor.lastName}` : ''}
-                    </p>
-                  </div>
-                  <Badge variant="success">Completed</Badge>
-                </div>
+                <SessionHeading session={s} subject={subject} zone={zone} badge={<Badge variant="success">Completed</Badge>} />
                 {s.notes ? (
                   <div className="mt-2 rounded-md bg-slate-50 p-2 text-sm text-slate-700">
                     <p className="text-xs font-semibold text-slate-600">Tutor's report</p>
@@ -194,5 +184,21 @@ export function CompletedSessionsPanel({
         </ul>
       )}
     </section>
+  );
+}
+
+/** A dashboard session's first lines: the subject, when (in the viewer's zone), how long, with whom; its status badge. */
+function SessionHeading({ session, subject, zone, badge }: { session: StudentSession; subject: string; zone: string; badge: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-2">
+      <div className="min-w-0">
+        <p className="font-medium break-words text-slate-900">{subject}</p>
+        <p className="text-sm text-slate-600">
+          {sessionDateTime(session.date, zone)} · {session.duration} min
+          {session.tutor ? ` · ${session.tutor.firstName} ${session.tutor.lastName}` : ''}
+        </p>
+      </div>
+      {badge}
+    </div>
   );
 }
