@@ -99,7 +99,10 @@ export async function seedDemoAccounts(deps: AccountDeps): Promise<DemoCredentia
  */
 export function demoTutorAccounts(deps: AccountDeps) {
   return {
-    register: (account: NewAccount, ctx: CommandContext) => registerAccount(deps, account, ctx),
+    // A demo tutor stands for one who accepted the terms at the tutor sign-in when applying, as
+    // every real tutor has: never asked for the Student/Parent Agreement on first sign-in.
+    register: (account: NewAccount, ctx: CommandContext) =>
+      registerAccount(deps, { ...account, termsAccepted: account.termsAccepted ?? { version: CURRENT_TERMS_VERSION, ip: null } }, ctx),
     setTimezone: (userId: string, timezone: string, ctx: CommandContext) =>
       deps.handlers.users.handle(userId, { type: 'ChangeTimezone', data: { userId, timezone } }, ctx),
   };

@@ -28,11 +28,12 @@ describe('seeding the demo tutors', () => {
     expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
 
     await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
-    const seeded = await system.sql<{ id: string; username: string; role: string; timezone: string }[]>`
-      SELECT id, username, role, timezone FROM users WHERE username LIKE 'demo.tutor.%' ORDER BY username`;
-    expect(seeded.map((u) => [u.username, u.role, u.timezone])).toEqual([
-      ['demo.tutor.daniel', 'tutor', 'America/Vancouver'],
-      ['demo.tutor.maya', 'tutor', 'America/Toronto'],
+    const seeded = await system.sql<{ id: string; username: string; role: string; timezone: string; terms: string | null }[]>`
+      SELECT id, username, role, timezone, terms_accepted_version AS terms FROM users WHERE username LIKE 'demo.tutor.%' ORDER BY username`;
+    // Terms accepted as at a tutor's sign-in: a demo tutor is not shown the Student/Parent Agreement.
+    expect(seeded.map((u) => [u.username, u.role, u.timezone, u.terms])).toEqual([
+      ['demo.tutor.daniel', 'tutor', 'America/Vancouver', '1.0'],
+      ['demo.tutor.maya', 'tutor', 'America/Toronto', '1.0'],
     ]);
 
     const maya = await tutorHandlers(system.store).tutors.load(seeded[1]?.id ?? '');
