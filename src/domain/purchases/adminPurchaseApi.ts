@@ -48,8 +48,10 @@ export const adminPurchaseRowSchema = z.object({
   packageName: z.string().nullable(),
   kind: z.enum(['purchase', 'repurchase']),
   sessionCount: z.number().int(),
-  /** What was charged, after the promo code. */
+  /** What was charged, after the promo code: 0 while pending and for a failed or abandoned checkout. */
   amountPaid: z.number(),
+  /** What the checkout asked, after the promo code (whether or not it was paid). */
+  amountAsked: z.number(),
   discountAmount: z.number(),
   promoCode: z.string().nullable(),
   status: z.enum(adminPurchaseStatuses),

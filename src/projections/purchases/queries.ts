@@ -69,7 +69,7 @@ export async function stalePendingPurchases(
 /** The console's order keys (adminPurchaseApi's sort keys) as SQL. */
 const ADMIN_ORDER_BY: Record<AdminPurchaseListQuery['sort'], string> = {
   createdAt: 'p.created_at',
-  amountPaid: 'p.final_cents',
+  amountPaid: "CASE WHEN p.status IN ('completed', 'refunded') THEN p.final_cents ELSE 0 END",
   status: 'p.status',
   buyerName: "lower(coalesce(u.first_name || ' ' || u.last_name, ''))",
   studentName: "lower(coalesce(s.first_name || ' ' || s.last_name, ''))",
@@ -113,7 +113,10 @@ const adminView = (r: AdminRow): AdminPurchaseRow => ({
   packageName: r.package_name,
   kind: r.course_id ? 'repurchase' : 'purchase',
   sessionCount: r.session_count,
-  amountPaid: r.final_cents / 100,
+  // Only a completed (or since refunded) payment charged anything: a failed, abandoned or pending
+  // checkout shows what it asked, never as paid.
+  amountPaid: r.status === 'completed' || r.status === 'refunded' ? r.final_cents / 100 : 0,
+  amountAsked: r.final_cents / 100,
   discountAmount: r.discount_cents / 100,
   promoCode: r.promo_code,
   status: r.status,

@@ -356,9 +356,15 @@ describe('refunding a purchase', () => {
       subjectId: SUBJECT,
       studentId: student.studentId,
     });
-    const pendingRefund = await refund(paymentIntentAnswerSchema.parse(pending.json()).purchaseId);
+    const pendingId = paymentIntentAnswerSchema.parse(pending.json()).purchaseId;
+    const pendingRefund = await refund(pendingId);
     expect(pendingRefund.statusCode).toBe(409);
     expect(pendingRefund.json()).toEqual({ message: REFUND_NOT_COMPLETED });
+    // Listed as asked, never as paid: nothing was charged.
+    const listed = adminPurchasePageSchema
+      .parse((await get(`/api/admin/purchases?status=pending&pageSize=100`, admin)).json())
+      .rows.find((r) => r.id === pendingId);
+    expect(listed).toMatchObject({ status: 'pending', amountPaid: 0, amountAsked: pkg.cents / 100 });
   });
 });
 
@@ -382,6 +388,7 @@ describe('the purchases list', () => {
         subjectName: expect.stringMatching(/\w/),
         packageName: expect.stringMatching(/\w/),
         amountPaid: bought.finalCents / 100,
+        amountAsked: bought.finalCents / 100,
         promoCode: expect.stringMatching(/^R/),
         status: 'completed',
         sessionCount: 8,

@@ -79,7 +79,14 @@ function columnsFor(canRefund: boolean) {
       header: 'Paid',
       cell: ({ row }) => (
         <div className="whitespace-nowrap">
-          <div className="text-slate-900">{dollars(row.original.amountPaid)}</div>
+          {row.original.status === 'completed' || row.original.status === 'refunded' ? (
+            <div className="text-slate-900">{dollars(row.original.amountPaid)}</div>
+          ) : (
+            <div className="text-slate-600" data-testid="purchase-not-charged">
+              Nothing charged
+              <span className="block text-xs">{dollars(row.original.amountAsked)} asked</span>
+            </div>
+          )}
           {row.original.promoCode ? <div className="text-xs text-slate-600">Code {row.original.promoCode}</div> : null}
         </div>
       ),
@@ -114,7 +121,9 @@ function columnsFor(canRefund: boolean) {
             id: 'actions',
             // Visible: an sr-only header is positioned outside the table's scroller and widens the page on a phone.
             header: 'Actions',
-            cell: ({ row }) => (row.original.status === 'completed' ? <RefundButton purchase={row.original} /> : null),
+            // A free ($0) purchase has no money to give back: its credits are the course's to manage.
+            cell: ({ row }) =>
+              row.original.status === 'completed' && row.original.amountPaid > 0 ? <RefundButton purchase={row.original} /> : null,
           }),
         ]
       : []),
