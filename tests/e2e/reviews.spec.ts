@@ -20,9 +20,11 @@ test('a completed session is rated by the student once; the tutor sees the revie
   const context = await browser.newContext();
   const studentPage = await context.newPage();
   const who = await studentWithMaya(studentPage, request, true, { firstName: 'Rae', lastName: 'Rater', emailPrefix: 'rater' });
+  // Weeks ahead: the session is completed under a moved clock and stays completed at a real future
+  // hour, which the later browser tests' bookings with Maya (from tomorrow) must not meet.
   const {
     starts: [start],
-  } = await freeHours(studentPage.request, who.tutor.id, { fromDays: 1, zone: MAYA.zone, count: 1 });
+  } = await freeHours(studentPage.request, who.tutor.id, { fromDays: 16, zone: MAYA.zone, count: 1 });
   const booked = await studentPage.request.post('/api/book-session', {
     data: { tutorId: who.tutor.id, studentCourseId: who.courseId, date: start, duration: 60, notes: 'Limits' },
   });
