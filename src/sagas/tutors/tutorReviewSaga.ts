@@ -47,13 +47,18 @@ async function usernameFor(sql: Sql, email: string, applicantId: string, attempt
   throw new DomainError(USERNAME_TAKEN, 'conflict');
 }
 
+/** The application as submitted (opened: the address reads ERASED once shredded), if the log holds it. */
+async function submittedApplication(deps: TutorReviewDeps, applicantId: string) {
+  const events = (await deps.store.readStream(tutorApplicationStreamId(applicantId))).map((e) => toDomainEvent<TutorApplicationEvent>(e));
+  return events.find(
+    (e): e is Extract<TutorApplicationEvent, { type: 'TutorApplicationSubmitted' }> => e.type === 'TutorApplicationSubmitted',
+  );
+}
+
 /** Registers the approved applicant as a tutor (Google, verified, no password), then creates the tutor profile. */
 async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewStep, { target: 'tutorAccount' }>, ctx: CommandContext) {
-  const events = (await deps.store.readStream(tutorApplicationStreamId(step.applicantId))).map((e) =>
-    toDomainEvent<TutorApplicationEvent>(e),
-  );
-  const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
-  if (submitted?.type !== 'TutorApplicationSubmitted') throw new Error(`No submitted application for applicant ${step.applicantId}`);
+  const submitted = await submittedApplication(deps, step.applicantId);
+  if (!submitted) throw new Error(`No submitted application for applicant ${step.applicantId}`);
   const { email, firstName, lastName, googleId, termsAcceptedVersion, termsAcceptedIp } = submitted.data;
   const steps = stepOf(ctx);
   for (let attempt = 0; ; attempt++) {
@@ -97,9 +102,8 @@ async function registerTutor(deps: TutorReviewDeps, step: Extract<TutorReviewSte
  */
 async function queueDecisionMail(deps: TutorReviewDeps, step: Extract<TutorReviewStep, { target: 'decisionMail' }>, ctx: CommandContext) {
   const streamId = tutorApplicationStreamId(step.applicantId);
-  const events = (await deps.store.readStream(streamId)).map((e) => toDomainEvent<TutorApplicationEvent>(e));
-  const submitted = events.find((e) => e.type === 'TutorApplicationSubmitted');
-  if (submitted?.type !== 'TutorApplicationSubmitted' || submitted.data.email === ERASED || !ctx.causationId) return;
+  const submitted = await submittedApplication(deps, step.applicantId);
+  if (!submitted || submitted.data.email === ERASED || !ctx.causationId) return;
   const subject = decisionMailSubject(step.applicationId);
   const key = (await deps.vault.keysFor([subject])).get(subject);
   if (!key) throw new Error(`No key for ${subject}`);

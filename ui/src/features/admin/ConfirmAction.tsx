@@ -16,9 +16,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 
-/** A button whose action runs only after the operator confirms it (rebuilds, job retries). */
+/** A button whose action runs only after the operator confirms it (rebuilds, job retries, approvals). */
 export function ConfirmAction({
   label,
+  pendingLabel,
+  hiddenLabel,
   title,
   description,
   confirmLabel,
@@ -29,6 +31,10 @@ export function ConfirmAction({
   icon,
 }: {
   label: string;
+  /** The button's words while the action runs (default: `label`). */
+  pendingLabel?: string;
+  /** Words only screen readers hear after the label: whom a row's button acts on. */
+  hiddenLabel?: string;
   title: string;
   description: ReactNode;
   confirmLabel: string;
@@ -43,7 +49,8 @@ export function ConfirmAction({
       <AlertDialogTrigger asChild>
         <Button size="sm" variant={variant} disabled={disabled || pending}>
           {pending ? <Loader2 className="animate-spin" aria-hidden="true" /> : icon}
-          {label}
+          {pending && pendingLabel ? pendingLabel : label}
+          {hiddenLabel ? <span className="sr-only"> {hiddenLabel}</span> : null}
         </Button>
       </AlertDialogTrigger>
       <AlertDialogContent>
