@@ -44,6 +44,37 @@ export const payoutPeriodParamsSchema = z.object({
   periodStart: supportedDay({ format: 'Expected a date as yyyy-MM-dd', label: 'periodStart' }),
 });
 
+/** GET /api/admin/payouts/:periodStart/tutors/:tutorId/sessions: the drill-down of a tutor's lines. */
+export const payoutSessionsParamsSchema = payoutPeriodParamsSchema.extend({
+  tutorId: z.string().min(1).max(100),
+});
+
+/** One payable session behind a tutor's line: when, with whom, what, how long, and what it pays. */
+export const payoutSessionViewSchema = z.object({
+  sessionId: z.string(),
+  start: z.string(),
+  /** "Deleted user" once the student is erased. */
+  studentName: z.string(),
+  subject: z.string().nullable(),
+  durationMinutes: z.number().int().nullable(),
+  /** completed, or cancelled (too late: the credit was forfeited, the tutor is paid). */
+  status: z.string(),
+  /** Dollars an hour in force at the session's start; null when none was (paid 0). */
+  rate: z.number().nullable(),
+  amount: z.number(),
+});
+export type PayoutSessionView = z.output<typeof payoutSessionViewSchema>;
+
+export const payoutTutorSessionsSchema = z.object({
+  period: z.object({ start: z.string(), end: z.string() }),
+  tutorId: z.string(),
+  tutorName: z.string(),
+  sessions: z.array(payoutSessionViewSchema),
+  /** The sessions' amounts added up: what the period's session lines of this tutor come to now. */
+  total: z.number(),
+});
+export type PayoutTutorSessionsView = z.output<typeof payoutTutorSessionsSchema>;
+
 export const markPaidBodySchema = z.object({
   method: z.enum(payoutMethods),
   reference: z.string().max(200),

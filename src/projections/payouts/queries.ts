@@ -1,8 +1,9 @@
 import type { Sql } from '../../adapters/db/db.ts';
-import type { PayoutLineView, PayoutPeriodView } from '../../domain/payouts/payoutApi.ts';
+import type { PayoutLineView, PayoutPeriodView, PayoutTutorSessionsView } from '../../domain/payouts/payoutApi.ts';
 import { adjustmentLines, periodsAdjustedBy, type SessionTally, sessionLines, totalCents } from '../../domain/payouts/payoutLines.ts';
 import type { PayoutLine, PayoutMethod, PayoutStatus } from '../../domain/payouts/payoutPeriod.ts';
 import { nextBillingPeriod, PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from '../../domain/tutors/billingPeriod.ts';
+import { DELETED_USER } from '../operations/entityNames.ts';
 
 /**
  * The payouts read model's queries. An open period is computed on request (a preview): its
@@ -129,5 +130,54 @@ export async function payoutPeriodView(sql: Sql, period: Span, now: Date): Promi
     reference: row?.payment_reference ?? null,
     previousPeriodStart: previousBillingPeriod(period, PAYOUT_TIME_ZONE).firstDay,
     nextPeriodStart: nextBillingPeriod(period, PAYOUT_TIME_ZONE).firstDay,
+  };
+}
+
+interface PayoutSessionRead {
+  id: string;
+  start_at: Date;
+  status: string;
+  rate_cents: number | null;
+  subject: string | null;
+  duration: number | null;
+  student: string | null;
+}
+
+/**
+ * The payable sessions of one tutor in one period, each at the rate in force at its start (the same
+ * choice as `sessionTallies`, so a line's sessions add up to it), with the student and subject from
+ * the sessions and students read models, read when asked so an erased student reads "Deleted user".
+ */
+export async function payoutTutorSessions(sql: Sql, period: Span, tutorId: string): Promise<PayoutTutorSessionsView> {
+  const rows = await sql<PayoutSessionRead[]>`
+    SELECT s.id, s.start_at, s.status, r.hourly_rate_cents AS rate_cents, se.subject_name AS subject, se.duration,
+           nullif(trim(st.first_name || ' ' || st.last_name), '') AS student
+    FROM payout_sessions s
+    LEFT JOIN LATERAL (
+      SELECT hourly_rate_cents FROM payout_rates r
+      WHERE r.tutor_id = s.tutor_id AND r.effective_from <= s.start_at
+      ORDER BY r.effective_from DESC, r.position DESC LIMIT 1) r ON true
+    LEFT JOIN sessions se ON se.id = s.id
+    LEFT JOIN students st ON st.id = se.student_id
+    WHERE s.payable AND s.tutor_id = ${tutorId} AND s.start_at >= ${period.start} AND s.start_at < ${period.end}
+    ORDER BY s.start_at, s.id`;
+  const names = await tutorNames(sql, [tutorId]);
+  // Each payable session is one hour at its rate (payoutLines.ts), whatever its booked length.
+  const sessions = rows.map((r) => ({
+    sessionId: r.id,
+    start: r.start_at.toISOString(),
+    studentName: r.student ?? DELETED_USER,
+    subject: r.subject,
+    durationMinutes: r.duration,
+    status: r.status,
+    rate: r.rate_cents === null ? null : dollars(r.rate_cents),
+    amount: dollars(r.rate_cents ?? 0),
+  }));
+  return {
+    period: { start: period.firstDay, end: period.lastDay },
+    tutorId,
+    tutorName: names.get(tutorId) ?? 'Former tutor',
+    sessions,
+    total: dollars(rows.reduce((sum, r) => sum + (r.rate_cents ?? 0), 0)),
   };
 }

@@ -4,7 +4,7 @@ import { appendBookedSession, registeredStudent } from '../../../../tests/suppor
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
-import { payoutPeriodViewSchema } from '../../../domain/payouts/payoutApi.ts';
+import { payoutPeriodViewSchema, payoutTutorSessionsSchema } from '../../../domain/payouts/payoutApi.ts';
 import {
   ALREADY_APPROVED,
   ALREADY_PAID,
@@ -46,9 +46,14 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, paylo
   app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
 
 /** A session held (completed by its tutor) at `start`, appended as the session routes would record it. */
-async function heldSession(who: ApprovedTutor, start: string) {
-  const parties = { tutorId: who.tutorId, studentId: 'st-1', studentUserId: 'su-1' };
-  const sessionId = await appendBookedSession(system.store, parties, start);
+async function heldSession(
+  who: ApprovedTutor,
+  start: string,
+  student = { studentId: 'st-1', studentUserId: 'su-1' },
+  details: { subjectName?: string } = {},
+) {
+  const parties = { tutorId: who.tutorId, ...student };
+  const sessionId = await appendBookedSession(system.store, parties, start, details);
   const { position } = await system.store.append(
     `session-${sessionId}`,
     [
@@ -61,7 +66,8 @@ async function heldSession(who: ApprovedTutor, start: string) {
     ],
     'any',
   );
-  expect(await waitForProjections(system.sql, ['payouts'], position, 30_000)).toBe(true);
+  expect(await waitForProjections(system.sql, ['payouts', 'sessions'], position, 30_000)).toBe(true);
+  return sessionId;
 }
 
 const setRate = (who: string, body: Record<string, unknown>, cookie = admin) => call('PUT', `/api/admin/tutors/${who}/rate`, cookie, body);
@@ -200,5 +206,58 @@ describe('payouts over HTTP', () => {
     expect(rows.at(-1)).toBe('2026-10-01,2026-10-15,paid,total,,,,,,121.00,');
     expect((await call('GET', '/api/admin/payouts/2026-10-01.csv', student)).statusCode).toBe(403);
     expect((await call('GET', '/api/admin/payouts/2026-10-03.csv', finance)).statusCode).toBe(400);
+  });
+});
+
+describe("payout drill-down: the sessions behind a tutor's lines", () => {
+  const drill = (periodStart: string, tutorId: string, cookie: string) =>
+    call('GET', `/api/admin/payouts/${periodStart}/tutors/${encodeURIComponent(tutorId)}/sessions`, cookie);
+
+  it("lists each payable session (start, student, subject, length, rate, amount); each line's sessions add up to it", async () => {
+    const nora = await registeredStudent(system, 'payouts-drill', { firstName: 'Nora', lastName: 'Quinn' });
+    const who = { studentId: nora.studentId, studentUserId: nora.userId };
+    // A raise from Nov 8th: the tutor's November period has two lines, one per rate.
+    expect((await setRate(tutor.tutorId, { hourlyRate: 50, effectiveFrom: '2026-11-08T05:00:00Z', reason: 'Raise' })).statusCode).toBe(200);
+    const first = await heldSession(tutor, '2026-11-03T15:00:00.000Z', who, { subjectName: 'Algebra 1' });
+    const second = await heldSession(tutor, '2026-11-10T16:00:00.000Z', who, { subjectName: 'Calculus' });
+    const third = await heldSession(tutor, '2026-11-12T16:00:00.000Z', who, { subjectName: 'Calculus' });
+    // Another tutor's session in the same period is not in this tutor's drill-down.
+    await heldSession(formulaTutor, '2026-11-04T15:00:00.000Z', who);
+    const view = payoutPeriodViewSchema.parse((await call('GET', '/api/admin/payouts?period=2026-11-01', finance)).json());
+    const lines = view.lines.filter((l) => l.tutorId === tutor.tutorId);
+    expect(lines.map((l) => [l.sessions, l.rate, l.amount])).toEqual([
+      [1, 45.5, 45.5],
+      [2, 50, 100],
+    ]);
+
+    for (const cookie of [admin, finance]) {
+      const res = await drill('2026-11-01', tutor.tutorId, cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = payoutTutorSessionsSchema.parse(res.json());
+      expect(body).toMatchObject({ period: { start: '2026-11-01', end: '2026-11-15' }, tutorName: 'Ada Lovelace', total: 145.5 });
+      expect(
+        body.sessions.map((s) => [s.sessionId, s.start, s.studentName, s.subject, s.durationMinutes, s.status, s.rate, s.amount]),
+      ).toEqual([
+        [first, '2026-11-03T15:00:00.000Z', 'Nora Quinn', 'Algebra 1', 60, 'completed', 45.5, 45.5],
+        [second, '2026-11-10T16:00:00.000Z', 'Nora Quinn', 'Calculus', 60, 'completed', 50, 50],
+        [third, '2026-11-12T16:00:00.000Z', 'Nora Quinn', 'Calculus', 60, 'completed', 50, 50],
+      ]);
+      for (const line of lines) {
+        const behind = body.sessions.filter((s) => s.rate === line.rate);
+        expect([behind.length, behind.reduce((sum, s) => sum + s.amount, 0)]).toEqual([line.sessions, line.amount]);
+      }
+    }
+  });
+
+  it('refuses tutors and students (403) and a day that does not start a period (400)', async () => {
+    expect((await drill('2026-11-01', tutor.tutorId, student)).statusCode).toBe(403);
+    expect((await drill('2026-11-01', tutor.tutorId, tutor.cookie)).statusCode).toBe(403);
+    expect((await drill('2026-11-01', tutor.tutorId, '')).statusCode).toBe(401);
+    expect((await drill('2026-11-03', tutor.tutorId, finance)).statusCode).toBe(400);
+    // The router refuses a path parameter over 100 characters before the schema sees it.
+    expect((await drill('2026-11-01', 'x'.repeat(101), finance)).statusCode).toBe(414);
+    const nobody = await drill('2026-11-01', 'no-such-tutor', finance);
+    expect(nobody.statusCode).toBe(200);
+    expect(nobody.json()).toMatchObject({ sessions: [], total: 0 });
   });
 });

@@ -13,9 +13,11 @@ import {
   payoutPeriodParamsSchema,
   payoutPeriodQuerySchema,
   payoutPeriodViewSchema,
+  payoutSessionsParamsSchema,
+  payoutTutorSessionsSchema,
 } from '../../../domain/payouts/payoutApi.ts';
 import { billingPeriodOf, billingPeriodOfDay, PAYOUT_TIME_ZONE, previousBillingPeriod } from '../../../domain/tutors/billingPeriod.ts';
-import { payoutPeriodView } from '../../../projections/payouts/queries.ts';
+import { payoutPeriodView, payoutTutorSessions } from '../../../projections/payouts/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -77,6 +79,20 @@ export const payoutRoutes =
           .header('cache-control', 'no-store')
           .send(payoutCsv(view));
       },
+    );
+
+    app.get(
+      '/api/admin/payouts/:periodStart/tutors/:tutorId/sessions',
+      {
+        config: staffOnly,
+        schema: {
+          tags: ['payouts'],
+          summary: "The payable sessions behind a tutor's lines in a period: start, student, subject, length, rate and amount",
+          params: payoutSessionsParamsSchema,
+          response: { 200: payoutTutorSessionsSchema },
+        },
+      },
+      (request) => payoutTutorSessions(sql, payoutPeriodStarting(request.params.periodStart), request.params.tutorId),
     );
 
     app.post(

@@ -26,6 +26,7 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
+import { PayoutSessionsButton } from './PayoutSessionsDialog.tsx';
 import { formatDay, formatMoney, PAYOUT_METHOD_LABELS, payoutMethods, payoutsApi } from './payoutsApi.ts';
 
 const PAGE_SIZE = 25;
@@ -55,7 +56,7 @@ function sortRows(rows: Row[], sorting: SortingState): Row[] {
 
 const helper = consoleColumnHelper<Row>();
 
-function columnsFor(canChangeRate: boolean) {
+function columnsFor(canChangeRate: boolean, period: { start: string; end: string } | undefined) {
   return helper.columns([
     helper.accessor('tutorName', {
       header: 'Tutor',
@@ -76,7 +77,12 @@ function columnsFor(canChangeRate: boolean) {
           </div>
         ),
     }),
-    helper.accessor('sessions', { header: 'Sessions', cell: ({ row }) => row.original.sessions }),
+    helper.accessor('sessions', {
+      header: 'Sessions',
+      // A sessions line opens the sessions behind it; an adjustment's count is a difference, not sessions to list.
+      cell: ({ row }) =>
+        row.original.kind === 'sessions' && period ? <PayoutSessionsButton line={row.original} period={period} /> : row.original.sessions,
+    }),
     helper.accessor('hours', { header: 'Hours', enableSorting: false, cell: ({ row }) => row.original.hours }),
     helper.accessor('rate', {
       header: 'Rate',
@@ -192,7 +198,7 @@ export function PayoutsTab() {
           label="Payout lines"
           query={page}
           // A paid period is history: its lines offer no rate change (the rate is changed from an open or approved one).
-          columns={columnsFor(canChangeRate && data?.status !== 'paid')}
+          columns={columnsFor(canChangeRate && data?.status !== 'paid', data?.period)}
           getRowId={(row) => row.id}
           sortable={SORTABLE}
           ascendingFirst={ASCENDING_FIRST}

@@ -1,4 +1,4 @@
-import { payoutPeriodViewSchema, tutorRateViewSchema } from '@shared/payouts/payoutApi.ts';
+import { payoutPeriodViewSchema, payoutTutorSessionsSchema, tutorRateViewSchema } from '@shared/payouts/payoutApi.ts';
 import { type PayoutMethod, payoutMethods } from '@shared/payouts/payoutPeriod.ts';
 import { api, jsonQuery } from '../../app/api.ts';
 
@@ -8,6 +8,13 @@ export const payoutsApi = {
   periodKey: (period: string | null) => ['/api/admin/payouts', period ?? 'latest'] as const,
   period: (period: string | null) =>
     jsonQuery(`/api/admin/payouts${period ? `?period=${encodeURIComponent(period)}` : ''}`, payoutPeriodViewSchema),
+  sessionsKey: (periodStart: string, tutorId: string) => ['/api/admin/payouts', periodStart, 'sessions', tutorId] as const,
+  /** The payable sessions behind a tutor's lines of the period starting `periodStart`. */
+  sessions: (periodStart: string, tutorId: string) =>
+    jsonQuery(
+      `/api/admin/payouts/${encodeURIComponent(periodStart)}/tutors/${encodeURIComponent(tutorId)}/sessions`,
+      payoutTutorSessionsSchema,
+    ),
   csvUrl: (periodStart: string) => `/api/admin/payouts/${encodeURIComponent(periodStart)}.csv`,
   approve: (periodStart: string) =>
     api.send('POST', `/api/admin/payouts/${encodeURIComponent(periodStart)}/approve`, undefined, payoutPeriodViewSchema),
