@@ -25,6 +25,8 @@ export const projectionSchema = z.object({
   /** Reactors run side effects (mails, jobs): replaying them would repeat those. */
   rebuildable: z.boolean(),
   position: z.string(),
+  /** When the last event it applied was recorded (null before its first): the position in people's terms. */
+  lastEventAt: z.string().nullable(),
   lagEvents: z.number(),
   lagMs: z.number(),
   rows: z.number().nullable(),

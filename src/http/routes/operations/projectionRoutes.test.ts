@@ -83,12 +83,16 @@ beforeAll(async () => {
 
 describe('projections over HTTP', () => {
   it('lists every projection and reactor with position, lag, rows and status; finance is refused', async () => {
+    const appendedFrom = Date.now();
     const { position } = await recordJobGaveUp(system.store, { queue: 'calendar-sync', jobId: randomUUID(), error: 'x', attempts: 1 });
     await waitForProjections(system.sql, ['alerts'], position, 10_000);
     const alerts = await projection('alerts');
     expect(alerts).toMatchObject({ kind: 'projector', rebuildable: true, status: 'running', lagEvents: 0 });
     expect(alerts.rows).toBeGreaterThanOrEqual(1);
     expect(alerts.position).not.toBe('');
+    // The position in people's terms: when the last event it applied was recorded.
+    expect(Date.parse(alerts.lastEventAt ?? '')).toBeGreaterThanOrEqual(appendedFrom - 1000);
+    expect(Date.parse(alerts.lastEventAt ?? '')).toBeLessThanOrEqual(Date.now() + 1000);
     const list = projectionListSchema.parse((await get('/api/admin/projections')).json());
     expect(list.some((p) => p.kind === 'reactor' && !p.rebuildable)).toBe(true);
     expect((await get('/api/admin/projections', finance)).statusCode).toBe(403);

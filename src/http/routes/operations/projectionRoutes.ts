@@ -32,7 +32,7 @@ const eventIdParam = z.string().min(1).max(200);
 const UNKNOWN_PROJECTION = 'Unknown projection';
 const NOT_PARKED = 'That event is not parked by this projection';
 
-function projectionView(s: ProjectionStatus): ProjectionView {
+function projectionView(s: ProjectionStatus, lastEventAt: Date | null): ProjectionView {
   const rb = s.rebuild;
   const rebuilding = rb !== null && (rb.status === 'requested' || rb.status === 'running');
   return {
@@ -40,6 +40,7 @@ function projectionView(s: ProjectionStatus): ProjectionView {
     kind: s.kind === 'reactor' ? 'reactor' : 'projector',
     rebuildable: s.kind !== 'reactor',
     position: s.position,
+    lastEventAt: lastEventAt?.toISOString() ?? null,
     lagEvents: s.lagEvents,
     lagMs: s.lagMs,
     rows: s.rows,
@@ -130,7 +131,14 @@ export const projectionRoutes =
           response: { 200: projectionListSchema },
         },
       },
-      async () => [...(await projections.status()), ...(await reactors.status())].map(projectionView),
+      async () => {
+        const statuses = [...(await projections.status()), ...(await reactors.status())];
+        // The checkpoint records when its last applied event was recorded: the console shows that, not the 40-digit position.
+        const checkpoints = await sql<{ name: string; last_event_at: Date | null }[]>`
+          SELECT name, last_event_at FROM projection_checkpoints WHERE name = ANY(${statuses.map((s) => s.name)}::text[])`;
+        const lastEventAt = new Map(checkpoints.map((c) => [c.name, c.last_event_at]));
+        return statuses.map((s) => projectionView(s, lastEventAt.get(s.name) ?? null));
+      },
     );
 
     app.post(

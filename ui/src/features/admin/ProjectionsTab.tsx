@@ -115,6 +115,46 @@ function RebuildButton({ projection }: { projection: ProjectionView }) {
   );
 }
 
+/**
+ * Where a projection is in the log, in words (issue 24 item 4): up to date or how many events
+ * behind (and for how long the oldest has waited), and when its last applied event was recorded
+ * in the viewer's zone. The raw position stays one click away for whoever compares checkpoints.
+ */
+function PositionInWords({ projection: p }: { projection: ProjectionView }) {
+  const behind = p.lagEvents === 1 ? '1 event behind' : `${numbers.format(p.lagEvents)} events behind`;
+  return (
+    <div className="min-w-40 max-w-52" data-testid="projection-position">
+      {p.lagEvents === 0 ? (
+        <p className="font-medium text-slate-900">Up to date</p>
+      ) : (
+        <p className="font-medium whitespace-nowrap text-amber-800">
+          {behind} · {lagText(p.lagMs)}
+        </p>
+      )}
+      <p className="text-xs text-slate-600">
+        {p.lastEventAt ? (
+          <>
+            Last event{' '}
+            <time dateTime={p.lastEventAt} title={timeAgo(p.lastEventAt)}>
+              {exactTime(p.lastEventAt)}
+            </time>
+          </>
+        ) : (
+          'No event applied yet'
+        )}
+      </p>
+      {p.position ? (
+        <details className="mt-1 text-xs text-slate-500">
+          <summary className="cursor-pointer">Raw position</summary>
+          <code className="block font-mono break-all" title={p.position}>
+            {p.position}
+          </code>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
 const projectionHelper = consoleColumnHelper<ProjectionView>();
 const projectionColumns = projectionHelper.columns([
   projectionHelper.accessor('name', {
@@ -144,22 +184,7 @@ const projectionColumns = projectionHelper.columns([
   }),
   projectionHelper.accessor('position', {
     header: 'Position',
-    cell: ({ row }) => (
-      <span className="block max-w-36 truncate font-mono text-xs" title={row.original.position}>
-        {row.original.position || '(start)'}
-      </span>
-    ),
-  }),
-  projectionHelper.accessor('lagEvents', {
-    header: 'Lag',
-    cell: ({ row }) =>
-      row.original.lagEvents === 0 ? (
-        <span className="text-slate-500">up to date</span>
-      ) : (
-        <span className="whitespace-nowrap">
-          {numbers.format(row.original.lagEvents)} events · {lagText(row.original.lagMs)}
-        </span>
-      ),
+    cell: ({ row }) => <PositionInWords projection={row.original} />,
   }),
   projectionHelper.accessor('rows', {
     header: 'Rows',
