@@ -50,7 +50,7 @@ test('an admin refunds a purchase: the row shows Refunded and the student has no
   const row = page.getByTestId('purchase-row').filter({ hasText: lastName });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('purchase-status')).toHaveText('Completed');
-  await expect(row.getByTestId('purchase-sessions')).toHaveText('0 used · 8 left');
+  await expect(row.getByTestId('purchase-sessions')).toHaveText('0 used · 0 booked · 8 left');
   await expect(row).toContainText(`$${bought.amount.toFixed(2)}`);
 
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -66,7 +66,7 @@ test('an admin refunds a purchase: the row shows Refunded and the student has no
   await expect(page.getByText('Purchase refunded', { exact: true })).toBeVisible();
   await expect(dialog).toHaveCount(0);
   await expect(row.getByTestId('purchase-status')).toHaveText('Refunded');
-  await expect(row.getByTestId('purchase-sessions')).toHaveText('0 used · 0 left');
+  await expect(row.getByTestId('purchase-sessions')).toHaveText('0 used · 0 booked · 0 left');
   await expect(row.getByRole('button', { name: /Refund/ })).toHaveCount(0);
 
   // The student's own course has nothing left to book.

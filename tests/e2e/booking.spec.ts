@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
+import { chooseDay } from './datePicker.ts';
 import { demoAccount } from './demoAccounts.ts';
 import { signIn, signOut, unique } from './helpers.ts';
 import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, gridLabel, newYorkStart, studentWithMaya } from './studentBooking.ts';
@@ -27,7 +28,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
 
   await page.goto('/student');
   const remaining = page.getByTestId('sessions-remaining').first();
-  await expect(remaining).toHaveText('4 remaining');
+  await expect(remaining).toHaveText('4 left');
   await page.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
 
   // Step 1: the tutor.
@@ -49,10 +50,10 @@ test('a student books from the dashboard, sees the Meet link and one session few
   expect(await seriousViolations(page, 'booking with an error toast')).toEqual([]);
   await expect(page.getByText('Missing Information', { exact: true })).toBeHidden({ timeout: 10_000 });
 
-  const dateInput = schedule.getByLabel('Session date');
+  const calendar = schedule.getByTestId('booking-calendar');
   const today = new Date().toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
-  await expect(dateInput).toHaveAttribute('min', today);
-  await dateInput.fill(day);
+  await expect(calendar.locator('[data-today]')).toHaveAttribute('data-day', today);
+  await chooseDay(calendar, day);
   const firstLabel = gridLabel(day, first);
   expect(firstLabel).toMatch(/^\d{1,2}:\d{2} (AM|PM) E[SD]T$/);
   const firstSlot = schedule.getByRole('button', { name: firstLabel, exact: true });
@@ -79,7 +80,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(timeIn(start, who.zone));
   await expect(row).toContainText('Limits and derivatives');
-  await expect(remaining).toHaveText('3 remaining');
+  await expect(remaining).toHaveText('3 left');
   // A booked hour is still to come, not completed: its credit is taken, the session pending.
   await expect(page.getByTestId('completed-count')).toHaveText('0');
   await expect(page.getByTestId('pending-count')).toHaveText('4');
@@ -106,7 +107,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await row.getByRole('button', { name: /^Reschedule / }).click();
   const move = page.getByRole('dialog', { name: 'Reschedule Session' });
   await expect(move.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
-  await move.getByLabel('New date').fill(dayIn(other, who.zone));
+  await chooseDay(move.getByTestId('reschedule-calendar'), dayIn(other, who.zone));
   const slots = move.getByRole('group', { name: 'Available start times' });
   // The session's own hour does not block it.
   await expect(slots.getByRole('button', { name: timeIn(start, who.zone), exact: true })).toBeVisible();
@@ -116,7 +117,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await expect(page.getByText('Session Rescheduled', { exact: true })).toBeVisible();
   await expect(move).toHaveCount(0);
   await expect(row).toContainText(timeIn(other, who.zone));
-  await expect(remaining).toHaveText('3 remaining');
+  await expect(remaining).toHaveText('3 left');
 
   // Cancel more than 12 hours ahead: the dialog says the credit comes back, and it does.
   await row.getByRole('button', { name: /^Cancel / }).click();
@@ -127,7 +128,7 @@ test('a student books from the dashboard, sees the Meet link and one session few
   await expect(page.getByText('Session Cancelled', { exact: true })).toBeVisible();
   await expect(page.getByText('The session was cancelled and its credit is back in your course.', { exact: true })).toBeVisible();
   await expect(row).toHaveCount(0);
-  await expect(remaining).toHaveText('4 remaining');
+  await expect(remaining).toHaveText('4 left');
 
   // A phone: no sideways scroll.
   await page.setViewportSize({ width: 375, height: 800 });
@@ -155,7 +156,7 @@ test('Book First Session Now books with the chosen tutor, starts the course and 
   await expect(dialog.getByTestId('booking-tutor')).toContainText(who.tutor.name);
   await dialog.getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
-  await schedule.getByLabel('Session date').fill(day);
+  await chooseDay(schedule.getByTestId('booking-calendar'), day);
   await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
   await schedule.getByRole('button', { name: 'Book Session' }).click();
   await expect(page.getByText('Welcome to Topmark!', { exact: true })).toBeVisible();
@@ -221,12 +222,12 @@ test('a parent books and cancels a session for their student from /parent', asyn
   await course.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
   await page.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
-  await schedule.getByLabel('Session date').fill(day);
+  await chooseDay(schedule.getByTestId('booking-calendar'), day);
   await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
   await schedule.getByRole('button', { name: 'Book Session' }).click();
   await expect(page.getByText('Session Booked', { exact: true })).toBeVisible();
   await expect(course.getByTestId('course-remaining')).toHaveText('3');
-  await expect(course.getByTestId('course-upcoming')).toHaveText('1');
+  await expect(course.getByTestId('course-booked')).toHaveText('1');
 
   const upcoming = card.getByRole('region', { name: "Sam's upcoming sessions" });
   const row = upcoming.getByRole('listitem').filter({ hasText: who.subject.name });

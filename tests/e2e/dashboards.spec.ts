@@ -65,8 +65,8 @@ test('a parent buys a package for their student, follows the course on /parent a
   const course = sam.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
   await expect(course).toContainText('Tutor: Maya');
   await expect(course.getByTestId('course-remaining')).toHaveText('8');
-  await expect(course.getByTestId('course-completed')).toHaveText('0');
-  await expect(course.getByTestId('course-upcoming')).toHaveText('0');
+  await expect(course.getByTestId('course-used')).toHaveText('0');
+  await expect(course.getByTestId('course-booked')).toHaveText('0');
   await axeClean(page);
   await shot(page, 'parent');
   await page.setViewportSize({ width: 375, height: 800 });

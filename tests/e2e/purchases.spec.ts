@@ -167,7 +167,7 @@ test('a student buys 8 sessions with a 10% code and the test card, chooses Maya,
   await expect(page).toHaveURL(/\/student$/);
 
   const course = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
-  await expect(course).toContainText('8 remaining');
+  await expect(course).toContainText('8 left');
   await expect(course).toContainText('Active');
   await expect(course).toContainText(/Tutor: Maya/);
   await expect(page.getByTestId('pending-count')).toHaveText('8');
@@ -365,7 +365,7 @@ test('a student whose course has no sessions left repurchases 4 on the sandboxâ€
 }) => {
   await usedUpCourse(page, request);
   const row = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
-  await expect(row.getByTestId('sessions-remaining')).toHaveText('0 remaining');
+  await expect(row.getByTestId('sessions-remaining')).toHaveText('0 left');
   await expect(row.getByRole('button', { name: 'End Course' })).toBeVisible();
   await row.getByRole('button', { name: 'Repurchase' }).click();
   const dialog = page.getByRole('dialog', { name: /Repurchase Calculus/ });
@@ -399,7 +399,7 @@ test('a student whose course has no sessions left repurchases 4 on the sandboxâ€
   await expect(page.getByTestId('repurchase-processed')).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(/\/student$/, { timeout: 10_000 });
   const renewed = page.getByRole('listitem', { name: 'Course Calculus (Grade 11-12)' });
-  await expect(renewed.getByTestId('sessions-remaining')).toHaveText('4 remaining');
+  await expect(renewed.getByTestId('sessions-remaining')).toHaveText('4 left');
   await expect(renewed.getByRole('button', { name: 'Repurchase' })).toHaveCount(0);
   await shot(page, 'repurchase-done');
 });

@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Browser, expect, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
+import { chooseDay } from './datePicker.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
 import { freeHours, studentWithMaya } from './studentBooking.ts';
 import { dayLabel, MAYA, showWeekOf, throughTerms, tutorSignIn } from './tutorCalendar.ts';
@@ -120,10 +121,10 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   await expect(card.getByRole('button', { name: 'Reschedule' })).toBeFocused();
   await card.getByRole('button', { name: 'Reschedule' }).click();
   await expect(dialog.getByRole('button', { name: 'Confirm Reschedule' })).toBeDisabled();
-  const dateInput = dialog.getByLabel('New date');
+  const calendar = dialog.getByTestId('reschedule-calendar');
   const today = new Date().toLocaleDateString('en-CA', { timeZone: MAYA.zone });
-  await expect(dateInput).toHaveAttribute('min', today);
-  await dateInput.fill(booking.day);
+  await expect(calendar.locator('[data-today]')).toHaveAttribute('data-day', today);
+  await chooseDay(calendar, booking.day);
   const slots = dialog.getByRole('group', { name: 'Available start times' });
   // The session's own hour does not block it.
   await expect(slots.getByRole('button', { name: timeIn(booking.start, MAYA.zone), exact: true })).toBeVisible();
@@ -181,7 +182,7 @@ test('once its start has passed, the tutor completes the session with notes; the
     const completed = studentPage.getByTestId('completed-sessions');
     await expect(completed).toContainText(report);
     await expect(completed).toContainText('completed');
-    await expect(studentPage.getByTestId('sessions-remaining')).toHaveText('3 remaining');
+    await expect(studentPage.getByTestId('sessions-remaining')).toHaveText('3 left');
     // One session held; the other three of the course are still to come.
     await expect(studentPage.getByTestId('completed-count')).toHaveText('1');
     await expect(studentPage.getByTestId('pending-count')).toHaveText('3');

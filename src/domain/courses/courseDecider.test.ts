@@ -16,6 +16,7 @@ import {
   TUTOR_NOT_CHOSEN,
   TUTOR_NOT_QUALIFIED,
 } from './courseDecider.ts';
+import { endCourseRefusal, offersRenewal, repurchaseRefusal } from './courseOffers.ts';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 const at = now.toISOString();
@@ -267,6 +268,74 @@ describe('course decider', () => {
         .given([...used, pending('r1'), cleared('r1', 'abandoned')])
         .when(mark('r2'))
         .thenEvents([pending('r2')]);
+    });
+  });
+
+  describe('End Course and Repurchase: one rule for the decider and the dashboards (courseOffers.ts)', () => {
+    const end = { type: 'EndCourse' as const, data: { courseId }, metadata };
+    const markRepurchase = { type: 'MarkRepurchasePending' as const, data: { courseId, purchaseId: 'buy-2' }, metadata };
+    const pending: CourseEvent = { type: 'CourseRepurchasePending', data: { courseId, purchaseId: 'buy-3', at } };
+    const allBooked = [enrolled, tutorChosen, activated, credit('CourseCreditReserved', 'x1'), credit('CourseCreditReserved', 'x2')];
+
+    it('every session booked: End Course refused (a session is still ahead), Repurchase accepted', () => {
+      spec.given(allBooked).when(end).thenThrows(END_ONLY_WHEN_USED, 'conflict');
+      spec
+        .given(allBooked)
+        .when(markRepurchase)
+        .thenEvents([{ type: 'CourseRepurchasePending', data: { courseId, purchaseId: 'buy-2', at } }]);
+      // The read model's counts for the same course: 2 booked, 0 left.
+      const card = { status: 'active' as const, left: 0, booked: 2, repurchasePending: false };
+      expect(endCourseRefusal(card)).toBe(END_ONLY_WHEN_USED);
+      expect(repurchaseRefusal(card)).toBeNull();
+      expect(offersRenewal(card)).toBe(true);
+    });
+
+    it('one booked, one used: End Course still refused; once both are used both are accepted', () => {
+      const oneLeftBooked = [...allBooked, credit('CourseCreditConsumed', 'x1')];
+      spec.given(oneLeftBooked).when(end).thenThrows(END_ONLY_WHEN_USED, 'conflict');
+      const allUsed = [...oneLeftBooked, credit('CourseCreditForfeited', 'x2')];
+      spec
+        .given(allUsed)
+        .when(end)
+        .thenEvents([{ type: 'CourseEnded', data: { courseId, at } }]);
+      expect(endCourseRefusal({ status: 'active', left: 0, booked: 0, repurchasePending: false })).toBeNull();
+    });
+
+    it('a session left: neither is accepted nor offered', () => {
+      const oneLeft = [enrolled, tutorChosen, activated, credit('CourseCreditReserved', 'x1')];
+      spec.given(oneLeft).when(end).thenThrows(END_ONLY_WHEN_USED, 'conflict');
+      spec.given(oneLeft).when(markRepurchase).thenThrows(REPURCHASE_WHILE_SESSIONS_REMAIN, 'conflict');
+      expect(offersRenewal({ status: 'active', left: 1, booked: 1, repurchasePending: false })).toBe(false);
+    });
+
+    it('a repurchase being paid for: neither is offered, each refused with its own reason', () => {
+      const paying = [...allBooked, credit('CourseCreditConsumed', 'x1'), credit('CourseCreditConsumed', 'x2'), pending];
+      spec.given(paying).when(end).thenThrows(REPURCHASE_BEING_PAID, 'conflict');
+      spec.given(paying).when(markRepurchase).thenThrows(REPURCHASE_ALREADY_PENDING, 'conflict');
+      expect(offersRenewal({ status: 'active', left: 0, booked: 0, repurchasePending: true })).toBe(false);
+    });
+
+    it('an ended course offers neither', () => {
+      expect(endCourseRefusal({ status: 'inactive', left: 0, booked: 0, repurchasePending: false })).toBe(COURSE_ENDED);
+      expect(repurchaseRefusal({ status: 'inactive', left: 0, booked: 0, repurchasePending: false })).toBe(COURSE_ENDED);
+    });
+
+    it('a refund that took the unbooked credits leaves the booked ones: End Course refused until they are held', () => {
+      const refunded = [
+        { ...enrolled, data: { ...enrolled.data, credits: 4 } } as CourseEvent,
+        tutorChosen,
+        activated,
+        credit('CourseCreditReserved', 'x1'),
+        credit('CourseCreditReserved', 'x2'),
+        { type: 'CourseCreditsRemoved', data: { courseId, purchaseId: 'buy-1', credits: 2, at } } as CourseEvent,
+      ];
+      const state = fold(courseDecider, refunded);
+      expect({ total: state.totalSessions, booked: state.reserved.length, used: state.used.length }).toEqual({
+        total: 2,
+        booked: 2,
+        used: 0,
+      });
+      spec.given(refunded).when(end).thenThrows(END_ONLY_WHEN_USED, 'conflict');
     });
   });
 

@@ -8,23 +8,25 @@ import {
   sessionsRemainingOf,
   unusedCreditsOf,
 } from './course.ts';
+import { COURSE_ENDED, type CourseCredits, endCourseRefusal, repurchaseRefusal } from './courseOffers.ts';
+
+export {
+  COURSE_ENDED,
+  END_ONLY_WHEN_USED,
+  REPURCHASE_ALREADY_PENDING,
+  REPURCHASE_BEING_PAID,
+  REPURCHASE_WHILE_SESSIONS_REMAIN,
+} from './courseOffers.ts';
 
 /** Spec part 2 §8. */
 export const COURSE_NOT_FOUND = 'Could not find your course enrollment. Please contact support.';
 export const COURSE_EXISTS = 'This course was already created by another purchase';
-export const COURSE_ENDED = 'This course has ended';
 export const NO_SESSIONS_REMAINING = 'No sessions remaining in this course';
 export const TUTOR_NOT_CHOSEN = 'Choose a tutor for this course first';
 export const TUTOR_NOT_QUALIFIED = 'This tutor is not available for this subject';
-export const END_ONLY_WHEN_USED = 'A course can be ended only when it has no sessions remaining';
 export const NO_CREDIT_HELD = 'This session holds no credit of the course';
 export const PURCHASE_NOT_CREDITED = "This purchase's sessions are not on the course yet. Please try again in a moment.";
 export const NOTHING_UNUSED = 'Every session of this purchase is used or booked: there is nothing left to refund';
-export const REPURCHASE_ALREADY_PENDING =
-  'More sessions for this course are already being paid for. Finish that payment, or try again once it has expired (30 minutes).';
-export const REPURCHASE_WHILE_SESSIONS_REMAIN = 'More sessions can be bought once this course has no sessions remaining';
-export const REPURCHASE_BEING_PAID =
-  'More sessions for this course are being paid for. Finish that payment, or end the course once it has expired (30 minutes).';
 
 type Ref = { courseId: string };
 type SessionRef = Ref & { sessionId: string };
@@ -52,6 +54,14 @@ function existing(state: CourseState): CourseState {
   if (!state.exists) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
   return state;
 }
+
+/** The stream's ledger as the offers rule reads it (the read model gives the same counts). */
+export const creditsOf = (state: CourseState): CourseCredits => ({
+  status: state.status,
+  left: sessionsRemainingOf(state),
+  booked: state.reserved.length,
+  repurchasePending: state.pendingRepurchase !== null,
+});
 
 function positiveCredits(credits: number) {
   if (!Number.isInteger(credits) || credits < 1) throw new DomainError('A package adds at least one session', 'invalid');
@@ -101,9 +111,9 @@ export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>(
   EndCourse: ({ data, metadata: { now } }, state) => {
     existing(state);
     if (state.status === 'inactive') return [];
-    if (sessionsRemainingOf(state) > 0 || state.reserved.length > 0) throw new DomainError(END_ONLY_WHEN_USED, 'conflict');
-    // Its credits would reopen the course after the student's slot was given up (spec part 2 §4).
-    if (state.pendingRepurchase !== null) throw new DomainError(REPURCHASE_BEING_PAID, 'conflict');
+    // The rule the dashboards offer End Course by (courseOffers.ts).
+    const refusal = endCourseRefusal(creditsOf(state));
+    if (refusal) throw new DomainError(refusal, 'conflict');
     return [{ type: 'CourseEnded', data: { courseId: data.courseId, at: now.toISOString() } }];
   },
 
@@ -128,9 +138,9 @@ export const decideCourse = decideWith<CourseCommand, CourseEvent, CourseState>(
     existing(state);
     // The same repurchase again (a retried request), or one already credited: nothing to claim.
     if (state.pendingRepurchase === data.purchaseId || state.purchases.includes(data.purchaseId)) return [];
-    if (state.status === 'inactive') throw new DomainError(COURSE_ENDED, 'conflict');
-    if (state.pendingRepurchase !== null) throw new DomainError(REPURCHASE_ALREADY_PENDING, 'conflict');
-    if (sessionsRemainingOf(state) > 0) throw new DomainError(REPURCHASE_WHILE_SESSIONS_REMAIN, 'conflict');
+    // The rule the dashboards offer Repurchase by (courseOffers.ts).
+    const refusal = repurchaseRefusal(creditsOf(state));
+    if (refusal) throw new DomainError(refusal, 'conflict');
     return [{ type: 'CourseRepurchasePending', data: { courseId: data.courseId, purchaseId: data.purchaseId, at: now.toISOString() } }];
   },
 

@@ -56,8 +56,9 @@ export const adminPurchaseRowSchema = z.object({
   promoCode: z.string().nullable(),
   status: z.enum(adminPurchaseStatuses),
   createdAt: z.string(),
-  /** The course's ledger (shared by its purchases): sessions completed or forfeited, and still bookable. */
+  /** The course's ledger (shared by its purchases): sessions completed or forfeited, booked (still ahead), and still bookable. */
   sessionsUsed: z.number().int(),
+  sessionsBooked: z.number().int(),
   sessionsRemaining: z.number().int(),
   refund: z.object({ amount: z.number(), credits: z.number().int(), reason: z.string(), refundedAt: z.string() }).nullable(),
 });

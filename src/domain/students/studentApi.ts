@@ -115,8 +115,11 @@ export const courseProgressSchema = z.object({
   status: studentCourseSchema.shape.status,
   tutor: studentCourseSchema.shape.tutor,
   totalSessions: z.number().int(),
-  /** Credits used (consumed or forfeited): total minus remaining, never negative. */
+  /** Credits used: sessions completed or forfeited (a booked session is not used). */
   usedSessions: z.number().int(),
+  /** Credits held by booked sessions still ahead. */
+  bookedSessions: z.number().int(),
+  /** Credits left to book. */
   remainingSessions: z.number().int(),
   completedSessions: z.number().int(),
   upcomingSessions: z.number().int(),
@@ -130,6 +133,7 @@ export const studentInfoSchema = z.object({
     courses: z.array(courseProgressSchema),
     totalSessions: z.number().int(),
     usedSessions: z.number().int(),
+    bookedSessions: z.number().int(),
     remainingSessions: z.number().int(),
     completedSessions: z.number().int(),
     upcomingSessions: z.number().int(),

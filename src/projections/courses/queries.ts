@@ -13,7 +13,10 @@ interface CourseRead {
   purchase_id: string;
   status: CourseStatus;
   total_sessions: number;
+  reserved_sessions: number;
+  used_sessions: number;
   sessions_remaining: number;
+  pending_repurchase_id: string | null;
   created_at: Date;
   subject_name: string | null;
   package_name: string | null;
@@ -28,7 +31,7 @@ interface CourseRead {
 export async function listStudentCourses(sql: Sql, studentId: string): Promise<StudentCourse[]> {
   const rows = await sql<CourseRead[]>`
     SELECT c.id, c.student_id, c.subject_id, c.package_id, c.tutor_id, c.purchase_id, c.status, c.total_sessions,
-      c.sessions_remaining, c.created_at, s.name AS subject_name, p.name AS package_name, p.session_count AS package_sessions,
+      c.reserved_sessions, c.used_sessions, c.sessions_remaining, c.pending_repurchase_id, c.created_at, s.name AS subject_name, p.name AS package_name, p.session_count AS package_sessions,
       p.grade_tier_id AS tier_id, p.grade_tier_name AS tier_name, u.first_name AS tutor_first_name, u.last_name AS tutor_last_name
     FROM student_courses c
       LEFT JOIN subjects s ON s.id = c.subject_id
@@ -45,6 +48,9 @@ export async function listStudentCourses(sql: Sql, studentId: string): Promise<S
     status: r.status,
     totalSessions: r.total_sessions,
     sessionsRemaining: r.sessions_remaining,
+    sessionsBooked: r.reserved_sessions,
+    sessionsUsed: r.used_sessions,
+    repurchasePending: r.pending_repurchase_id !== null,
     subject: { id: r.subject_id, name: r.subject_name ?? r.subject_id },
     package: { id: r.package_id, name: r.package_name ?? r.package_id, sessionCount: r.package_sessions ?? r.total_sessions },
     gradeTier: r.tier_id ? { id: r.tier_id, name: r.tier_name ?? r.tier_id } : null,

@@ -91,6 +91,37 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('student courses, batches
     expect((await findCourse(db.sql, 'c2'))?.status).toBe('inactive');
   });
 
+  it('counts booked apart from used and left: every session booked, then a refund of the unbooked ones, then a pending repurchase', async () => {
+    const pendingRepurchase = (purchaseId: string) => event(stream('c3'), 'CourseRepurchasePending', { courseId: 'c3', purchaseId, at });
+    await spec.given(
+      enrolled('c3', 'chem', 4),
+      event(stream('c3'), 'CourseTutorChosen', { courseId: 'c3', tutorId: 't1', at }),
+      event(stream('c3'), 'CourseActivated', { courseId: 'c3', at }),
+      credit('CourseCreditReserved', 'c3', 'y1'),
+      credit('CourseCreditReserved', 'c3', 'y2'),
+    );
+    const card = async () => (await listStudentCourses(db.sql, 's1')).find((c) => c.id === 'c3');
+    expect(await card()).toMatchObject({
+      totalSessions: 4,
+      sessionsUsed: 0,
+      sessionsBooked: 2,
+      sessionsRemaining: 2,
+      repurchasePending: false,
+    });
+    // The refund takes the two credits no session holds; the two booked sessions are still ahead, not used.
+    await spec.given(event(stream('c3'), 'CourseCreditsRemoved', { courseId: 'c3', purchaseId: 'buy-c3', credits: 2, at }));
+    expect(await card()).toMatchObject({ totalSessions: 2, sessionsUsed: 0, sessionsBooked: 2, sessionsRemaining: 0 });
+    await spec.given(credit('CourseCreditConsumed', 'c3', 'y1'));
+    expect(await card()).toMatchObject({ sessionsUsed: 1, sessionsBooked: 1, sessionsRemaining: 0 });
+    await spec.given(pendingRepurchase('buy-r1'));
+    expect((await card())?.repurchasePending).toBe(true);
+    // Another purchase's end leaves the mark; its own end clears it.
+    await spec.given(event(stream('c3'), 'CourseRepurchaseCleared', { courseId: 'c3', purchaseId: 'buy-other', outcome: 'abandoned', at }));
+    expect((await card())?.repurchasePending).toBe(true);
+    await spec.given(event(stream('c3'), 'CourseRepurchaseCleared', { courseId: 'c3', purchaseId: 'buy-r1', outcome: 'failed', at }));
+    expect((await card())?.repurchasePending).toBe(false);
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

@@ -14,6 +14,8 @@ const handles = [
   'CourseCreditReleased',
   'CourseCreditConsumed',
   'CourseCreditForfeited',
+  'CourseRepurchasePending',
+  'CourseRepurchaseCleared',
 ] as const;
 type CourseEvent = ProjectedEvent<(typeof handles)[number]>;
 
@@ -46,6 +48,7 @@ function applyCourseEvent(row: StudentCourseRow | null, event: CourseEvent): Stu
       reserved_sessions: 0,
       used_sessions: 0,
       sessions_remaining: d.credits,
+      pending_repurchase_id: null,
       created_at: d.at,
     };
   }
@@ -71,6 +74,11 @@ function applyCourseEvent(row: StudentCourseRow | null, event: CourseEvent): Stu
     case 'CourseCreditConsumed':
     case 'CourseCreditForfeited':
       return ledger(row, { reserved: -1, used: 1 });
+    case 'CourseRepurchasePending':
+      return { ...row, pending_repurchase_id: event.data.purchaseId };
+    case 'CourseRepurchaseCleared':
+      // As on the stream: only the pending purchase's own end clears it.
+      return row.pending_repurchase_id === event.data.purchaseId ? { ...row, pending_repurchase_id: null } : row;
   }
 }
 

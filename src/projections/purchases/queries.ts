@@ -94,6 +94,7 @@ interface AdminRow {
   status: AdminPurchaseRow['status'];
   created_at: Date;
   used_sessions: number | null;
+  reserved_sessions: number | null;
   sessions_remaining: number | null;
   refunded_cents: number | null;
   refunded_credits: number | null;
@@ -122,6 +123,7 @@ const adminView = (r: AdminRow): AdminPurchaseRow => ({
   status: r.status,
   createdAt: r.created_at.toISOString(),
   sessionsUsed: r.used_sessions ?? 0,
+  sessionsBooked: r.reserved_sessions ?? 0,
   sessionsRemaining: r.sessions_remaining ?? 0,
   refund:
     r.status === 'refunded' && r.refunded_at
@@ -153,7 +155,7 @@ const adminColumns = (sql: Sql) => sql`
   p.id, p.purchased_by, u.first_name || ' ' || u.last_name AS buyer_name, p.student_id,
   s.first_name || ' ' || s.last_name AS student_name, p.subject_id, sub.name AS subject_name, p.package_id,
   pkg.name AS package_name, p.course_id, p.session_count, p.final_cents, p.discount_cents, pc.code AS promo_code,
-  p.status, p.created_at, c.used_sessions, c.sessions_remaining, p.refunded_cents, p.refunded_credits,
+  p.status, p.created_at, c.used_sessions, c.reserved_sessions, c.sessions_remaining, p.refunded_cents, p.refunded_credits,
   p.refund_reason, p.refunded_at`;
 
 /** One page of every purchase for the console, searched, filtered and sorted here. */

@@ -257,6 +257,7 @@ describe('GET /api/student/info/{studentId}', () => {
           tutor: { firstName: 'Maya', lastName: 'Okafor' },
           totalSessions: 8,
           usedSessions: 0,
+          bookedSessions: 0,
           remainingSessions: 8,
           completedSessions: 0,
           upcomingSessions: 0,

@@ -111,7 +111,7 @@ function columnsFor(canRefund: boolean) {
       header: 'Sessions',
       cell: ({ row }) => (
         <span className="whitespace-nowrap" data-testid="purchase-sessions">
-          {row.original.sessionsUsed} used · {row.original.sessionsRemaining} left
+          {row.original.sessionsUsed} used · {row.original.sessionsBooked} booked · {row.original.sessionsRemaining} left
         </span>
       ),
     }),

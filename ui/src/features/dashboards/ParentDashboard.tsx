@@ -1,5 +1,5 @@
 import type { ParentStudent } from '@shared/accounts/accountApi.ts';
-import { courseSessionCounts, DASHBOARD_FAILED, type StudentDashboard } from '@shared/students/studentApi.ts';
+import { DASHBOARD_FAILED, type StudentDashboard } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, CircleAlert, GraduationCap, LineChart, RotateCw, UserCheck } from 'lucide-react';
@@ -42,7 +42,7 @@ function ParentDashboard({ user }: { user: User }) {
     <DashboardShell user={user} badge={<Badge variant="secondary">Parent</Badge>}>
       <WelcomeHeader
         user={user}
-        purpose="Your parent area is where you follow each child's completed, upcoming and remaining sessions per package and renew packages."
+        purpose="Your parent area is where you follow each child's sessions per package (used, booked and left) and renew packages."
         actions={<HelpDialog name={fullName(user)} studentId={null} />}
         facts={[
           { label: 'Email', value: user.email },
@@ -71,7 +71,7 @@ function ParentStudents({ user }: { user: User }) {
           Your students
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Each student's courses with their completed, upcoming and remaining sessions. A view-only login follows courses, sessions and
+          Each student's courses with their sessions used, booked and left to book. A view-only login follows courses, sessions and
           progress, and cannot buy, book or change anything.
         </p>
       </div>
@@ -106,7 +106,7 @@ function ParentStudents({ user }: { user: User }) {
 
 const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId === null;
 
-/** One student: name, grade, view-only login, courses with completed/upcoming/remaining, progress link, Buy a package. */
+/** One student: name, grade, view-only login, courses with used/booked/left, progress link, Buy a package. */
 function StudentCard({ user, student }: { user: User; student: ParentStudent }) {
   // Read again on every visit (reads never go stale by default): purchases, tutor choices and
   // bookings made on other pages show here. The courses use the courses key that those pages refresh.
@@ -225,7 +225,6 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
       ) : (
         <ul className="grid gap-3">
           {data.courses.map((course) => {
-            const counts = courseSessionCounts(course, data.sessions);
             return (
               <li
                 key={course.id}
@@ -249,23 +248,27 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
                     {course.status}
                   </Badge>
                 </div>
-                <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
+                {/* One meaning of the counts everywhere (issue 24 item 2): credits used, booked (still ahead), left to book. */}
+                <dl
+                  className="mt-3 grid grid-cols-3 gap-2 text-sm"
+                  aria-label={`${course.subject.name} sessions of ${course.totalSessions}`}
+                >
                   <div>
-                    <dt className="text-xs text-slate-500">Completed</dt>
-                    <dd className="font-semibold text-slate-900" data-testid="course-completed">
-                      {counts.completed}
+                    <dt className="text-xs text-slate-500">Used</dt>
+                    <dd className="font-semibold text-slate-900" data-testid="course-used">
+                      {course.sessionsUsed}
                     </dd>
                   </div>
                   <div>
-                    <dt className="text-xs text-slate-500">Upcoming</dt>
-                    <dd className="font-semibold text-slate-900" data-testid="course-upcoming">
-                      {counts.upcoming}
+                    <dt className="text-xs text-slate-500">Booked</dt>
+                    <dd className="font-semibold text-slate-900" data-testid="course-booked">
+                      {course.sessionsBooked}
                     </dd>
                   </div>
                   <div>
-                    <dt className="text-xs text-slate-500">Remaining</dt>
+                    <dt className="text-xs text-slate-500">Left</dt>
                     <dd className="font-semibold text-slate-900" data-testid="course-remaining">
-                      {counts.remaining}
+                      {Math.max(0, course.sessionsRemaining)}
                     </dd>
                   </div>
                 </dl>

@@ -103,8 +103,8 @@ function InfoBody({ user, info }: { user: User; info: StudentInfo }) {
         <CardHeader>
           <CardTitle as="h2">Academic progress</CardTitle>
           <CardDescription>
-            {progress.usedSessions} of {progress.totalSessions} sessions used · {progress.remainingSessions} remaining ·{' '}
-            {progress.completedSessions} completed · {progress.upcomingSessions} upcoming
+            {progress.totalSessions} sessions: {progress.usedSessions} used · {progress.bookedSessions} booked ·{' '}
+            {progress.remainingSessions} left · {progress.completedSessions} completed · {progress.upcomingSessions} upcoming
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -164,7 +164,7 @@ function InfoBody({ user, info }: { user: User; info: StudentInfo }) {
                         <td className="py-2 pr-4 font-medium text-slate-900">{course.subject.name}</td>
                         <td className="py-2 pr-4 text-slate-700">{course.package.name}</td>
                         <td className="py-2 pr-4 text-slate-700">
-                          {course.sessionsRemaining} of {course.totalSessions} left
+                          {course.sessionsUsed} used · {course.sessionsBooked} booked · {course.sessionsRemaining} left
                         </td>
                         <td className="py-2 pr-4 text-slate-700">{purchase ? dollars(purchase.finalAmount) : '—'}</td>
                         <td className="py-2 capitalize text-slate-700">{course.status}</td>
@@ -238,10 +238,11 @@ export function ProgressRow({ course }: { course: CourseProgress }) {
       >
         <div className="h-full rounded-full bg-brand-700" style={{ width: `${percent}%` }} />
       </div>
-      <dl className="mt-2 grid grid-cols-3 gap-2 text-sm sm:grid-cols-5">
+      <dl className="mt-2 grid grid-cols-3 gap-2 text-sm sm:grid-cols-6">
         <CountFact label="Total" value={course.totalSessions} />
         <CountFact label="Used" value={course.usedSessions} />
-        <CountFact label="Remaining" value={course.remainingSessions} />
+        <CountFact label="Booked" value={course.bookedSessions} />
+        <CountFact label="Left" value={course.remainingSessions} />
         <CountFact label="Completed" value={course.completedSessions} />
         <CountFact label="Upcoming" value={course.upcomingSessions} />
       </dl>

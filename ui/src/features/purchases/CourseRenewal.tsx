@@ -1,3 +1,5 @@
+import { creditsOfCourse } from '@shared/courses/courseApi.ts';
+import { endCourseRefusal, repurchaseRefusal } from '@shared/courses/courseOffers.ts';
 import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
 import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
 import { REPURCHASE_SESSION_COUNTS } from '@shared/purchases/purchase.ts';
@@ -36,13 +38,18 @@ const selectClasses =
 /**
  * What a course with no sessions remaining offers (spec part 2 §4): Repurchase (a 4, 8 or
  * 12-session package of the course's grade tier, a promo code, then the provider's hosted checkout
- * page) and End Course (after a confirmation).
+ * page) and End Course (after a confirmation). Each only when the server accepts it, by the rule its
+ * decider enforces (courseOffers.ts): with sessions still booked, Repurchase but not End Course.
  */
 export function CourseRenewal({ course, user }: { course: StudentCourse; user: User }) {
+  const credits = creditsOfCourse(course);
+  const canRepurchase = repurchaseRefusal(credits) === null;
+  const canEnd = endCourseRefusal(credits) === null;
+  if (!canRepurchase && !canEnd) return null;
   return (
     <div className="mt-3 flex flex-wrap gap-2">
-      <RepurchaseDialog course={course} user={user} />
-      <EndCourseButton course={course} />
+      {canRepurchase ? <RepurchaseDialog course={course} user={user} /> : null}
+      {canEnd ? <EndCourseButton course={course} /> : null}
     </div>
   );
 }
@@ -59,8 +66,8 @@ function RepurchaseDialog({ course, user }: { course: StudentCourse; user: User 
         <DialogHeader>
           <DialogTitle>Repurchase {course.subject.name}</DialogTitle>
           <DialogDescription id={`repurchase-${course.id}-description`}>
-            All sessions of this course are used. Choose a package to continue with {course.tutor ? 'your tutor' : 'this course'}; you pay
-            on the secure checkout page.
+            {course.sessionsBooked > 0 ? 'Every session of this course is used or booked.' : 'All sessions of this course are used.'} Choose
+            a package to continue with {course.tutor ? 'your tutor' : 'this course'}; you pay on the secure checkout page.
           </DialogDescription>
         </DialogHeader>
         {open ? <RepurchaseForm course={course} user={user} onCancel={() => setOpen(false)} /> : null}

@@ -1,3 +1,5 @@
+import { creditsOfCourse } from '@shared/courses/courseApi.ts';
+import { offersRenewal as offersRenewalOf } from '@shared/courses/courseOffers.ts';
 import { isCompleted, isUpcoming, type StudentSession } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -18,8 +20,6 @@ import { savePendingEnrollment } from './storage.ts';
 export const MAX_COURSES = 4;
 
 const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId === null;
-/** Credits no longer free: booked, held or forfeited (the course's progress bar). */
-const used = (c: StudentCourse) => Math.max(0, c.totalSessions - c.sessionsRemaining);
 
 /**
  * The courses part of the student dashboard (spec part 2 §2): the "Tutor Selection Required"
@@ -144,8 +144,24 @@ export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurc
 
 const statusLabel: Record<StudentCourse['status'], string> = { active: 'Active', enrolled: 'Enrolled', inactive: 'Inactive' };
 
-/** Spec part 2 §4: Repurchase and End Course are offered only when no sessions remain (an ended course offers neither). */
-export const offersRenewal = (c: StudentCourse) => c.status !== 'inactive' && c.totalSessions > 0 && c.sessionsRemaining === 0;
+/**
+ * Spec part 2 §4: Repurchase and End Course are offered only when no sessions remain (an ended course
+ * offers neither), each exactly when the server accepts it (the decider's rule, courseOffers.ts).
+ */
+export const offersRenewal = (c: StudentCourse) => offersRenewalOf(creditsOfCourse(c));
+
+/**
+ * A course's credits in one wording everywhere (issue 24 item 2): used (completed or forfeited),
+ * booked (sessions still ahead) and left to book, of the sessions the course holds.
+ */
+export function CreditCounts({ course }: { course: Pick<StudentCourse, 'sessionsUsed' | 'sessionsBooked' | 'sessionsRemaining'> }) {
+  return (
+    <span data-testid="course-credits">
+      {course.sessionsUsed} used · {course.sessionsBooked} booked ·{' '}
+      <span data-testid="sessions-remaining">{course.sessionsRemaining} left</span>
+    </span>
+  );
+}
 
 function CourseRow({
   course,
@@ -158,7 +174,7 @@ function CourseRow({
   canPurchase: boolean;
   onSetup: () => void;
 }) {
-  const done = used(course);
+  const done = course.sessionsUsed;
   const percent = course.totalSessions > 0 ? Math.round((done / course.totalSessions) * 100) : 0;
   return (
     <li className="rounded-md border border-border p-4" aria-label={`Course ${course.subject.name}`} data-testid="course-row">
@@ -186,8 +202,7 @@ function CourseRow({
           <div className="h-full rounded-full bg-brand-700" style={{ width: `${percent}%` }} />
         </div>
         <p className="mt-1.5 text-sm text-slate-700">
-          {done} of {course.totalSessions} sessions used ·{' '}
-          <span data-testid="sessions-remaining">{course.sessionsRemaining} remaining</span>
+          {course.totalSessions} {course.totalSessions === 1 ? 'session' : 'sessions'}: <CreditCounts course={course} />
         </p>
       </div>
       <p className="mt-2 flex items-center gap-1.5 text-sm text-slate-700">
