@@ -7,7 +7,7 @@ import {
 } from '@shared/sessions/adminSessionApi.ts';
 import { type CreditPolicy, type SessionStatus, sessionStatuses } from '@shared/sessions/session.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaginationState, SortingState } from '@tanstack/react-table';
+import type { SortingState } from '@tanstack/react-table';
 import { CalendarX, Loader2, X } from 'lucide-react';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
@@ -21,6 +21,7 @@ import { exactTime, timeAgo } from './format.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { sessionsApi } from './sessionsApi.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
+import { usePageInUrl } from './usePageInUrl.ts';
 
 const PAGE_SIZE = 20;
 const SORTABLE = new Set<string>(adminSessionSortColumns);
@@ -142,7 +143,7 @@ export function SessionsTab() {
   const [tutor, setTutor] = useState<PersonFilter | null>(null);
   const [student, setStudent] = useState<PersonFilter | null>(null);
   const [sorting, setSorting] = useState<SortingState>([{ id: 'start', desc: true }]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const settledSearch = useDebouncedValue(search.trim());
   const openHistory = useOpenEntityHistory();
   const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
@@ -166,10 +167,13 @@ export function SessionsTab() {
 
   // Stable columns: the table renders each cell function as a component, so new functions on every
   // render would remount the cells (and close a row's open dialog) whenever the list refetches.
-  const filterBy = useCallback((person: PersonFilter, kind: 'tutor' | 'student') => {
-    (kind === 'tutor' ? setTutor : setStudent)(person);
-    setPagination((p) => ({ ...p, pageIndex: 0 }));
-  }, []);
+  const filterBy = useCallback(
+    (person: PersonFilter, kind: 'tutor' | 'student') => {
+      (kind === 'tutor' ? setTutor : setStudent)(person);
+      setPagination((p) => ({ ...p, pageIndex: 0 }));
+    },
+    [setPagination],
+  );
   const columns = useMemo(() => sessionColumns(filterBy), [filterBy]);
 
   return (
