@@ -219,14 +219,22 @@ describe('the audit log over HTTP', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = res.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '"at","position","actor_id","actor_role","actor_name","action","description","entity_type","entity_id","entity_kind","changes","ip","user_agent"',
+      '"at","position","actor_id","actor_role","actor_name","action","event","description","entity_type","entity_id","entity_kind","entity_name","changes","ip","user_agent"',
     );
     expect(lines).toHaveLength(3);
+    // Ids and, beside them, the words the console shows: an actor with no account reads Deleted user, as does the entity.
     expect(lines[1]).toContain(
-      `"'=HYPERLINK(""http://evil.example/"",""x"")","student","","TimezoneChanged","Time zone set to Europe/Lisbon","user","${user}","user"`,
+      `"'=HYPERLINK(""http://evil.example/"",""x"")","student","Deleted user","TimezoneChanged","Timezone changed","Time zone set to Europe/Lisbon","user","${user}","user","Deleted user"`,
     );
     expect(lines[1]).toContain('timezone: +1-2 → Europe/Lisbon');
     expect(lines[2]).toContain('"Time zone set to +1-2"');
+    // A known person's rows carry their name as actor and entity, the type in words.
+    await zones(adminId, ['Europe/Oslo'], { actorId: adminId, actorRole: 'admin' });
+    const own = (await get(`/api/admin/audit-log.csv?entityId=${adminId}&type=TimezoneChanged`)).body.trimEnd().split('\r\n');
+    expect(own).toHaveLength(2);
+    expect(own[1]).toContain(
+      `"${adminId}","admin","Audrey Admin","TimezoneChanged","Timezone changed","Time zone set to Europe/Oslo","user","${adminId}","user","Audrey Admin"`,
+    );
     // The same filters as the list: an actor filter narrows the file too.
     expect((await get(`/api/admin/audit-log.csv?actorId=${encodeURIComponent(attacker)}`)).body.trimEnd().split('\r\n')).toHaveLength(3);
   });

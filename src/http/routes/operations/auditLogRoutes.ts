@@ -6,6 +6,7 @@ import { DomainError } from '../../../domain/kit/decider.ts';
 import {
   AUDIT_CURSOR_INVALID,
   AUDIT_LOG_CSV_MAX_ROWS,
+  type AuditLogEntry,
   auditEventTypeSchema,
   auditLogFilterSchema,
   auditLogPageSchema,
@@ -27,6 +28,8 @@ import { auditCsvHeader, auditCsvLine, csvCell } from './auditLogCsv.ts';
 
 /** The audit log is for admins: finance staff see purchases and payouts only (issue 12). */
 const adminOnly = { roles: ['admin'] } as const;
+/** The CSV resolves entity names this many rows at a time. */
+const CSV_NAME_BATCH = 500;
 
 /**
  * The console's audit log (issue 12 §5): a keyset-paged list, its CSV, and the Overview's feed.
@@ -68,9 +71,18 @@ export const auditLogRoutes =
       },
       async (request, reply) => {
         const rows = eachAuditLogRow(sql, request.query, AUDIT_LOG_CSV_MAX_ROWS);
+        // Names are resolved a batch at a time, as the rows stream out: one lookup per 500 rows, not per row.
         async function* lines() {
           yield `${auditCsvHeader.map(csvCell).join(',')}\r\n`;
-          for await (const row of rows) yield `${auditCsvLine(auditLogEntry(row))}\r\n`;
+          let batch: AuditLogEntry[] = [];
+          const named = async () => (await withEntityNames(sql, batch)).map((entry) => `${auditCsvLine(entry)}\r\n`).join('');
+          for await (const row of rows) {
+            batch.push(auditLogEntry(row));
+            if (batch.length < CSV_NAME_BATCH) continue;
+            yield await named();
+            batch = [];
+          }
+          if (batch.length > 0) yield await named();
         }
         const day = new Date().toISOString().slice(0, 10);
         return reply
