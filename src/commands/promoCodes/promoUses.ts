@@ -84,6 +84,11 @@ export const redeemPromoCode = (
 /** The purchase the use was for was refunded: its redemption (or held claim) stops counting. */
 export const refundPromoUse = (
   handlers: PromoCodeHandlers,
-  refund: { promoCodeId: string; claimId: string; purchaseId: string },
+  refund: {
+    promoCodeId: string;
+    claimId: string;
+    purchaseId: string;
+    kept?: { credits: number; of: number; discountCents: number } | undefined;
+  },
   ctx: CommandContext,
 ) => handlers.promoCodes.handle(refund.promoCodeId, { type: 'RefundPromoUse', data: refund }, ctx, { maxAttempts: HOT_STREAM_ATTEMPTS });

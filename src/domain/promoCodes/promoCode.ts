@@ -66,6 +66,31 @@ export const promoUseRefunded = z.object({
   at: z.string(),
 });
 
+/**
+ * The purchase was refunded in part (sessions already used or booked were kept): the family kept
+ * that share of the discounted package, so the redemption stays, counted, with the discount of what
+ * was kept (issue 24 item 2). `discountCents` is the redemption's new amount.
+ */
+export const promoRedemptionReduced = z.object({
+  promoCodeId: z.string(),
+  claimId: z.string(),
+  purchaseId: z.string(),
+  discountCents: z.number().int(),
+  /** The refunded share of the discount: what `discountCents` went down by. */
+  refundedCents: z.number().int(),
+  at: z.string(),
+});
+
+/**
+ * The discount that stays with a partly refunded purchase: the refunded sessions' share of it goes,
+ * rounded as the refund's own share of the price is (down), so the kept share is never below its due.
+ */
+export function keptDiscountCents(discountCents: number, kept: { credits: number; of: number }): number {
+  if (kept.of < 1 || kept.credits >= kept.of) return discountCents;
+  const refunded = Math.floor((discountCents * (kept.of - Math.max(0, kept.credits))) / kept.of);
+  return discountCents - refunded;
+}
+
 export const promoCodeEvents = {
   PromoCodeCreated: eventType(promoCodeCreated, { describe: (d) => `Promo code ${d.code} created` }),
   PromoCodeEdited: eventType(promoCodeEdited, { describe: (d) => `Promo code ${d.code} edited` }),
@@ -73,6 +98,9 @@ export const promoCodeEvents = {
   PromoUseReleased: eventType(promoUseReleased, { describe: (d) => `Promo code use released (${d.reason})` }),
   PromoCodeRedeemed: eventType(promoCodeRedeemed, { describe: () => 'Promo code redeemed' }),
   PromoUseRefunded: eventType(promoUseRefunded, { describe: () => 'Promo code use released (purchase refunded)' }),
+  PromoRedemptionReduced: eventType(promoRedemptionReduced, {
+    describe: (d) => `Promo redemption reduced to ${(d.discountCents / 100).toFixed(2)} (purchase refunded in part)`,
+  }),
 };
 
 export type PromoCodeEvent = EventsOf<typeof promoCodeEvents>;
@@ -145,6 +173,9 @@ export function evolvePromoCode(state: PromoCodeState, event: PromoCodeEvent): P
         refunded: [...state.refunded, event.data.claimId],
       };
     }
+    case 'PromoRedemptionReduced':
+      // Still a redemption (it keeps counting against the limits); refunded once, never again.
+      return { ...state, refunded: [...state.refunded, event.data.claimId] };
     default:
       return state;
   }

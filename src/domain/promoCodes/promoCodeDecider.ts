@@ -1,5 +1,12 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
-import { evolvePromoCode, initialPromoCodeState, type PromoCodeEvent, type PromoCodeState, type PromoTerms } from './promoCode.ts';
+import {
+  evolvePromoCode,
+  initialPromoCodeState,
+  keptDiscountCents,
+  type PromoCodeEvent,
+  type PromoCodeState,
+  type PromoTerms,
+} from './promoCode.ts';
 import { type PromoTermsInput, promoTermsOf, quoteWithPromo } from './promoTerms.ts';
 
 export const PROMO_NOT_FOUND = 'Invalid promo code';
@@ -24,8 +31,19 @@ export type PromoCodeCommand =
       'RedeemPromoCode',
       { promoCodeId: string; claimId: string; redemptionId: string; userId: string; purchaseId: string; priceCents: number }
     >
-  /** The purchase (`claimId`) was refunded: its use stops counting. */
-  | Command<'RefundPromoUse', { promoCodeId: string; claimId: string; purchaseId: string }>;
+  /**
+   * The purchase (`claimId`) was refunded: its use stops counting. `kept`: a partial refund, the
+   * sessions the family kept of the package and the redemption's discount, which is reduced instead.
+   */
+  | Command<
+      'RefundPromoUse',
+      {
+        promoCodeId: string;
+        claimId: string;
+        purchaseId: string;
+        kept?: { credits: number; of: number; discountCents: number } | undefined;
+      }
+    >;
 
 /** Uses that count against the limit at `now`: redemptions and claims not yet expired. */
 export function usesAt(state: PromoCodeState, now: Date): number {
@@ -146,12 +164,19 @@ export const decidePromoCode = decideWith<PromoCodeCommand, PromoCodeEvent, Prom
 
   RefundPromoUse: ({ data, metadata: { now } }, state) => {
     if (state.refunded.includes(data.claimId)) return [];
-    return [
-      {
-        type: 'PromoUseRefunded',
-        data: { ...data, wasRedeemed: state.redeemed.includes(data.claimId), at: now.toISOString() },
-      },
-    ];
+    const { kept, ...use } = data;
+    const wasRedeemed = state.redeemed.includes(data.claimId);
+    // Part of the package was kept: the redemption stays with the discount of what was kept.
+    if (kept && kept.credits > 0 && wasRedeemed) {
+      const discountCents = keptDiscountCents(kept.discountCents, kept);
+      return [
+        {
+          type: 'PromoRedemptionReduced',
+          data: { ...use, discountCents, refundedCents: kept.discountCents - discountCents, at: now.toISOString() },
+        },
+      ];
+    }
+    return [{ type: 'PromoUseRefunded', data: { ...use, wasRedeemed, at: now.toISOString() } }];
   },
 });
 

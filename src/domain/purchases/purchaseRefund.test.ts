@@ -4,7 +4,7 @@ import { type CourseEvent, unusedCreditsOf } from '../courses/course.ts';
 import { courseDecider, NOTHING_UNUSED, PURCHASE_NOT_CREDITED } from '../courses/courseDecider.ts';
 import { fold } from '../kit/decider.ts';
 import { stepsAfter } from '../kit/workflow.ts';
-import type { PromoCodeEvent } from '../promoCodes/promoCode.ts';
+import { keptDiscountCents, type PromoCodeEvent } from '../promoCodes/promoCode.ts';
 import { promoCodeDecider } from '../promoCodes/promoCodeDecider.ts';
 import { type PurchaseEvent, REFUND_TAKEOVER_MINUTES, refundShareCents } from './purchase.ts';
 import {
@@ -342,6 +342,30 @@ describe('the promo use of a refunded purchase', () => {
   };
   const refund = { type: 'RefundPromoUse' as const, data: { promoCodeId: 'promo', claimId: 'p1', purchaseId: 'p1' }, metadata: sys };
   const spec = deciderSpec(promoCodeDecider);
+
+  it('a partial refund keeps the redemption with the discount of the sessions kept, once; the use still counts', () => {
+    const partial = { ...refund, data: { ...refund.data, kept: { credits: 1, of: 4, discountCents: 5_700 } } };
+    // 3 of 4 sessions refunded: their share of the discount (floor 4,275) goes, 1,425 stays.
+    const reduced: PromoCodeEvent = {
+      type: 'PromoRedemptionReduced',
+      data: { promoCodeId: 'promo', claimId: 'p1', purchaseId: 'p1', discountCents: 1_425, refundedCents: 4_275, at },
+    };
+    spec.given([created, claimed, redeemed]).when(partial).thenEvents([reduced]);
+    spec.given([created, claimed, redeemed, reduced]).when(partial).thenNothing();
+    spec.given([created, claimed, redeemed, reduced]).when(refund).thenNothing();
+    // maxUses 1 and its only use kept in part: nobody else may claim it.
+    spec
+      .given([created, claimed, redeemed, reduced])
+      .when({ type: 'ClaimPromoUse', data: { promoCodeId: 'promo', claimId: 'p9', userId: 'u9', priceCents: 57_000 }, metadata: sys })
+      .thenThrows(/maximum number of uses/);
+    // Nothing kept (every session refunded): as a full refund.
+    spec
+      .given([created, claimed, redeemed])
+      .when({ ...refund, data: { ...refund.data, kept: { credits: 0, of: 4, discountCents: 5_700 } } })
+      .thenEvents([{ type: 'PromoUseRefunded', data: { promoCodeId: 'promo', claimId: 'p1', purchaseId: 'p1', wasRedeemed: true, at } }]);
+    expect(keptDiscountCents(5_701, { credits: 2, of: 4 })).toBe(2_851);
+    expect(keptDiscountCents(5_700, { credits: 4, of: 4 })).toBe(5_700);
+  });
 
   it('cancels the redemption once: the code can be used again, and a late redemption of it changes nothing', () => {
     const refunded: PromoCodeEvent = {

@@ -75,6 +75,27 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('promo codes, batches of 
     ]);
   });
 
+  it('a partial refund keeps the redemption, counted, with its amount reduced; a full refund removes it', async () => {
+    await spec.given(
+      created('p3', 'THREE'),
+      redeemed('p3', 3),
+      redeemed('p3', 4),
+      // buy-3 refunded in part (2 of 4 sessions kept): half the discount stays.
+      event('promoCode-p3', 'PromoRedemptionReduced', {
+        promoCodeId: 'p3',
+        claimId: 'pi-3',
+        purchaseId: 'buy-3',
+        discountCents: 2850,
+        refundedCents: 2850,
+        at,
+      }),
+      event('promoCode-p3', 'PromoUseRefunded', { promoCodeId: 'p3', claimId: 'pi-4', purchaseId: 'buy-4', wasRedeemed: true, at }),
+    );
+    expect((await listPromoCodes(db.sql)).find((p) => p.id === 'p3')).toMatchObject({ currentUses: 1 });
+    const ofP3 = (await listPromoRedemptions(db.sql)).filter((r) => r.id.startsWith('r-p3-'));
+    expect(ofP3.map((r) => [r.id, r.discountAmount])).toEqual([['r-p3-3', 28.5]]);
+  });
+
   it('a rebuild from the log yields exactly the live rows', async () => {
     const live = await spec.snapshot();
     await spec.rebuild();

@@ -40,17 +40,23 @@ export const promoCodesProjector = defineProjection({
     }),
 });
 
-/** Every redemption, once; a refunded purchase's redemption is gone. */
+/**
+ * Every redemption, once; a refunded purchase's redemption is gone, and a partly refunded one stays
+ * with the discount of the sessions kept.
+ */
 export const promoRedemptionsProjector = defineProjection({
   name: 'promo_redemptions',
-  handles: ['PromoCodeRedeemed', 'PromoUseRefunded'],
+  handles: ['PromoCodeRedeemed', 'PromoUseRefunded', 'PromoRedemptionReduced'],
   tables: [promoRedemptions],
   async apply(tx, events) {
-    const refunds = events.filter((e) => e.type === 'PromoUseRefunded');
+    const refunds = events.filter((e) => e.type !== 'PromoCodeRedeemed');
     if (refunds.length > 0) {
-      // Rare: written in log order, so a redemption and its refund in one batch end with no row.
+      // Rare: written in log order, so a redemption and its refund in one batch end as the refund left it.
       for (const e of events) {
         if (e.type === 'PromoCodeRedeemed') await insertRows(tx, promoRedemptions, [redemptionRow(e.data)], 'nothing');
+        else if (e.type === 'PromoRedemptionReduced')
+          await tx`UPDATE promo_redemptions SET discount_cents = ${e.data.discountCents}
+            WHERE purchase_id = ${e.data.purchaseId} AND promo_code_id = ${e.data.promoCodeId}`;
         else await tx`DELETE FROM promo_redemptions WHERE purchase_id = ${e.data.purchaseId} AND promo_code_id = ${e.data.promoCodeId}`;
       }
       return;

@@ -27,7 +27,7 @@ export const redemptionIdFor = (purchaseId: string) => deterministicUuid(`redemp
  */
 export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector {
   return workflowProjector(purchaseFulfilmentWorkflow, async (step: PurchaseFulfilmentStep, ctx) => {
-    const { started } = await deps.purchases.purchases.load(step.purchaseId);
+    const { started, refunded } = await deps.purchases.purchases.load(step.purchaseId);
     if (!started) throw new Error(`Purchase ${step.purchaseId} was never started`);
     const { purchaseId, studentId, subjectId, packageId, promo, purchasedBy } = started;
     const courseId = courseIdForPurchase(purchaseId);
@@ -56,9 +56,13 @@ export function purchaseFulfilmentSaga(deps: PurchaseFulfilmentDeps): Projector 
       case 'release-promo':
         if (!promo) return;
         return releasePromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, reason: step.reason }, ctx);
-      case 'refund-promo':
+      case 'refund-promo': {
         if (!promo) return;
-        return refundPromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, purchaseId }, ctx);
+        // Sessions used or booked were not refunded: the family kept them, and their share of the discount.
+        const keptCredits = started.sessionCount - (refunded?.creditsRemoved ?? started.sessionCount);
+        const kept = keptCredits > 0 ? { credits: keptCredits, of: started.sessionCount, discountCents: promo.discountCents } : undefined;
+        return refundPromoUse(deps.promoCodes, { promoCodeId: promo.promoCodeId, claimId: purchaseId, purchaseId, kept }, ctx);
+      }
       case 'release-enrollment':
         return releaseEnrollment(deps.students, { studentId, purchaseId }, ctx);
       case 'clear-repurchase':
