@@ -14,7 +14,7 @@ import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { auditLogApi } from './auditLogApi.ts';
 import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { actorLabel, eventTypeLabel, exactTime, readableInstant, readableText, timeAgo } from './format.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue, timeAgo } from './format.ts';
 
 const PAGE_SIZE = 50;
 /** A row shows this many changes; the rest are counted ("+3 more") and shown on demand. */
@@ -47,10 +47,9 @@ function filterOf(form: FilterForm): AuditLogFilter {
   };
 }
 
-const shown = (value: unknown): string => {
-  if (value === null || value === undefined) return '∅';
-  // Instants in the viewer's zone; other values as recorded.
-  const text = typeof value === 'string' ? readableInstant(value) : JSON.stringify(value);
+const shown = (field: string, value: unknown): string => {
+  // Instants in the viewer's zone, cents as money; other values as recorded.
+  const text = readableValue(field, value) ?? '∅';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 };
 
@@ -370,8 +369,8 @@ function Changes({ changes }: { changes: AuditChange[] }) {
         {listed.map((change) => (
           <li key={change.field} className="break-words">
             <span className="font-medium text-slate-900">{change.field}:</span>{' '}
-            <span className="text-slate-500">{shown(change.before)}</span> <span aria-hidden="true">→</span>
-            <span className="sr-only">changed to</span> <span className="text-slate-900">{shown(change.after)}</span>
+            <span className="text-slate-500">{shown(change.field, change.before)}</span> <span aria-hidden="true">→</span>
+            <span className="sr-only">changed to</span> <span className="text-slate-900">{shown(change.field, change.after)}</span>
           </li>
         ))}
       </ul>

@@ -13,10 +13,20 @@ import { cn } from '../../lib/utils.ts';
 import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { entityHistoryApi } from './entityHistoryApi.ts';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { actorLabel, eventTypeLabel, exactTime, readableText } from './format.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue } from './format.ts';
 import { stateDiff } from './stateDiff.ts';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** A state value (JSON text) as staff read it: instants in the viewer's zone, cents as money; the raw text stays in the title. */
+function stateValue(path: string, text: string | null): string {
+  if (text === null) return '(absent)';
+  try {
+    return readableValue(path, JSON.parse(text)) ?? 'null';
+  } catch {
+    return text;
+  }
+}
 /** "Maya Okafor (tutor)", "Deleted user (student)", "System". */
 const actorOf = (event: HistoryEvent) => {
   const role = event.actor.role?.replaceAll('_', ' ');
@@ -347,11 +357,11 @@ function StateAtRevision({
             {changes.map((change) => (
               <li key={change.path} className="rounded bg-slate-50 p-2 break-all">
                 <span className="font-mono font-medium text-slate-900">{change.path}</span>
-                <span className="block text-red-700">
-                  <span className="sr-only">before: </span>− {change.before ?? '(absent)'}
+                <span className="block text-red-700" title={change.before ?? undefined}>
+                  <span className="sr-only">before: </span>− {stateValue(change.path, change.before)}
                 </span>
-                <span className="block text-green-800">
-                  <span className="sr-only">after: </span>+ {change.after ?? '(absent)'}
+                <span className="block text-green-800" title={change.after ?? undefined}>
+                  <span className="sr-only">after: </span>+ {stateValue(change.path, change.after)}
                 </span>
               </li>
             ))}

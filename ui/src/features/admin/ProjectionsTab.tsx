@@ -13,7 +13,7 @@ import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { ConfirmAction, ReasonAction } from './ConfirmAction.tsx';
 import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
-import { exactTime, timeAgo } from './format.ts';
+import { eventTypeLabel, exactTime, timeAgo } from './format.ts';
 import { systemApi } from './systemApi.ts';
 
 const NO_SORTING = new Set<string>();
@@ -325,7 +325,9 @@ const parkedColumns = parkedHelper.columns([
     header: 'Event',
     cell: ({ row }) => (
       <div>
-        <div className="font-medium text-slate-900">{row.original.type}</div>
+        <div className="font-medium text-slate-900" title={row.original.type}>
+          {eventTypeLabel(row.original.type)}
+        </div>
         <div className="max-w-56 truncate font-mono text-xs text-slate-500" title={row.original.streamId}>
           {row.original.streamId} #{row.original.revision}
         </div>

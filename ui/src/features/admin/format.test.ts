@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { actorLabel, applicantName, centsToMoney, eventTypeLabel, exactTime, readableInstant, readableText, timeAgo } from './format.ts';
+import {
+  actorLabel,
+  applicantName,
+  centsToMoney,
+  eventTypeLabel,
+  exactTime,
+  readableInstant,
+  readableText,
+  readableValue,
+  timeAgo,
+} from './format.ts';
 import { systemTabsFor, tabsFor, validateAdminSearch } from './tabs.ts';
 
 const now = Date.parse('2026-11-23T12:00:00Z');
@@ -50,6 +60,14 @@ describe('readableText (recorded sentences in people language)', () => {
   it('shows a recorded instant value in the viewer zone, other values as they are', () => {
     expect(readableInstant('2026-11-27T19:27:27.209Z')).toBe(exactTime('2026-11-27T19:27:27.209Z'));
     expect(readableInstant('password')).toBe('password');
+  });
+  it('shows a field in cents as money, an instant in the viewer zone, anything else as recorded', () => {
+    expect(readableValue('amountCents', 13725)).toBe('$137.25');
+    expect(readableValue('price.hourly_rate_cents', 4550)).toBe('$45.50');
+    expect(readableValue('sessions', 13725)).toBe('13725');
+    expect(readableValue('start', '2026-12-04T21:00:00.000Z')).toBe(exactTime('2026-12-04T21:00:00.000Z'));
+    expect(readableValue('tags', ['a'])).toBe('["a"]');
+    expect(readableValue('note', null)).toBeNull();
   });
 });
 

@@ -74,6 +74,20 @@ export function readableInstant(value: string): string {
   return value.replace(ISO_INSTANT, (iso) => (iso === value ? exactTime(iso) || iso : iso));
 }
 
+/** A field that holds money in cents (`amountCents`, `hourly_rate_cents`, `price.cents`). */
+const CENTS_FIELD = /cents$/i;
+
+/**
+ * A recorded field's value as staff read it: an instant in the viewer's zone, cents (by the
+ * field's name) as money, any other value as recorded (JSON). Null for an absent value.
+ */
+export function readableValue(field: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return readableInstant(value);
+  if (typeof value === 'number' && Number.isInteger(value) && CENTS_FIELD.test(field)) return centsToMoney(value);
+  return JSON.stringify(value);
+}
+
 /** `SessionBooked` → "Session booked": an event type as words. */
 export function eventTypeLabel(type: string): string {
   const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
