@@ -4,12 +4,12 @@ import type { ExternalIdentity, SignInUserType } from '../../adapters/identity/i
 import type { UserState } from '../../domain/accounts/user.ts';
 import { ACCOUNT_DEACTIVATED, signInRefusal } from '../../domain/accounts/userActivityDecider.ts';
 import { GOOGLE_EMAIL_UNVERIFIED } from '../../domain/accounts/userDecider.ts';
-import { DomainError, fold } from '../../domain/kit/decider.ts';
-import { invitationKeyName, openInvitation, type TutorInvitationEvent, tutorInvitationStreamId } from '../../domain/tutors/invitation.ts';
-import { tutorInvitationDecider } from '../../domain/tutors/invitationDecider.ts';
+import { DomainError } from '../../domain/kit/decider.ts';
+import { invitationKeyName, tutorInvitationStreamId } from '../../domain/tutors/invitation.ts';
+import { acceptedInvitation, tutorInvitationDecider } from '../../domain/tutors/invitationDecider.ts';
 import { findUserByEmail, findUserIdByGoogleId, isUsernameTaken } from '../../projections/accounts/queries.ts';
 import { type CommandContext, deterministicUuid } from '../kit/commandContext.ts';
-import { toDomainEvent } from '../kit/handleCommand.ts';
+import { commandHandler } from '../kit/handleCommand.ts';
 import { stepOf } from '../kit/processStep.ts';
 import { type AccountDeps, reservationStreamId } from './accountDeps.ts';
 import { recordActivity } from './recordActivity.ts';
@@ -156,6 +156,29 @@ async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalId
 }
 
 /**
+ * The invitation a new application links: the open invitation of the address (its stream is keyed
+ * by a hash of the lower-cased address) is accepted on that stream, so a revocation and the
+ * acceptance cannot both win; a revoked one refuses the sign-in (`INVITATION_REVOKED`). An
+ * applicant who already applied links nothing new. A retry after the acceptance but before the
+ * application finds the invitation accepted by this application and links it still.
+ */
+async function acceptInvitation(
+  deps: AccountDeps,
+  email: string,
+  applicantId: string,
+  applicationId: string,
+  ctx: CommandContext,
+): Promise<string | null> {
+  if ((await deps.handlers.tutorApplications.load(applicantId)).status !== 'none') return null;
+  const invitations = commandHandler(deps.store, tutorInvitationDecider, tutorInvitationStreamId);
+  const key = deterministicUuid(invitationKeyName(email));
+  const result = await invitations.handle(key, { type: 'AcceptTutorInvitation', data: { applicationId } }, ctx);
+  const accepted = result.events.find((e) => e.type === 'TutorInvitationAccepted');
+  if (accepted) return accepted.data.invitationId;
+  return acceptedInvitation(await invitations.load(key), applicationId);
+}
+
+/**
  * A tutor who is not yet a user applies (spec part 1 §1: tutors get an account only once
  * selected). No user and no session are created, so an applicant has no tutor powers; the
  * application (personal fields sealed) waits for an admin. The application is keyed by the
@@ -169,16 +192,14 @@ async function submitTutorApplication(
   step: Step,
 ): Promise<GoogleSignInResult> {
   const applicantId = deterministicUuid(`tutor-applicant/${identity.subject}`);
-  // An open invitation of the address (streams keyed by a hash of the lower-cased address) is linked to the application.
-  const invitationStream = tutorInvitationStreamId(deterministicUuid(invitationKeyName(identity.email)));
-  const invitationEvents = (await deps.store.readStream(invitationStream)).map((e) => toDomainEvent<TutorInvitationEvent>(e));
-  const invitationId = openInvitation(fold(tutorInvitationDecider, invitationEvents), step('tutor-application').now);
+  const applicationId = deterministicUuid(`tutor-application/${identity.subject}`);
+  const invitationId = await acceptInvitation(deps, identity.email, applicantId, applicationId, step('tutor-invitation'));
   const result = await deps.handlers.tutorApplications.handle(
     applicantId,
     {
       type: 'SubmitTutorApplication',
       data: {
-        applicationId: deterministicUuid(`tutor-application/${identity.subject}`),
+        applicationId,
         userId: applicantId,
         email: identity.email,
         firstName: identity.firstName,

@@ -13,6 +13,8 @@ export function tutorHandlers(store: EventStore) {
   return {
     /** Keyed by the invitee's address (hashed: see `invitationStreamOf`). */
     invitations: commandHandler(store, tutorInvitationDecider, (email) => invitationStreamOf(email)),
+    /** The same streams by their id, as the invitations list names them (resend, revoke). */
+    invitationStreams: commandHandler(store, tutorInvitationDecider, (streamId) => streamId),
     applications: commandHandler(store, tutorApplicationDecider, tutorApplicationStreamId),
     tutors: commandHandler(store, tutorDecider, tutorStreamId),
   };

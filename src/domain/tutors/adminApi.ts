@@ -39,3 +39,30 @@ export const tutorInvitationAnswerSchema = z.object({ ok: z.literal(true), invit
 
 /** The answer of approve, reject and deny: the application's new status. */
 export const applicationReviewAnswerSchema = z.object({ ok: z.literal(true), status: z.string() });
+
+/** An invitation as the console lists it: `expired` is an outstanding one past its date (no event: time passed). */
+export const tutorInvitationStatusSchema = z.enum(['outstanding', 'accepted', 'revoked', 'expired']);
+export type TutorInvitationListStatus = z.output<typeof tutorInvitationStatusSchema>;
+
+/** GET /api/admin/tutors/invitations: one line per invitation, newest first. */
+export const tutorInvitationListEntrySchema = z.object({
+  id: z.string(),
+  /** "[erased]" once a denial shredded the address. */
+  email: z.string(),
+  status: tutorInvitationStatusSchema,
+  invitedAt: z.string(),
+  expiresAt: z.string(),
+  /** When the invitation was last mailed (the first send or the latest resend). */
+  lastSentAt: z.string(),
+  /** How many mails it took: 1, plus one per resend. */
+  sentCount: z.number(),
+  /** The admin who invited, by name (null: unknown, e.g. the CLI). */
+  invitedByName: z.string().nullable(),
+  acceptedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type TutorInvitationListEntry = z.output<typeof tutorInvitationListEntrySchema>;
+export const tutorInvitationListSchema = z.array(tutorInvitationListEntrySchema);
+
+/** POST /api/admin/tutors/invitations/{id}/resend and …/revoke (200). */
+export const tutorInvitationActionAnswerSchema = z.object({ ok: z.literal(true), invitationId: z.string() });

@@ -1,6 +1,7 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import { shownRating } from '../../domain/reviews/review.ts';
 import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
+import type { TutorInvitationListEntry } from '../../domain/tutors/adminApi.ts';
 import { pictureUrl } from '../../domain/tutors/picture.ts';
 import type { DashboardStats, TutorListEntry, TutorProfile, TutorSubject } from '../../domain/tutors/tutorApi.ts';
 
@@ -195,4 +196,51 @@ export async function listSubjectsWithTutors(
       WHERE ts.subject_id = s.id)
     ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id`;
   return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, category: r.category, gradeLevel: r.grade_level }));
+}
+
+interface InvitationRead {
+  id: string;
+  email: string;
+  status: 'sent' | 'accepted' | 'revoked';
+  created_at: Date;
+  expires_at: Date;
+  last_sent_at: Date | null;
+  sent_count: number | null;
+  invited_by_name: string | null;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** The console's invitations list, newest first; a sent invitation past its date reads `expired`. */
+export async function listTutorInvitations(sql: Sql, now: Date, limit = 200): Promise<TutorInvitationListEntry[]> {
+  const rows = await sql<InvitationRead[]>`
+    SELECT i.id, i.email, i.status, i.created_at, i.expires_at, i.last_sent_at, i.sent_count, i.accepted_at, i.revoked_at,
+      nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') AS invited_by_name
+    FROM tutor_invitations i LEFT JOIN users u ON u.id = i.invited_by
+    ORDER BY i.created_at DESC, i.id LIMIT ${limit}`;
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    status: r.status === 'sent' ? (r.expires_at.getTime() > now.getTime() ? 'outstanding' : 'expired') : r.status,
+    invitedAt: r.created_at.toISOString(),
+    expiresAt: r.expires_at.toISOString(),
+    lastSentAt: (r.last_sent_at ?? r.created_at).toISOString(),
+    sentCount: r.sent_count ?? 1,
+    invitedByName: r.invited_by_name,
+    acceptedAt: r.accepted_at?.toISOString() ?? null,
+    revokedAt: r.revoked_at?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * Where an invitation's decisions are taken: its stream (rows from before the column was added:
+ * null, and the caller derives it from the address). A look-up only: the stream decides.
+ */
+export async function findTutorInvitationStream(
+  sql: Sql,
+  invitationId: string,
+): Promise<{ streamId: string | null; email: string } | null> {
+  const [row] = await sql<{ stream_id: string | null; email: string }[]>`
+    SELECT stream_id, email FROM tutor_invitations WHERE id = ${invitationId}`;
+  return row ? { streamId: row.stream_id, email: row.email } : null;
 }

@@ -70,7 +70,11 @@ export type TutorSubjectRow = RowOf<typeof tutorSubjects>;
 
 /**
  * Invitations (spec part 1 §3 `tutor_invitations`, without a token: the invitee signs in with
- * Google): sent, then accepted by the application that links it; a denial erases the address.
+ * Google): sent (and maybe sent again), then accepted by the application that links it, or revoked
+ * by an admin; a denial erases the address. The columns after `created_at` came with the console's
+ * invitations list (issue 24): nullable so the table's setup adds them to a live table in place
+ * (`sent_count` defaults to 1, the one mail every older invitation had; `last_sent_at` and
+ * `stream_id` read as `created_at` and the address's stream until a rebuild fills them).
  */
 export const tutorInvitations = table(
   'tutor_invitations',
@@ -78,10 +82,16 @@ export const tutorInvitations = table(
     id: text().primaryKey(),
     email: text(),
     invited_by: text().nullable(),
-    status: text<'sent' | 'accepted'>().default('sent'),
+    status: text<'sent' | 'accepted' | 'revoked'>().default('sent'),
     expires_at: timestamptz(),
     accepted_at: timestamptz().nullable(),
     created_at: timestamptz(),
+    /** The invitation's stream (keyed by a hash of the address): resend and revoke decide there. */
+    stream_id: text().nullable(),
+    last_sent_at: timestamptz().nullable(),
+    sent_count: int().nullable().default(1),
+    revoked_at: timestamptz().nullable(),
+    revoked_by: text().nullable(),
   },
   { indexes: [{ name: 'tutor_invitations_email', on: ['lower(email)'] }] },
 );

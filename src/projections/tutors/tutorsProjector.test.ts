@@ -103,6 +103,39 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('tutors and invitations, 
     expect(await spec.rows(tutorInvitations, { id: 'i2' })).toEqual([expect.objectContaining({ email: 'i2@example.com', status: 'sent' })]);
   });
 
+  it('counts the mails of an invitation sent again, closes a revoked one with its admin, and accepts one by its own event', async () => {
+    const resent = (id: string, minute: number) =>
+      event(`tutorInvitation-${id}`, 'TutorInvitationResent', {
+        invitationId: id,
+        resentBy: 'admin',
+        at: `2026-11-23T12:0${minute}:00.000Z`,
+      });
+    await spec.given(invited('r1'), resent('r1', 2), resent('r1', 4), invited('r2'), invited('r3'));
+    await spec.given(
+      event('tutorInvitation-r2', 'TutorInvitationRevoked', { invitationId: 'r2', revokedBy: 'admin-2', at: '2026-11-23T13:00:00.000Z' }),
+      event('tutorInvitation-r3', 'TutorInvitationAccepted', { invitationId: 'r3', applicationId: 'a', at: '2026-11-23T14:00:00.000Z' }),
+    );
+    expect(await spec.rows(tutorInvitations, { id: 'r1' })).toEqual([
+      expect.objectContaining({
+        status: 'sent',
+        sent_count: 3,
+        last_sent_at: new Date('2026-11-23T12:04:00.000Z'),
+        stream_id: 'tutorInvitation-r1',
+      }),
+    ]);
+    expect(await spec.rows(tutorInvitations, { id: 'r2' })).toEqual([
+      expect.objectContaining({
+        status: 'revoked',
+        revoked_by: 'admin-2',
+        revoked_at: new Date('2026-11-23T13:00:00.000Z'),
+        sent_count: 1,
+      }),
+    ]);
+    expect(await spec.rows(tutorInvitations, { id: 'r3' })).toEqual([
+      expect.objectContaining({ status: 'accepted', accepted_at: new Date('2026-11-23T14:00:00.000Z') }),
+    ]);
+  });
+
   it('edits, a picture and onboarding fill the profile in; only the fields an edit names change', async () => {
     await spec.given(
       created('u4'),

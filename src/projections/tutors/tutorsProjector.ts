@@ -21,6 +21,9 @@ const handles = [
   'TutorOnboardingCompleted',
   'TutorRateChanged',
   'TutorInvited',
+  'TutorInvitationResent',
+  'TutorInvitationRevoked',
+  'TutorInvitationAccepted',
   'TutorApplicationSubmitted',
   'TutorApplicationDenied',
   'AccountDeleted',
@@ -81,7 +84,8 @@ const profileKey = (e: ProfileEvent) => (e.type === 'AccountDeleted' ? e.data.us
 
 /**
  * Tutor profiles, what they teach, and invitations: an application linked to an invitation
- * accepts it; a denial erases its address; an account deletion deactivates the profile.
+ * accepts it (older logs say so only on the application); a resend counts a mail; a revocation
+ * closes it; a denial erases its address; an account deletion deactivates the profile.
  */
 export const tutorsProjector = defineProjection({
   name: 'tutors',
@@ -91,6 +95,9 @@ export const tutorsProjector = defineProjection({
     const invitations: TutorInvitationRow[] = [];
     const accepted: Pick<TutorInvitationRow, 'id' | 'status' | 'accepted_at'>[] = [];
     const erased: Pick<TutorInvitationRow, 'id' | 'email'>[] = [];
+    const revoked: Pick<TutorInvitationRow, 'id' | 'status' | 'revoked_at' | 'revoked_by'>[] = [];
+    /** Per invitation, the mails sent again in the batch and when the last one was. */
+    const resent = new Map<string, { count: number; at: string }>();
     const rates: TutorRateRow[] = [];
     /** Each tutor's latest saved set in the batch (null: none any more). */
     const subjects = new Map<string, TutorSubjectRow[]>();
@@ -129,7 +136,23 @@ export const tutorsProjector = defineProjection({
             expires_at: e.data.expiresAt,
             accepted_at: null,
             created_at: e.data.at,
+            stream_id: e.streamId,
+            last_sent_at: e.data.at,
+            sent_count: 1,
+            revoked_at: null,
+            revoked_by: null,
           });
+          break;
+        case 'TutorInvitationResent': {
+          const before = resent.get(e.data.invitationId);
+          resent.set(e.data.invitationId, { count: (before?.count ?? 0) + 1, at: e.data.at });
+          break;
+        }
+        case 'TutorInvitationRevoked':
+          revoked.push({ id: e.data.invitationId, status: 'revoked', revoked_at: e.data.at, revoked_by: e.data.revokedBy });
+          break;
+        case 'TutorInvitationAccepted':
+          accepted.push({ id: e.data.invitationId, status: 'accepted', accepted_at: e.data.at });
           break;
         case 'TutorApplicationSubmitted':
           if (e.data.invitationId) accepted.push({ id: e.data.invitationId, status: 'accepted', accepted_at: e.data.at });
@@ -150,6 +173,14 @@ export const tutorsProjector = defineProjection({
     await insertRows(tx, tutorInvitations, invitations, 'nothing');
     await updateRows(tx, tutorInvitations, ['status', 'accepted_at'], accepted);
     await updateRows(tx, tutorInvitations, ['email'], erased);
+    await updateRows(tx, tutorInvitations, ['status', 'revoked_at', 'revoked_by'], revoked);
+    if (resent.size > 0) {
+      const ids = [...resent.keys()];
+      await tx`
+        UPDATE tutor_invitations t SET sent_count = COALESCE(t.sent_count, 1) + x.n, last_sent_at = x.at
+        FROM unnest(${ids}::text[], ${ids.map((id) => resent.get(id)?.count ?? 0)}::int[], ${ids.map((id) => resent.get(id)?.at ?? '')}::timestamptz[]) AS x(id, n, at)
+        WHERE t.id = x.id`;
+    }
     await insertRows(tx, tutorRates, rates, 'nothing');
   },
 });

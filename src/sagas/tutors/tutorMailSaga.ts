@@ -36,7 +36,7 @@ const tutorMailId = (eventId: string) => deterministicUuid(`tutor-mail/${eventId
 
 export const tutorMailReactor: Reactor = {
   name: 'tutor_mail_saga',
-  handles: ['TutorInvited', 'TutorProfileCreated', 'TutorApplicationRejected'],
+  handles: ['TutorInvited', 'TutorInvitationResent', 'TutorProfileCreated', 'TutorApplicationRejected'],
   jobsFor: (event) => [
     {
       queue: TUTOR_MAIL_QUEUE,
@@ -49,8 +49,17 @@ export const tutorMailReactor: Reactor = {
 const signature = ['', '— The Topmark team'];
 type Deps = { store: EventStore; mailer: Mailer; vault: PersonalDataVault };
 
-async function sendInvitation(deps: Deps, id: string, invited: Extract<TutorInvitationEvent, { type: 'TutorInvited' }>) {
-  if (invited.data.email === ERASED) return;
+/**
+ * The invitation (first sent or sent again) to the address its `TutorInvited` names. Nothing when
+ * it was revoked or accepted before the mail went out: the link would no longer do what it says.
+ */
+async function sendInvitation(deps: Deps, id: string, invitationId: string, events: readonly TutorInvitationEvent[]) {
+  const invited = events.find((e) => e.type === 'TutorInvited' && e.data.invitationId === invitationId);
+  if (invited?.type !== 'TutorInvited' || invited.data.email === ERASED) return;
+  const closed = events.some(
+    (e) => (e.type === 'TutorInvitationRevoked' || e.type === 'TutorInvitationAccepted') && e.data.invitationId === invitationId,
+  );
+  if (closed) return;
   await deps.mailer.send({
     id,
     dataSubject: `tutorInvitation-${invited.data.invitationId}`,
@@ -156,7 +165,13 @@ export async function sendTutorMail(
   const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<TutorApplicationEvent | TutorInvitationEvent | TutorEvent>(e) }));
   const event = events.find((e) => e.id === job.eventId)?.event;
   const id = tutorMailId(job.eventId);
-  if (event?.type === 'TutorInvited') return sendInvitation(deps, id, event);
+  if (event?.type === 'TutorInvited' || event?.type === 'TutorInvitationResent')
+    return sendInvitation(
+      deps,
+      id,
+      event.data.invitationId,
+      events.map((e) => e.event as TutorInvitationEvent),
+    );
   if (event?.type === 'TutorProfileCreated') return sendWelcome(deps, id, event.data.userId);
   if (event?.type === 'TutorApplicationRejected')
     return sendRejection(

@@ -9,6 +9,7 @@ import { CURRENT_TERMS_VERSION } from '../../../domain/accounts/accountForms.ts'
 import { ACCOUNT_DEACTIVATED } from '../../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { cleanName } from '../../../domain/kit/nameText.ts';
+import { INVITATION_REVOKED } from '../../../domain/tutors/invitationDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
@@ -81,6 +82,14 @@ function failureReason(error: unknown): Record<string, unknown> {
     return { reason: error.name, ...(status ? { providerStatus: status } : {}) };
   }
   return { reason: 'unknown' };
+}
+
+/** Where a failed sign-in lands: the refusals a person can act on are named, anything else is generic. */
+function failureLanding(failure: unknown): string {
+  if (failure instanceof DomainError && failure.message === ACCOUNT_DEACTIVATED) return '/login?error=deactivated';
+  // The tutor application page tells an invitee whose invitation an admin withdrew.
+  if (failure instanceof DomainError && failure.message === INVITATION_REVOKED) return '/tutor-login?status=invitation_revoked';
+  return '/login?error=google';
 }
 
 const escapeHtml = (value: string) =>
@@ -289,8 +298,7 @@ export const googleAuthRoutes =
           return reply.redirect(await complete(request, reply, flow, code));
         } catch (failure) {
           request.log.warn(failureReason(failure), 'google sign-in failed');
-          if (failure instanceof DomainError && failure.message === ACCOUNT_DEACTIVATED) return reply.redirect('/login?error=deactivated');
-          return reply.redirect('/login?error=google');
+          return reply.redirect(failureLanding(failure));
         }
       },
     );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
@@ -6,7 +7,15 @@ import { ERASED } from '../../../adapters/personalData/personalDataVault.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
+import { invitationStreamOf } from '../../../commands/tutors/tutorHandlers.ts';
 import { tutorApplicationStreamId } from '../../../domain/accounts/tutorApplication.ts';
+import type { TutorInvitationListEntry } from '../../../domain/tutors/adminApi.ts';
+import {
+  INVITATION_NOT_FOUND,
+  INVITATION_NOT_OUTSTANDING,
+  INVITATION_OUTSTANDING,
+  INVITATION_RESENT_RECENTLY,
+} from '../../../domain/tutors/invitationDecider.ts';
 import { tutorStreamId } from '../../../domain/tutors/tutor.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { APPLICANT_EMAIL_TAKEN } from './tutorRoutes.ts';
@@ -129,6 +138,193 @@ describe('tutor invitations', () => {
     const student = `tm_session=${(await system.sessions.create('someone', 'student')).token}`;
     const refused = await app.inject({ method: 'GET', url: '/api/admin/tutor-applications', headers: { cookie: student } });
     expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('outstanding invitations: one per address, resent, revoked', () => {
+  const invitations = async () => (await asAdmin('GET', '/api/admin/tutors/invitations')).json() as TutorInvitationListEntry[];
+  const invitationMails = async (to: string) =>
+    (await listOutbox(system.sql, { to })).filter((m) => m.subject.includes('invited to tutor'));
+  /** Every mail the saga had to send has gone out: its reactor queued the jobs and no new mail arrives for a while. */
+  async function mailsSettled(to: string): Promise<number> {
+    expect(await waitForProjections(system.sql, ['tutor_mail_saga'], await system.store.committedPosition(), 20_000)).toBe(true);
+    let count = (await invitationMails(to)).length;
+    for (let quiet = 0; quiet < 10; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = (await invitationMails(to)).length;
+      quiet = now === count ? quiet + 1 : 0;
+      count = now;
+    }
+    return count;
+  }
+  const eventsOf = async (email: string) => (await system.store.readStream(invitationStreamOf(email))).map((e) => e.type);
+
+  it('20 concurrent invitations of one address record one invitation and send one mail; the others are told to resend', async () => {
+    const email = 'race.invited@example.com';
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        asAdmin('POST', '/api/admin/tutors/invite', { email: i % 2 ? email : ` ${email.toUpperCase()} ` }),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
+    const refused = answers.filter((a) => a.statusCode !== 201);
+    expect(refused.map((a) => a.statusCode)).toEqual(Array(19).fill(409));
+    for (const a of refused) expect(a.json()).toEqual({ message: INVITATION_OUTSTANDING });
+    expect(await eventsOf(email)).toEqual(['TutorInvited']);
+    await mailTo(email, 'invited to tutor');
+    expect(await mailsSettled(email)).toBe(1);
+
+    // Listed at once (the answer waited for the read model), by the admin's name.
+    const listed = (await invitations()).filter((i) => i.email === email);
+    expect(listed).toEqual([
+      expect.objectContaining({ status: 'outstanding', sentCount: 1, invitedByName: 'Rev Admin', acceptedAt: null, revokedAt: null }),
+    ]);
+    // Inviting again later is refused the same way: still one mail.
+    const again = await asAdmin('POST', '/api/admin/tutors/invite', { email });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: INVITATION_OUTSTANDING });
+  });
+
+  it('resends an invitation sent over a minute ago (a second mail, counted), but not twice within a minute', async () => {
+    const email = 'resend.invited@example.com';
+    const invitationId = randomUUID();
+    const sentAt = new Date(Date.now() - 5 * 60_000);
+    // Invited five minutes ago: recorded directly, as the command would have then.
+    await system.store.append(
+      invitationStreamOf(email),
+      [
+        {
+          id: randomUUID(),
+          type: 'TutorInvited',
+          metadata: {},
+          data: {
+            invitationId,
+            email,
+            invitedBy: null,
+            signInUrl: 'https://topmark.test/tutor-login',
+            expiresAt: new Date(sentAt.getTime() + 14 * 86_400_000).toISOString(),
+            at: sentAt.toISOString(),
+          },
+        },
+      ],
+      'no_stream',
+    );
+    await mailTo(email, 'invited to tutor');
+    await waitForProjections(system.sql, ['tutors'], await system.store.committedPosition(), 20_000);
+
+    const resent = await asAdmin('POST', `/api/admin/tutors/invitations/${invitationId}/resend`);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json()).toEqual({ ok: true, invitationId });
+    const row = (await invitations()).find((i) => i.id === invitationId);
+    expect(row).toEqual(expect.objectContaining({ status: 'outstanding', sentCount: 2, invitedByName: null }));
+    expect(Date.parse(row?.lastSentAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
+
+    const tooSoon = await asAdmin('POST', `/api/admin/tutors/invitations/${invitationId}/resend`);
+    expect(tooSoon.statusCode).toBe(429);
+    expect(tooSoon.json()).toEqual({ message: INVITATION_RESENT_RECENTLY });
+    expect(await eventsOf(email)).toEqual(['TutorInvited', 'TutorInvitationResent']);
+    expect(await mailsSettled(email)).toBe(2);
+    const mails = await invitationMails(email);
+    expect(mails.every((m) => m.text.includes('https://topmark.test/tutor-login'))).toBe(true);
+  });
+
+  it('revokes an invitation: listed as revoked, not resent, and signing in with it is refused until invited again', async () => {
+    const email = 'revoked.invited@example.com';
+    const invited = await asAdmin('POST', '/api/admin/tutors/invite', { email });
+    expect(invited.statusCode).toBe(201);
+    const { invitationId } = invited.json() as { invitationId: string };
+
+    const revoked = await asAdmin('POST', `/api/admin/tutors/invitations/${invitationId}/revoke`);
+    expect(revoked.statusCode).toBe(200);
+    const row = (await invitations()).find((i) => i.id === invitationId);
+    expect(row).toEqual(expect.objectContaining({ status: 'revoked', revokedAt: expect.any(String) }));
+    const [recorded] = (await system.store.readStream(invitationStreamOf(email))).filter((e) => e.type === 'TutorInvitationRevoked');
+    // The admin is the actor, in the event and in its metadata.
+    const [adminId] = await system.sql<{ id: string }[]>`SELECT id FROM users WHERE username = 'tutor-review-admin'`;
+    expect(recorded?.data).toEqual({ invitationId, revokedBy: adminId?.id, at: expect.any(String) });
+    expect(recorded?.metadata.actorId).toBe(adminId?.id);
+
+    for (const action of ['revoke', 'resend']) {
+      const refused = await asAdmin('POST', `/api/admin/tutors/invitations/${invitationId}/${action}`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({ message: INVITATION_NOT_OUTSTANDING });
+    }
+    expect(await eventsOf(email)).toEqual(['TutorInvited', 'TutorInvitationRevoked']);
+
+    // The link stops working: the invitee is told, and no application is recorded.
+    await apply(email, 'Rita', 'Revoked', '', '/tutor-login?status=invitation_revoked');
+    const applications = await system.sql`SELECT 1 FROM pending_tutor_applications WHERE lower(email) = ${email}`;
+    expect(applications).toHaveLength(0);
+
+    // Invited again, the address may apply, linked to the new invitation.
+    const renewed = await asAdmin('POST', '/api/admin/tutors/invite', { email });
+    expect(renewed.statusCode).toBe(201);
+    const { invitationId: renewedId } = renewed.json() as { invitationId: string };
+    const applicantId = await apply(email, 'Rita', 'Revoked');
+    const [linked] = await system.sql<{ invitation_id: string | null }[]>`
+      SELECT invitation_id FROM pending_tutor_applications WHERE user_id = ${applicantId}`;
+    expect(linked?.invitation_id).toBe(renewedId);
+    await waitForProjections(system.sql, ['tutors'], await system.store.committedPosition(), 20_000);
+    expect((await invitations()).find((i) => i.id === renewedId)?.status).toBe('accepted');
+    // Accepted: neither resent nor revoked any more.
+    expect((await asAdmin('POST', `/api/admin/tutors/invitations/${renewedId}/revoke`)).statusCode).toBe(409);
+  });
+
+  it('an invitation revoked before its mail went out is not mailed', async () => {
+    const email = 'revoked.early@example.com';
+    const invitationId = randomUUID();
+    const at = new Date().toISOString();
+    await system.store.append(
+      invitationStreamOf(email),
+      [
+        {
+          id: randomUUID(),
+          type: 'TutorInvited',
+          metadata: {},
+          data: {
+            invitationId,
+            email,
+            invitedBy: null,
+            signInUrl: 'https://topmark.test/tutor-login',
+            expiresAt: '2099-01-01T00:00:00.000Z',
+            at,
+          },
+        },
+        { id: randomUUID(), type: 'TutorInvitationRevoked', metadata: {}, data: { invitationId, revokedBy: null, at } },
+      ],
+      'no_stream',
+    );
+    expect(await mailsSettled(email)).toBe(0);
+  });
+
+  it('an unknown invitation is not found (404), and nothing is appended', async () => {
+    const before = await system.store.committedPosition();
+    const listed = (await invitations()).length;
+    for (const id of [randomUUID(), 'not-a-uuid', '../../x'])
+      for (const action of ['resend', 'revoke']) {
+        const res = await asAdmin('POST', `/api/admin/tutors/invitations/${encodeURIComponent(id)}/${action}`);
+        expect(res.statusCode).toBe(404);
+        if (id !== '../../x') expect(res.json()).toEqual({ message: INVITATION_NOT_FOUND });
+      }
+    expect((await invitations()).length).toBe(listed);
+    expect(await system.store.committedPosition()).toEqual(before);
+  });
+
+  it('only admins list, resend and revoke invitations (401 signed out, 403 otherwise)', async () => {
+    const email = 'guarded.invited@example.com';
+    const { invitationId } = (await asAdmin('POST', '/api/admin/tutors/invite', { email })).json() as { invitationId: string };
+    for (const role of ['student', 'parent', 'tutor'] as const) {
+      const cookie = `tm_session=${(await system.sessions.create(`someone-${role}`, role)).token}`;
+      expect((await app.inject({ method: 'GET', url: '/api/admin/tutors/invitations', headers: { cookie } })).statusCode).toBe(403);
+      for (const action of ['resend', 'revoke'])
+        expect(
+          (await app.inject({ method: 'POST', url: `/api/admin/tutors/invitations/${invitationId}/${action}`, headers: { cookie } }))
+            .statusCode,
+        ).toBe(403);
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/admin/tutors/invitations' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'POST', url: `/api/admin/tutors/invitations/${invitationId}/revoke` })).statusCode).toBe(401);
+    expect(await eventsOf(email)).toEqual(['TutorInvited']);
   });
 });
 

@@ -1,15 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inviteTutor } from '../../../commands/tutors/inviteTutor.ts';
+import { resendTutorInvitation, revokeTutorInvitation } from '../../../commands/tutors/manageInvitation.ts';
 import { type Review, reviewTutorApplication } from '../../../commands/tutors/reviewApplication.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { TUTOR_APPLICATION_NOT_FOUND } from '../../../domain/accounts/tutorApplicationDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { adminListedUserSchema as adminListedUser, adminOverviewSchema } from '../../../domain/tutors/adminApi.ts';
-import { INVALID_INVITATION_EMAIL } from '../../../domain/tutors/invitationDecider.ts';
+import {
+  adminListedUserSchema as adminListedUser,
+  adminOverviewSchema,
+  tutorInvitationActionAnswerSchema,
+  tutorInvitationListSchema,
+} from '../../../domain/tutors/adminApi.ts';
+import { INVALID_INVITATION_EMAIL, INVITATION_NOT_FOUND } from '../../../domain/tutors/invitationDecider.ts';
 import { findUserByEmail } from '../../../projections/accounts/queries.ts';
 import { adminOverview, findTutorApplication, listTutorApplications } from '../../../projections/accounts/tutorApplicationsProjector.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { listTutorInvitations } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
@@ -31,6 +38,10 @@ const inviteBody = z.object({
     .max(254, INVALID_INVITATION_EMAIL)
     .pipe(z.email({ error: INVALID_INVITATION_EMAIL })),
 });
+
+const invitationParams = z.object({ id: z.string().max(100) });
+/** The read model the invitations list comes from: a write answers once it shows the change. */
+const invitationModels = ['tutors'] as const;
 
 /** Applicant ids are UUIDs: anything else is unknown without asking the store. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -93,16 +104,65 @@ export const tutorRoutes =
         config: adminOnly,
         schema: {
           tags: ['tutors'],
-          summary: 'Invite an address to apply as a tutor (valid 14 days; inviting again renews it); the sign-in link is e-mailed',
+          summary:
+            'Invite an address to apply as a tutor (valid 14 days); the sign-in link is e-mailed. 409 while an invitation to the address is outstanding (resend it instead)',
           body: inviteBody,
-          response: { 201: z.object({ ok: z.literal(true), invitationId: z.string(), expiresAt: z.string().nullable() }) },
+          response: {
+            201: z.object({ ok: z.literal(true), invitationId: z.string(), expiresAt: z.string().nullable() }),
+            409: messageSchema,
+          },
         },
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const { invitationId, expiresAt } = await inviteTutor(handlers, request.body.email, signInUrl, ctx);
+          const { invitationId, expiresAt, position } = await inviteTutor(handlers, request.body.email, signInUrl, ctx);
+          await readYourWrites(sql, invitationModels, position);
           return { status: 201, body: { ok: true as const, invitationId, expiresAt } };
         }),
+    );
+
+    app.get(
+      '/api/admin/tutors/invitations',
+      {
+        config: adminOnly,
+        schema: {
+          tags: ['tutors'],
+          summary: 'Tutor invitations, newest first: outstanding, accepted, revoked or expired, with the mails sent',
+          response: { 200: tutorInvitationListSchema },
+        },
+      },
+      () => listTutorInvitations(sql, new Date()),
+    );
+
+    const invitationAction = (action: 'resend' | 'revoke', summary: string) =>
+      app.post(
+        `/api/admin/tutors/invitations/:id/${action}`,
+        {
+          config: adminOnly,
+          schema: {
+            tags: ['tutors'],
+            summary,
+            params: invitationParams,
+            response: { 200: tutorInvitationActionAnswerSchema, 404: messageSchema, 409: messageSchema, 429: messageSchema },
+          },
+        },
+        async (request, reply) =>
+          idempotent(sql, request, reply, async (ctx) => {
+            const invitationId = request.params.id;
+            if (!UUID.test(invitationId)) throw new DomainError(INVITATION_NOT_FOUND, 'not_found');
+            const act = action === 'resend' ? resendTutorInvitation : revokeTutorInvitation;
+            const { position } = await act(handlers, sql, invitationId, ctx);
+            await readYourWrites(sql, invitationModels, position);
+            return { status: 200, body: { ok: true as const, invitationId } };
+          }),
+      );
+    invitationAction(
+      'resend',
+      'Mail outstanding invitation {id} again (same link and expiry); 429 within a minute of the last mail, 409 when no longer outstanding',
+    );
+    invitationAction(
+      'revoke',
+      'Revoke outstanding invitation {id}: signing in with it is refused from now on; 409 when no longer outstanding',
     );
 
     const review = async (applicantId: string, kind: Review, ctx: Parameters<typeof reviewTutorApplication>[3]) => {

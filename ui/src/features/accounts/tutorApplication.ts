@@ -23,6 +23,12 @@ export function applicationDecision(status: string | undefined): ApplicationDeci
         text: 'Thank you for your interest in tutoring with Topmark. Your application was declined and the personal data it held has been deleted.',
         next: `Your application is closed and is not reviewed again. If you have a question, write to ${TUTOR_APPLICATIONS_EMAIL}.`,
       };
+    case 'invitation_revoked':
+      return {
+        title: 'This invitation has been withdrawn',
+        text: 'The invitation to apply as a Topmark tutor sent to this address is no longer valid, so no application was submitted.',
+        next: `If you think this is a mistake, write to ${TUTOR_APPLICATIONS_EMAIL}.`,
+      };
     default:
       return null;
   }
