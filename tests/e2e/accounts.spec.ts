@@ -104,11 +104,13 @@ test('protected pages send anonymous visitors to their sign-in page: families to
   await expect(page).toHaveURL(/\/admin-login$/);
 });
 
-test('the sign-in form tabs from the username to the password, then to "Forgot password?"', async ({ page }) => {
+test('the sign-in form tabs from the username to the password, to Sign In, then to "Forgot password?"', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('Username or Email').focus();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Forgot password?' })).toBeFocused();
 });

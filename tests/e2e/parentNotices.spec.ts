@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import ICAL from 'ical.js';
 import { sessionTimeIn, shortTimeIn } from '../../src/domain/sessions/sessionNotices.ts';
 import { seriousViolations } from './browser.ts';
+import { chooseDay } from './datePicker.ts';
 import { demoAccount } from './demoAccounts.ts';
 import { signIn } from './helpers.ts';
 import { browserZone, buyCalculusWithMaya, dayWithTwoSlots, gridLabel, newYorkStart } from './studentBooking.ts';
@@ -77,7 +78,7 @@ test('a parent books, the tutor moves the session; the parent’s mailbox and ca
   await course.getByRole('button', { name: `Book a session: ${SUBJECT}` }).click();
   await page.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule Your Session' });
-  await schedule.getByLabel('Session date').fill(day);
+  await chooseDay(schedule.getByTestId('booking-calendar'), day);
   await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
   await schedule.getByRole('button', { name: 'Book Session' }).click();
   await expect(page.getByText('Session Booked', { exact: true })).toBeVisible();
@@ -94,7 +95,7 @@ test('a parent books, the tutor moves the session; the parent’s mailbox and ca
   await expect(card.getByTestId('session-time')).toContainText(timeIn(booked, MAYA.zone));
   await card.getByRole('button', { name: 'Reschedule' }).click();
   const dialog = tutorPage.getByRole('dialog', { name: 'Reschedule Session' });
-  await dialog.getByLabel('New date').fill(new Date(moved).toLocaleDateString('en-CA', { timeZone: MAYA.zone }));
+  await chooseDay(dialog.getByTestId('reschedule-calendar'), new Date(moved).toLocaleDateString('en-CA', { timeZone: MAYA.zone }));
   await dialog
     .getByRole('group', { name: 'Available start times' })
     .getByRole('button', { name: timeIn(moved, MAYA.zone), exact: true })

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { horizontalOverflow } from './browser.ts';
+import { chooseDay } from './datePicker.ts';
 import { dayWithTwoSlots, gridLabel, studentWithMaya } from './studentBooking.ts';
 
 /**
@@ -32,7 +33,7 @@ test('an admin rebuilds the projections while a student books; the progress show
   await student.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
   await student.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = student.getByRole('dialog', { name: 'Schedule Your Session' });
-  await schedule.getByLabel('Session date').fill(day);
+  await chooseDay(schedule.getByTestId('booking-calendar'), day);
   await schedule.getByRole('button', { name: gridLabel(day, first), exact: true }).click();
 
   // The admin opens Projections from the System group.

@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
+import { chooseDay } from './datePicker.ts';
 import { gridLabel, studentWithMaya } from './studentBooking.ts';
 import { dayLabel, MAYA, showWeekOf, throughTerms, tutorSignIn } from './tutorCalendar.ts';
 
@@ -85,7 +86,7 @@ test('a tutor adds weekly Topmark Hours in the week view, a student books one, a
   await student.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
   await student.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
   const schedule = student.getByRole('dialog', { name: 'Schedule Your Session' });
-  await schedule.getByLabel('Session date').fill(first.toString());
+  await chooseDay(schedule.getByTestId('booking-calendar'), first.toString());
   const slot = schedule.getByRole('button', { name: gridLabel(first.toString(), '07:00'), exact: true });
   await slot.click();
   await expect(slot).toHaveAttribute('aria-pressed', 'true');
@@ -113,7 +114,7 @@ test('a tutor adds weekly Topmark Hours in the week view, a student books one, a
   // That Sunday offers nothing in the booking dialog.
   await student.getByRole('button', { name: `Book a session: ${who.subject.name}` }).click();
   await student.getByRole('dialog', { name: 'Confirm Tutor Selection' }).getByRole('button', { name: 'Select This Tutor' }).click();
-  await schedule.getByLabel('Session date').fill(second.toString());
+  await chooseDay(schedule.getByTestId('booking-calendar'), second.toString());
   await expect(schedule.getByText('No available times for this date')).toBeVisible();
   await context.close();
 

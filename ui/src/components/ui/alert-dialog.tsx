@@ -2,22 +2,30 @@ import { AlertDialog as AlertDialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '../../lib/utils.ts';
 import { contentClasses, overlayClasses } from './dialog.tsx';
+import { useReturnFocus } from './returnFocus.ts';
 
 /**
  * A confirmation dialog (role="alertdialog"): it does not close on an outside click, and focus
  * starts on Cancel. Put the confirming action in AlertDialogFooter; it may keep the dialog open
- * while a request runs (call `event.preventDefault()` in its onClick).
+ * while a request runs (call `event.preventDefault()` in its onClick). On close, focus goes back
+ * to what opened it (useReturnFocus).
  */
 export const AlertDialog = AlertDialogPrimitive.Root;
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 export const AlertDialogCancel = AlertDialogPrimitive.Cancel;
 export const AlertDialogAction = AlertDialogPrimitive.Action;
 
-export function AlertDialogContent({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Content>) {
+export function AlertDialogContent({
+  className,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: React.ComponentProps<typeof AlertDialogPrimitive.Content>) {
+  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className={overlayClasses} />
-      <AlertDialogPrimitive.Content data-slot="alert-dialog-content" className={cn(contentClasses, className)} {...props} />
+      <AlertDialogPrimitive.Content data-slot="alert-dialog-content" className={cn(contentClasses, className)} {...props} {...focus} />
     </AlertDialogPrimitive.Portal>
   );
 }

@@ -2,8 +2,12 @@ import { X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '../../lib/utils.ts';
+import { useReturnFocus } from './returnFocus.ts';
 
-/** Radix Dialog in the shadcn style. Escape and the close button dismiss it; focus is trapped inside. */
+/**
+ * Radix Dialog in the shadcn style. Escape and the close button dismiss it; focus is trapped inside
+ * and, on close, goes back to what opened it (useReturnFocus), trigger or not.
+ */
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
@@ -13,11 +17,18 @@ export const contentClasses =
   'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 ' +
   'overflow-y-auto rounded-[var(--radius-card)] border border-border bg-background p-6 shadow-xl focus:outline-none';
 
-export function DialogContent({ className, children, ...props }: React.ComponentProps<typeof DialogPrimitive.Content>) {
+export function DialogContent({
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: React.ComponentProps<typeof DialogPrimitive.Content>) {
+  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClasses} />
-      <DialogPrimitive.Content data-slot="dialog-content" className={cn(contentClasses, className)} {...props}>
+      <DialogPrimitive.Content data-slot="dialog-content" className={cn(contentClasses, className)} {...props} {...focus}>
         {children}
         <DialogPrimitive.Close
           aria-label="Close"

@@ -71,17 +71,17 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
           {...register('password')}
         />
         <FieldMessage id="signin-password-error" error={errors.password} />
-        {/* After the field, so Tab goes from the username straight to the password. */}
-        <div className="flex justify-end">
-          <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={onForgotPassword}>
-            Forgot password?
-          </Button>
-        </div>
       </div>
       <Button type="submit" size="lg" className="w-full" disabled={pending}>
         {pending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <LogIn aria-hidden="true" />}
         {pending ? 'Signing in...' : 'Sign In'}
       </Button>
+      {/* After Sign In: Tab goes Username, Password, Sign In, and only then to the way out of a forgotten password. */}
+      <div className="-mt-2 flex justify-center">
+        <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={onForgotPassword}>
+          Forgot password?
+        </Button>
+      </div>
     </form>
   );
 }

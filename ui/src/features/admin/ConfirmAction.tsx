@@ -47,7 +47,16 @@ export function ConfirmAction({
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button size="sm" variant={variant} disabled={disabled || pending}>
+        {/* While the action runs the button reads as disabled but stays focusable: focus comes back to it when the dialog closes. */}
+        <Button
+          size="sm"
+          variant={variant}
+          disabled={disabled}
+          aria-disabled={pending || undefined}
+          onClick={(event) => {
+            if (pending) event.preventDefault();
+          }}
+        >
           {pending ? <Loader2 className="animate-spin" aria-hidden="true" /> : icon}
           {pending && pendingLabel ? pendingLabel : label}
           {hiddenLabel ? <span className="sr-only"> {hiddenLabel}</span> : null}

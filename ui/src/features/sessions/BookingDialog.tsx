@@ -6,8 +6,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { DateCalendar } from '../../components/ui/calendar.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -195,8 +195,6 @@ function ScheduleStep({
   const dateId = useId();
   const hintId = useId();
   const notesId = useId();
-  const dateRef = useRef<HTMLInputElement>(null);
-  useEffect(() => dateRef.current?.focus(), []);
   const range = useMemo(() => bookingRange(), []);
   const [date, setDate] = useState('');
   // The chosen slot's instant: on the fall-back night two slots share a New York time.
@@ -338,17 +336,20 @@ function ScheduleStep({
         <dd className="font-medium text-slate-900">60 minutes</dd>
       </dl>
       <div className="grid gap-2">
-        <Label htmlFor={dateId}>Session date</Label>
-        <Input
-          ref={dateRef}
-          id={dateId}
-          type="date"
+        <p id={dateId} className="text-sm leading-none font-medium text-slate-900">
+          Session date
+        </p>
+        <DateCalendar
+          labelledBy={dateId}
+          describedBy={hintId}
           min={range.min}
           max={range.max}
           value={date}
-          aria-describedby={hintId}
-          onChange={(e) => {
-            setDate(e.target.value);
+          testId="booking-calendar"
+          // The step's first control: keyboard users land on today when "Select This Tutor" goes away.
+          autoFocus
+          onChange={(day) => {
+            setDate(day);
             setStart(null);
           }}
         />

@@ -12,6 +12,7 @@ import {
   AlertDialogTitle,
 } from '../../components/ui/alert-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { DateCalendar } from '../../components/ui/calendar.tsx';
 import {
   Dialog,
   DialogClose,
@@ -21,7 +22,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -284,22 +284,24 @@ export function StudentRescheduleDialog({
         {movable ? (
           <>
             <div className="grid gap-2">
-              <Label htmlFor={dateId}>New date</Label>
-              <Input
-                id={dateId}
-                type="date"
+              <p id={dateId} className="text-sm leading-none font-medium text-slate-900">
+                New date
+              </p>
+              <DateCalendar
+                labelledBy={dateId}
+                describedBy={hintId}
                 min={range.min}
                 max={range.max}
                 value={date}
-                aria-describedby={hintId}
-                onChange={(e) => {
-                  setDate(e.target.value);
+                testId="reschedule-calendar"
+                onChange={(day) => {
+                  setDate(day);
                   setSlot(null);
                   setProblem(null);
                 }}
               />
               <p id={hintId} className="text-xs text-slate-500">
-                From today to {RESCHEDULE_DAYS_AHEAD} days ahead.
+                From today to {RESCHEDULE_DAYS_AHEAD} days ahead; earlier and later days cannot be chosen.
               </p>
             </div>
             {grid}
