@@ -12,7 +12,7 @@ import { seedPackages } from '../src/commands/packages/seedPackages.ts';
 import { ERASED_EVENT_DESCRIPTION } from '../src/commands/sessions/sessionCalendarErasure.ts';
 import { seedSubjectCatalog } from '../src/commands/subjects/seedCatalog.ts';
 import { listPackages } from '../src/projections/packages/queries.ts';
-import { waitForProjections } from '../src/projections/runner/projectionRunner.ts';
+import { type KnownProjection, waitForProjections } from '../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../src/projections/subjects/queries.ts';
 import { codeFor, cookieOf, registration } from './support/accounts.ts';
 import { appendBookedSession, hourFromNow } from './support/sessions.ts';
@@ -90,7 +90,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
 async function settled(): Promise<void> {
   await until(async () => {
     const head = await system.store.headPosition();
-    const names = (await system.sql<{ name: string }[]>`SELECT name FROM projection_checkpoints`).map((r) => r.name);
+    const names = (await system.sql<{ name: KnownProjection }[]>`SELECT name FROM projection_checkpoints`).map((r) => r.name);
     const caughtUp = await waitForProjections(system.sql, names, head, 0);
     const [busy] = await system.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM pgboss.job
@@ -213,7 +213,7 @@ describe('erasure', () => {
 
     await seedSubjectCatalog(system.store);
     await seedPackages(system.store);
-    const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'];
+    const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'] as const;
     const caughtUp = async () => {
       if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
         throw new Error('the read models did not catch up');

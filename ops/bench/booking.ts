@@ -30,7 +30,7 @@ import { seedSubjectCatalog } from '../../src/commands/subjects/seedCatalog.ts';
 import { tutorHandlers } from '../../src/commands/tutors/tutorHandlers.ts';
 import { packageFrequencies } from '../../src/domain/pricing/pricing.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
+import { type KnownProjection, waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
@@ -62,7 +62,7 @@ interface Student {
 const ctx = () => commandContext({ actorRole: 'system' });
 const base = { phone: null, emailVerified: true } as const;
 
-async function caughtUp(system: System, names: string[]) {
+async function caughtUp(system: System, names: readonly KnownProjection[]) {
   if (!(await waitForProjections(system.sql, names, await system.store.committedPosition(), 120_000)))
     throw new Error(`${names.join(', ')} did not catch up`);
 }

@@ -48,7 +48,7 @@ import { type SessionEvent, sessionStreamId } from '../../src/domain/sessions/se
 import { type TutorScheduleEvent, tutorScheduleStreamId } from '../../src/domain/sessions/tutorSchedule.ts';
 import { billingPeriodOf, PAYOUT_TIME_ZONE, type Span } from '../../src/domain/tutors/billingPeriod.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
+import { type KnownProjection, waitForProjections } from '../../src/projections/runner/projectionRunner.ts';
 import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { freshBenchDatabase, wholeNumberArg } from './benchDatabase.ts';
@@ -110,7 +110,7 @@ async function inParallel<T>(items: readonly T[], width: number, work: (item: T,
   );
 }
 
-async function caughtUp(system: System, names: readonly string[], timeoutMs = 120_000) {
+async function caughtUp(system: System, names: readonly KnownProjection[], timeoutMs = 120_000) {
   if (!(await waitForProjections(system.sql, names, await system.store.committedPosition(), timeoutMs)))
     throw new Error(`${names.join(', ')} did not catch up`);
 }
@@ -500,7 +500,8 @@ try {
   const fillSeconds = seconds(t0);
   say(`  ${f(filled)} events in ${fillSeconds.toFixed(1)} s: ${f(filled / fillSeconds)} events/s`);
   t0 = performance.now();
-  const names = [...system.projections.projectors, ...system.reactors.projectors].map((p) => p.name);
+  // Every projector and reactor of the system: each has a checkpoint.
+  const names = [...system.projections.projectors, ...system.reactors.projectors].map((p) => p.name as KnownProjection);
   await caughtUp(system, names, 30 * 60_000);
   const catchUpSeconds = seconds(t0);
   say(`  projections and reactors caught up ${catchUpSeconds.toFixed(1)} s after the last append`);

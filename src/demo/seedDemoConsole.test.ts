@@ -19,7 +19,7 @@ withTestApp((s, a) => {
 });
 
 const settled = async () => {
-  const names = ['users', 'students', 'tutors', 'student_courses', 'sessions', 'purchases', 'alerts', 'payouts'];
+  const names = ['users', 'students', 'tutors', 'student_courses', 'sessions', 'purchases', 'alerts', 'payouts'] as const;
   expect(await waitForProjections(system.sql, names, await system.store.committedPosition(), 30_000)).toBe(true);
 };
 

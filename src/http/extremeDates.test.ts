@@ -11,7 +11,7 @@ import { commandContext } from '../commands/kit/commandContext.ts';
 import { seedPackages } from '../commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from '../commands/subjects/seedCatalog.ts';
 import { listPackages } from '../projections/packages/queries.ts';
-import { waitForProjections } from '../projections/runner/projectionRunner.ts';
+import { type KnownProjection, waitForProjections } from '../projections/runner/projectionRunner.ts';
 import { listSubjects } from '../projections/subjects/queries.ts';
 
 /**
@@ -562,7 +562,7 @@ beforeAll(async () => {
   await seedSubjectCatalog(system.store);
   await seedPackages(system.store);
   const caughtUp = async () => {
-    const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions', 'promo_codes'];
+    const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions', 'promo_codes'] as const;
     if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
       throw new Error('the read models did not catch up');
   };
@@ -646,7 +646,7 @@ describe('extreme dates and times: a 400 naming the field, never a 5xx, nothing 
 
 describe('afterwards', () => {
   it('every projection has caught up with the log, running, with nothing parked', async () => {
-    const names = (await system.sql<{ name: string }[]>`SELECT name FROM projection_checkpoints WHERE kind = 'projector'`).map(
+    const names = (await system.sql<{ name: KnownProjection }[]>`SELECT name FROM projection_checkpoints WHERE kind = 'projector'`).map(
       (r) => r.name,
     );
     expect(names.length).toBeGreaterThan(10);

@@ -14,7 +14,7 @@ import { subjectProjections } from './subjects/index.ts';
 import { tutorProjections } from './tutors/index.ts';
 
 /** Every read model, feature by feature: a new feature adds one line. */
-export const projectors: readonly Projector[] = [
+export const projectors = [
   ...operationsProjections,
   ...contactProjections,
   ...accountProjections,
@@ -28,4 +28,14 @@ export const projectors: readonly Projector[] = [
   ...reviewProjections,
   ...payoutProjections,
   ...noticeProjections,
-];
+] as const satisfies readonly Projector[];
+
+/** A read model's name: an unknown one does not compile. */
+export type ProjectionName = (typeof projectors)[number]['name'];
+
+// Read-your-writes waits name projections by these names (the runner cannot import this list).
+declare module './runner/readYourWrites.ts' {
+  interface KnownProjections {
+    readModels: ProjectionName;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
-import { waitForProjections } from '../../projections/runner/projectionRunner.ts';
+import { type KnownProjection, waitForProjections } from '../../projections/runner/projectionRunner.ts';
 
 /** The write was recorded but the read models the answer needs have not shown it in time. */
 export class ReadModelLagError extends Error {
@@ -16,6 +16,11 @@ export class ReadModelLagError extends Error {
  * write; when they lag longer than `timeoutMs`, answers 503 with a retry hint rather than an
  * answer built from stale rows (a fresh registration must never look like "not signed in").
  */
-export async function readYourWrites(sql: Sql, projections: readonly string[], position: Position | null, timeoutMs = 5000): Promise<void> {
+export async function readYourWrites(
+  sql: Sql,
+  projections: readonly KnownProjection[],
+  position: Position | null,
+  timeoutMs = 5000,
+): Promise<void> {
   if (!(await waitForProjections(sql, projections, position, timeoutMs))) throw new ReadModelLagError();
 }

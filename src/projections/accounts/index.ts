@@ -4,4 +4,4 @@ import { tutorApplicationsProjector } from './tutorApplicationsProjector.ts';
 import { usersProjector } from './usersProjector.ts';
 
 /** The accounts feature's read models. */
-export const accountProjections: readonly Projector[] = [usersProjector, studentsProjector, tutorApplicationsProjector];
+export const accountProjections = [usersProjector, studentsProjector, tutorApplicationsProjector] as const satisfies readonly Projector[];

@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { contactMessagesProjector } from './contactMessagesProjector.ts';
 
 /** The contact feature's read models. */
-export const contactProjections: readonly Projector[] = [contactMessagesProjector];
+export const contactProjections = [contactMessagesProjector] as const satisfies readonly Projector[];

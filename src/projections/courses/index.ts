@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { studentCoursesProjector } from './studentCoursesProjector.ts';
 
 /** The courses feature's read models. */
-export const courseProjections: readonly Projector[] = [studentCoursesProjector];
+export const courseProjections = [studentCoursesProjector] as const satisfies readonly Projector[];

@@ -48,10 +48,10 @@ function parsed(event: RecordedEvent): ProjectedEvent | null {
  * type error, and an error here for a list built at run time) and `apply` receives the events
  * parsed and typed: a discriminated union over the handled types.
  */
-export function defineProjection<const K extends EventType>(
-  definition: Definition<ProjectedEvent<K>> & { handles: readonly K[] },
-): Projector;
-export function defineProjection(definition: Definition<AnyEvent> & { handles: '*' }): Projector;
+export function defineProjection<const N extends string, const K extends EventType>(
+  definition: Definition<ProjectedEvent<K>> & { name: N; handles: readonly K[] },
+): Projector<N>;
+export function defineProjection<const N extends string>(definition: Definition<AnyEvent> & { name: N; handles: '*' }): Projector<N>;
 export function defineProjection(
   definition: (Definition<ProjectedEvent> & { handles: readonly EventType[] }) | (Definition<AnyEvent> & { handles: '*' }),
 ): Projector {

@@ -3,4 +3,4 @@ import { alertsProjector } from './alerts/alertsProjector.ts';
 import { auditLogProjector } from './auditLog/auditLogProjector.ts';
 
 /** The operations feature's read models: the audit log of every event, and the alerts an admin acts on. */
-export const operationsProjections: readonly Projector[] = [auditLogProjector, alertsProjector];
+export const operationsProjections = [auditLogProjector, alertsProjector] as const satisfies readonly Projector[];

@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { packagesProjector } from './packagesProjector.ts';
 
 /** The packages feature's read models. */
-export const packageProjections: readonly Projector[] = [packagesProjector];
+export const packageProjections = [packagesProjector] as const satisfies readonly Projector[];

@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { payoutsProjector } from './payoutsProjector.ts';
 
 /** The payouts feature's read models. */
-export const payoutProjections: readonly Projector[] = [payoutsProjector];
+export const payoutProjections = [payoutsProjector] as const satisfies readonly Projector[];

@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { purchasesProjector } from './purchasesProjector.ts';
 
 /** The purchases feature's read models. */
-export const purchaseProjections: readonly Projector[] = [purchasesProjector];
+export const purchaseProjections = [purchasesProjector] as const satisfies readonly Projector[];

@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { tutorReviewsProjector } from './reviewsProjector.ts';
 
 /** The reviews feature's read models. */
-export const reviewProjections: readonly Projector[] = [tutorReviewsProjector];
+export const reviewProjections = [tutorReviewsProjector] as const satisfies readonly Projector[];

@@ -505,7 +505,9 @@ describe('projection runner', () => {
     // Readable once every older transaction of the cluster has ended (gap safety).
     await until(async () => (await store.headPosition()) === late.position);
     // One round: the new projector gets its first batch, the old one the new event.
-    await (runner as unknown as { round(p: readonly Projector[], e: string): Promise<boolean> }).round(runner.projectors, 'throw');
+    // The round is the follower's (follower.ts), inside the runner.
+    const { follower } = runner as unknown as { follower: { round(p: readonly Projector[], e: string): Promise<boolean> } };
+    await follower.round(runner.projectors, 'throw');
     expect((await counts(`${old.name}_counts`))[`${prefix}-late`]).toBe(1);
     await settled();
     await runner.catchUp();

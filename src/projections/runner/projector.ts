@@ -11,8 +11,9 @@ import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
  */
 export type ApplyTarget = 'live' | 'fresh';
 
-export interface Projector {
-  name: string;
+export interface Projector<Name extends string = string> {
+  /** Its checkpoint's name: a literal, so that the projector list gives the names a wait may use. */
+  name: Name;
   /** Event types it handles, or '*' for every event. */
   handles: readonly string[] | '*';
   /** The tables it owns; a rebuild replaces exactly these. */

@@ -3,4 +3,4 @@ import { calendarFeedsProjector } from './calendarFeedsProjector.ts';
 import { sessionsProjector } from './sessionsProjector.ts';
 
 /** The sessions feature's read models. */
-export const sessionProjections: readonly Projector[] = [sessionsProjector, calendarFeedsProjector];
+export const sessionProjections = [sessionsProjector, calendarFeedsProjector] as const satisfies readonly Projector[];

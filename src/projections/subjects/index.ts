@@ -3,4 +3,4 @@ import { gradeTiersProjector } from './gradeTiersProjector.ts';
 import { subjectsProjector } from './subjectsProjector.ts';
 
 /** The subjects feature's read models. */
-export const subjectProjections: readonly Projector[] = [subjectsProjector, gradeTiersProjector];
+export const subjectProjections = [subjectsProjector, gradeTiersProjector] as const satisfies readonly Projector[];

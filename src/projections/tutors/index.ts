@@ -2,4 +2,4 @@ import type { Projector } from '../runner/projector.ts';
 import { tutorsProjector } from './tutorsProjector.ts';
 
 /** The tutors feature's read models. */
-export const tutorProjections: readonly Projector[] = [tutorsProjector];
+export const tutorProjections = [tutorsProjector] as const satisfies readonly Projector[];

@@ -42,7 +42,7 @@ import { isLoopbackHost, loopbackHostHeader } from '../../kit/security.ts';
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
 export const accountHolderRoles = ['admin', 'tutor', 'parent', 'student', 'finance'] as const;
-const accountProjections = ['users', 'students'];
+const accountProjections = ['users', 'students'] as const;
 /** The command's refusal for a verified address; the routes answer it as they answer an unknown one. */
 const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 

@@ -22,7 +22,7 @@ const badRequestSchema = z.object({
   field: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const userModels = ['users'];
+const userModels = ['users'] as const;
 
 /**
  * The console's Users tab (issue 12 §2): the accounts, searched, filtered, sorted and paged by the

@@ -19,7 +19,7 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 const readers = { roles: ['admin', 'student', 'parent', 'student_secondary'] } as const;
 /** Who may change them: the student or their parent; a view-only login never. */
 const writers = { roles: ['student', 'parent'] } as const;
-const courseModels = ['student_courses'];
+const courseModels = ['student_courses'] as const;
 
 const id = z.string().min(1).max(100);
 const messageSchema = z.object({ message: z.string() });

@@ -11,7 +11,7 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 /** Alerts are for admins: finance staff see purchases and payouts only (issue 12). */
 const adminOnly = { roles: ['admin'] } as const;
-const alertProjections = ['alerts'];
+const alertProjections = ['alerts'] as const;
 const messageSchema = z.object({ message: z.string() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

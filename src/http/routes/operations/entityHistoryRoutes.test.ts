@@ -35,7 +35,7 @@ withTestApp((s, a) => {
 const NY = 'America/New_York';
 const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
 const caughtUp = async () => {
-  const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'];
+  const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'] as const;
   if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up');
 };

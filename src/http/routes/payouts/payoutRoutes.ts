@@ -25,7 +25,7 @@ import { payoutCsv, payoutCsvFilename } from './payoutCsv.ts';
 
 /** Payouts are run by finance staff and admins (issue 12 §3); every other role is refused. */
 const staffOnly = { roles: ['admin', 'finance'] } as const;
-const payoutProjections = ['payouts'];
+const payoutProjections = ['payouts'] as const;
 const messageSchema = z.object({ message: z.string() });
 
 export { PERIOD_INVALID };

@@ -26,7 +26,7 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 const adminOnly = { roles: ['admin'] } as const;
 /** Who may check a code at checkout: the buyers (a student, a parent) and admins; a view-only login buys nothing. */
 const buyers = { roles: ['student', 'parent', 'admin'] } as const;
-const promoProjections = ['promo_codes'];
+const promoProjections = ['promo_codes'] as const;
 
 const messageSchema = z.object({ message: z.string() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -22,7 +22,7 @@ const readers = { roles: ['admin', 'finance'] } as const;
 const adminOnly = { roles: ['admin'] } as const;
 const messageSchema = z.object({ message: z.string() });
 /** The refund's answer shows the purchase and its course's ledger as they are after it. */
-const refundProjections = ['purchases', 'student_courses'];
+const refundProjections = ['purchases', 'student_courses'] as const;
 const params = z.object({ id: z.string().min(1).max(100) });
 
 export const providerRefundFailed = (message: string) =>

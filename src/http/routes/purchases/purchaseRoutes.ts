@@ -52,11 +52,11 @@ const cardAnswerSchema = z.object({
   message: z.string().optional(),
 });
 type CardAnswer = z.output<typeof cardAnswerSchema>;
-const purchaseProjections = ['purchases'];
+const purchaseProjections = ['purchases'] as const;
 /** The answer of confirm-payment shows the course: wait for the workflow that creates it. */
-const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
+const fulfilmentProjections = ['purchases', 'purchase_fulfilment'] as const;
 /** The courses read model, which shows the course the fulfilment created. */
-const courseProjections = ['student_courses'];
+const courseProjections = ['student_courses'] as const;
 
 type CreateBody = z.output<typeof createPaymentIntentBodySchema>;
 

@@ -56,9 +56,9 @@ const buyers = { roles: ['student', 'parent'] } as const;
 const messageSchema = z.object({ message: z.string() });
 const id = z.string().min(1).max(100);
 const sessionIdParam = z.object({ sessionId: z.string().min(1).max(255) });
-const purchaseProjections = ['purchases'];
-const fulfilmentProjections = ['purchases', 'purchase_fulfilment'];
-const courseProjections = ['student_courses'];
+const purchaseProjections = ['purchases'] as const;
+const fulfilmentProjections = ['purchases', 'purchase_fulfilment'] as const;
+const courseProjections = ['student_courses'] as const;
 
 /**
  * A checkout session's expiry: the payment window plus up to 10 minutes, rounded to a 10-minute

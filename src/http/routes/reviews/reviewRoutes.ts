@@ -20,7 +20,7 @@ const badRequestSchema = z.object({
   field: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const reviewModels = ['tutor_reviews'];
+const reviewModels = ['tutor_reviews'] as const;
 /** The family: the student's login or the parent holding the account (a view-only login never). */
 const family = { roles: ['student', 'parent'] } as const;
 

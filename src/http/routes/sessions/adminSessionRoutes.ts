@@ -24,7 +24,7 @@ const badRequestSchema = z.object({
   field: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const sessionModels = ['sessions', 'student_courses'];
+const sessionModels = ['sessions', 'student_courses'] as const;
 
 /**
  * The console's Sessions tab (issue 12 §2): every session, searched, filtered, sorted and paged by

@@ -80,7 +80,7 @@ const bookers = { roles: ['student', 'parent'] } as const;
 const slotReaders = { roles: ['student', 'parent', 'student_secondary', 'tutor', 'admin'] } as const;
 /** Who may cancel or move a session: its student's account holders, its tutor, an admin. */
 const sessionParties = { roles: ['student', 'parent', 'tutor', 'admin'] } as const;
-const sessionModels = ['sessions', 'student_courses'];
+const sessionModels = ['sessions', 'student_courses'] as const;
 
 /** The slot's instant when it is `newDate` in `zone` (either hour of a repeated one); a 400 naming `start` otherwise. */
 function chosenInstant(start: string, newDate: string, zone: string): Temporal.Instant {

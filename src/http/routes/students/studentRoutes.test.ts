@@ -30,7 +30,7 @@ withTestApp((s, a) => {
 
 const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
 const caughtUp = async () => {
-  const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'purchases'];
+  const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'purchases'] as const;
   if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up');
 };

@@ -12,7 +12,7 @@ import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 const adminOnly = { roles: ['admin'] } as const;
-const subjectProjections = ['subjects'];
+const subjectProjections = ['subjects'] as const;
 
 const notFoundSchema = z.object({ message: z.string() });
 const subjectParams = z.object({ id: z.string().max(100) });

@@ -32,7 +32,7 @@ import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
 const tutorOnly = { roles: ['tutor'] } as const;
-const tutorModels = ['tutors'];
+const tutorModels = ['tutors'] as const;
 const messageSchema = z.object({ message: z.string() });
 const tutorParams = z.object({ id: z.string().max(100) });
 const tokenParams = z.object({ token: z.string().max(100) });

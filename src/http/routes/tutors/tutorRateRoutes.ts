@@ -10,7 +10,7 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 /** Rates are an admin decision: finance pays them but does not set them (issue 12 §2). */
 const adminOnly = { roles: ['admin'] } as const;
 /** The profile shows the rate in force and the payouts reprice sessions at once. */
-const rateProjections = ['tutors', 'payouts'];
+const rateProjections = ['tutors', 'payouts'] as const;
 const messageSchema = z.object({ message: z.string() });
 
 export const tutorRateRoutes =

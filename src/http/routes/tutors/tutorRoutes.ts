@@ -24,7 +24,7 @@ import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
 const adminOnly = { roles: ['admin'] } as const;
 /** The workflow an approval or a denial sets off (registration, shredding): the answer waits for it. */
 const TUTOR_REVIEW = 'tutor_review';
-const reviewedModels = ['tutor_applications', 'users', 'tutors'];
+const reviewedModels = ['tutor_applications', 'users', 'tutors'] as const;
 export const APPLICANT_EMAIL_TAKEN = "An account already uses this applicant's e-mail address: it cannot become a tutor account";
 
 const okSchema = z.object({ ok: z.literal(true), status: z.string() });
