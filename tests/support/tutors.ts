@@ -85,3 +85,39 @@ export async function setWeeklyHours(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * A tutor of the public directory (approved, onboarded, account live) teaching the named subjects
+ * of the seeded catalogue: the checkout sells only subjects a listed tutor teaches (issue 24), so a
+ * test that buys a subject first gives it a tutor. Waits until the directory lists them.
+ */
+export async function listedTutorTeaching(
+  system: Pick<System, 'accounts' | 'store' | 'sql' | 'sessions'>,
+  n: string,
+  subjectNames: readonly string[],
+): Promise<ApprovedTutor> {
+  const tutor = await approvedTutor(system, n);
+  const rows = await system.sql<{ id: string; name: string; grade_level: string }[]>`
+    SELECT id, name, grade_level FROM subjects WHERE is_active`;
+  const catalog = rows.map((s) => ({ id: s.id, name: s.name }));
+  const levelOf = new Map(rows.map((s) => [s.id, s.grade_level]));
+  const qualifications = subjectNames.map((name) => {
+    const subject = rows.find((s) => s.name === name);
+    if (!subject) throw new Error(`no subject named ${name} in the catalogue (seed it first)`);
+    return { subjectId: subject.id, maxGradeLevel: levelOf.get(subject.id) as 'grade_10_under' | 'grade_11_12' | 'university' };
+  });
+  const { tutors } = tutorHandlers(system.store);
+  const { tutorId } = tutor;
+  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, ctx());
+  await tutors.handle(tutorId, { type: 'SetQualifications', data: { tutorId, qualifications, catalog } }, ctx());
+  await tutors.handle(
+    tutorId,
+    { type: 'SetWeeklyHours', data: { tutorId, availability: [{ dayOfWeek: 1, startTime: '09:00', endTime: '12:00' }], timeZone: 'UTC' } },
+    ctx(),
+  );
+  await tutors.handle(tutorId, { type: 'CompleteOnboarding', data: { tutorId, calendarConnected: true } }, ctx());
+  if (!(await waitForProjections(system.sql, ['tutors'], await system.store.committedPosition(), 30_000)))
+    throw new Error('the directory did not catch up with the tutor');
+  return tutor;
+}

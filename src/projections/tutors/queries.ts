@@ -89,7 +89,8 @@ export interface DirectoryFilter {
 
 /**
  * The public directory: approved tutors (a profile exists only after approval) whose account is
- * live (a deleted account has no `users` row and an inactive profile) and whose onboarding is
+ * live (a deleted account has no `users` row and an inactive profile; an account an admin
+ * deactivated cannot sign in to teach, so it is not offered either) and whose onboarding is
  * completed (until then the profile lacks the bio, subjects and hours a family chooses by).
  * Names come from the users read model, so a name change shows at once. Active subjects only.
  * Rating, review count and completed sessions come from the reviews read model (`tutor_review_stats`):
@@ -108,7 +109,7 @@ export async function listDirectory(sql: Sql, filter: DirectoryFilter = {}): Pro
         FROM tutor_subjects ts JOIN subjects s ON s.id = ts.subject_id AND s.is_active
         WHERE ts.tutor_id = t.id), '[]'::json) AS subjects,
       rs.review_count, rs.rating_total, rs.completed_sessions
-    FROM tutors t JOIN users u ON u.id = t.user_id AND u.role = 'tutor'
+    FROM tutors t JOIN users u ON u.id = t.user_id AND u.role = 'tutor' AND u.deactivated_at IS NULL
     LEFT JOIN tutor_review_stats rs ON rs.tutor_id = t.id
     WHERE t.is_active AND t.onboarding_completed
       AND (${tutorId}::text IS NULL OR t.id = ${tutorId})
@@ -181,6 +182,12 @@ export async function tutorTimeZone(sql: Sql, tutorId: string): Promise<string |
 }
 
 /**
+ * The directory's rule for a listed tutor (see `listDirectory`), over tutor `t` joined to user `u`.
+ * Every "is there a tutor" question below asks it, so the shop, the course cards and the directory agree.
+ */
+const LISTED = "t.is_active AND t.onboarding_completed AND u.role = 'tutor' AND u.deactivated_at IS NULL";
+
+/**
  * Active subjects that at least one tutor of the public directory teaches (GET
  * /api/subjects/with-tutors): the directory's rule for a listed tutor, over the subjects table.
  */
@@ -191,11 +198,66 @@ export async function listSubjectsWithTutors(
     SELECT s.id, s.name, s.description, s.category, s.grade_level FROM subjects s
     WHERE s.is_active AND EXISTS (
       SELECT 1 FROM tutor_subjects ts
-      JOIN tutors t ON t.id = ts.tutor_id AND t.is_active AND t.onboarding_completed
-      JOIN users u ON u.id = t.user_id AND u.role = 'tutor'
-      WHERE ts.subject_id = s.id)
+      JOIN tutors t ON t.id = ts.tutor_id
+      JOIN users u ON u.id = t.user_id
+      WHERE ts.subject_id = s.id AND ${sql.unsafe(LISTED)})
     ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id`;
   return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, category: r.category, gradeLevel: r.grade_level }));
+}
+
+/** Whether at least one listed tutor teaches the subject (the checkout's guard: nothing is sold that no one can teach). */
+export async function subjectHasListedTutor(sql: Sql, subjectId: string): Promise<boolean> {
+  const [row] = await sql<{ listed: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM tutor_subjects ts
+      JOIN tutors t ON t.id = ts.tutor_id
+      JOIN users u ON u.id = t.user_id
+      WHERE ts.subject_id = ${subjectId} AND ${sql.unsafe(LISTED)}) AS listed`;
+  return row?.listed ?? false;
+}
+
+/** Each of the given subjects' listed tutors (ids): a subject no listed tutor teaches is absent. */
+export async function listedTutorsBySubject(sql: Sql, subjectIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (subjectIds.length === 0) return new Map();
+  const rows = await sql<{ subject_id: string; tutor_ids: string[] }[]>`
+    SELECT ts.subject_id, array_agg(t.id ORDER BY t.id) AS tutor_ids
+    FROM tutor_subjects ts JOIN tutors t ON t.id = ts.tutor_id JOIN users u ON u.id = t.user_id
+    WHERE ts.subject_id = ANY(${subjectIds as string[]}::text[]) AND ${sql.unsafe(LISTED)}
+    GROUP BY ts.subject_id`;
+  return new Map(rows.map((r) => [r.subject_id, r.tutor_ids]));
+}
+
+/**
+ * The Subjects page's figures (GET /api/subjects/tutor-stats): every active subject with the ids of
+ * the listed tutors teaching it, and those tutors' review counts and rating totals, so a page that
+ * groups subjects (Mathematics: every level and course) counts each tutor once and averages their
+ * reviews (shown from the third, as the tutor cards do).
+ */
+export async function subjectTutorStats(sql: Sql): Promise<{
+  subjects: { subjectId: string; name: string; category: string | null; gradeLevel: GradeLevel; tutorIds: string[] }[];
+  tutors: { tutorId: string; reviewCount: number; ratingTotal: number }[];
+}> {
+  const subjects = await sql<{ id: string; name: string; category: string | null; grade_level: GradeLevel; tutor_ids: string[] }[]>`
+    SELECT s.id, s.name, s.category, s.grade_level,
+      COALESCE((SELECT array_agg(t.id ORDER BY t.id)
+        FROM tutor_subjects ts JOIN tutors t ON t.id = ts.tutor_id JOIN users u ON u.id = t.user_id
+        WHERE ts.subject_id = s.id AND ${sql.unsafe(LISTED)}), '{}') AS tutor_ids
+    FROM subjects s WHERE s.is_active
+    ORDER BY s.category NULLS LAST, array_position(${LEVELS}::text[], s.grade_level), s.name, s.id`;
+  const tutors = await sql<{ id: string; review_count: number | null; rating_total: number | null }[]>`
+    SELECT t.id, rs.review_count, rs.rating_total
+    FROM tutors t JOIN users u ON u.id = t.user_id LEFT JOIN tutor_review_stats rs ON rs.tutor_id = t.id
+    WHERE ${sql.unsafe(LISTED)} ORDER BY t.id`;
+  return {
+    subjects: subjects.map((s) => ({
+      subjectId: s.id,
+      name: s.name,
+      category: s.category,
+      gradeLevel: s.grade_level,
+      tutorIds: s.tutor_ids,
+    })),
+    tutors: tutors.map((t) => ({ tutorId: t.id, reviewCount: t.review_count ?? 0, ratingTotal: t.rating_total ?? 0 })),
+  };
 }
 
 interface InvitationRead {

@@ -8,8 +8,10 @@ import { stepOf } from '../../../commands/kit/processStep.ts';
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
+import { courseTutorStatusSchema } from '../../../domain/courses/courseTutorApi.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { enrollmentStatus, findCourse, findStudentCourse, listStudentCourses } from '../../../projections/courses/queries.ts';
+import { listedTutorsBySubject } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -93,6 +95,29 @@ export const courseRoutes =
       async (request) => {
         await checkAccess(sql, principalOf(request), request.params.id, 'read');
         return listStudentCourses(sql, request.params.id);
+      },
+    );
+
+    app.get(
+      '/api/student/:id/course-tutors',
+      {
+        config: readers,
+        schema: {
+          tags: ['courses'],
+          summary:
+            "For each open course: whether its tutor has left, and how many listed tutors teach its subject (the dashboard's way out)",
+          params: z.object({ id }),
+          response: { 200: z.array(courseTutorStatusSchema) },
+        },
+      },
+      async (request) => {
+        await checkAccess(sql, principalOf(request), request.params.id, 'read');
+        const open = (await listStudentCourses(sql, request.params.id)).filter((c) => c.status !== 'inactive');
+        const listed = await listedTutorsBySubject(sql, [...new Set(open.map((c) => c.subjectId))]);
+        return open.map((c) => {
+          const tutors = listed.get(c.subjectId) ?? [];
+          return { courseId: c.id, tutorLeft: c.tutorId !== null && !tutors.includes(c.tutorId), tutorsAvailable: tutors.length };
+        });
       },
     );
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import { PaymentError, type PaymentPort } from '../../../adapters/payments/paymentPort.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
 import { courseHandlers, courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
@@ -59,6 +60,8 @@ beforeAll(async () => {
   // A subject of the package's level (Grade 11-12): checkout prices by the subject's level.
   const [subject] = await system.sql<{ id: string }[]>`SELECT id FROM subjects WHERE name = 'Calculus (Grade 11-12)'`;
   SUBJECT = subject?.id as string;
+  // Only a subject a listed tutor teaches is sold (issue 24).
+  await listedTutorTeaching(system, 'admin-purchases', ['Calculus (Grade 11-12)']);
   admin = await staff('admin');
   finance = await staff('finance');
 }, 60_000);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import type { RecordedEvent } from '../../../adapters/eventstore/eventStore.ts';
 import { claimEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
@@ -28,7 +29,7 @@ import {
   orphanedEnrollmentClaimReactor,
   sweepOrphanedEnrollmentClaim,
 } from '../../../sagas/purchases/orphanedEnrollmentClaims.ts';
-import { AMOUNT_MISMATCH } from './purchaseRoutes.ts';
+import { AMOUNT_MISMATCH, NO_TUTOR_FOR_SUBJECT } from './purchaseRoutes.ts';
 
 /**
  * Issue 23 §1 over HTTP: a checkout is priced by the subject's level from the catalogue's streams,
@@ -55,6 +56,12 @@ beforeAll(async () => {
   for (const p of await listPackages(system.sql))
     if (p.sessionCount === 4) fourPack.set(p.gradeTier.id, { id: p.id, cents: p.totalPriceCents });
   subjects = await listSubjects(system.sql);
+  // Only a subject a listed tutor teaches is sold (issue 24): these checkouts buy across the catalogue.
+  await listedTutorTeaching(
+    system,
+    'checkout-catalogue',
+    subjects.map((s) => s.name),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }, 60_000);
@@ -170,11 +177,14 @@ describe('checkout prices by the subject’s level', () => {
 
     const handlers = subjectHandlers(system.store);
     const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const retiredName = `Retired Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`;
     const { subjectId: retired } = await addSubject(
       handlers,
-      { name: `Retired Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`, description: null, category: null, gradeLevel: 'grade_11_12' },
+      { name: retiredName, description: null, category: null, gradeLevel: 'grade_11_12' },
       admin(),
     );
+    await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
+    await listedTutorTeaching(system, 'retired-topic', [retiredName]);
     const other = await newStudent('Grade 11');
     const whileOffered = await checkout(other.cookie, {
       studentId: other.studentId,
@@ -185,6 +195,39 @@ describe('checkout prices by the subject’s level', () => {
     await setSubjectActive(handlers, retired, false, admin());
     const deactivated = await checkout(cookie, { studentId, subjectId: retired, packageId: pack('grade_11_12').id });
     expect(deactivated).toEqual({ status: 409, body: { message: SUBJECT_NOT_OFFERED } });
+    expect(await recorded(studentId)).toBe(0);
+  });
+});
+
+describe('only a subject a listed tutor teaches is sold (issue 24)', () => {
+  it('refuses a subject no tutor teaches (409, nothing recorded); sells it once a tutor lists it; refuses it again when that tutor is deactivated', async () => {
+    const handlers = subjectHandlers(system.store);
+    const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const name = `Untaught ${randomUUID().slice(0, 6)} (Grade 11-12)`;
+    const { subjectId: untaught } = await addSubject(
+      handlers,
+      { name, description: null, category: null, gradeLevel: 'grade_11_12' },
+      admin(),
+    );
+    await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
+    const { studentId, cookie } = await newStudent('Grade 11');
+    const refused = await checkout(cookie, { studentId, subjectId: untaught, packageId: pack('grade_11_12').id });
+    expect(refused).toEqual({ status: 409, body: { message: NO_TUTOR_FOR_SUBJECT } });
+    expect(await recorded(studentId)).toBe(0);
+
+    const tutor = await listedTutorTeaching(system, `untaught-${untaught.slice(0, 6)}`, [name]);
+    const other = await newStudent('Grade 11');
+    const sold = await checkout(other.cookie, { studentId: other.studentId, subjectId: untaught, packageId: pack('grade_11_12').id });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+
+    await system.accounts.handlers.users.handle(
+      tutor.userId,
+      { type: 'DeactivateUser', data: { userId: tutor.userId, reason: 'left' } },
+      admin(),
+    );
+    await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
+    const again = await checkout(cookie, { studentId, subjectId: untaught, packageId: pack('grade_11_12').id });
+    expect(again).toEqual({ status: 409, body: { message: NO_TUTOR_FOR_SUBJECT } });
     expect(await recorded(studentId)).toBe(0);
   });
 });

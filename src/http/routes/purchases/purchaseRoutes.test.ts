@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
 import { accountHandlers } from '../../../commands/accounts/accountDeps.ts';
 import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
@@ -46,6 +47,8 @@ beforeAll(async () => {
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   subjectIds = new Map((await listSubjects(system.sql)).map((s) => [s.name, { id: s.id, level: s.gradeLevel }]));
   SUBJECT = subjectIds.get('Calculus (Grade 11-12)')?.id as string;
+  // Only a subject a listed tutor teaches is sold (issue 24).
+  await listedTutorTeaching(system, 'purchase-routes', ['Calculus (Grade 11-12)']);
 }, 60_000);
 
 const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });

@@ -29,6 +29,7 @@ import {
   purchaseViewSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
 import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
+import { subjectHasListedTutor } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -41,6 +42,8 @@ export const PURCHASE_NOT_FOUND_MESSAGE = 'Payment not found';
 export const PAYMENT_NOT_COMPLETED = 'Your payment was not completed. Please try again.';
 export const PAYMENT_PENDING = 'Your payment is still being processed.';
 export const PURCHASE_DETAILS_MISMATCH = 'The payment does not match this enrollment';
+export const NO_TUTOR_FOR_SUBJECT =
+  'No tutor teaches this subject yet, so it cannot be bought. Please choose another subject, or contact us and we will tell you when one joins.';
 
 /** Who may pay: a student for themselves, a parent for their student (a view-only login buys nothing). */
 const buyers = { roles: ['student', 'parent'] } as const;
@@ -77,6 +80,10 @@ export const purchaseRoutes =
       // The subject, package and level first (their refusals come before the code's).
       const listed = await readCatalogue(body.subjectId, body.packageId, null);
       priceFromCatalogue(listed);
+      // Nothing is sold that no one can teach (issue 24): the directory's read model says whether a
+      // listed tutor teaches the subject. It is a guard against a dead end, not a claim to hold: a
+      // tutor who leaves after this check leaves the course to choose again (the dashboard's path).
+      if (!(await subjectHasListedTutor(sql, body.subjectId))) throw new DomainError(NO_TUTOR_FOR_SUBJECT, 'conflict');
       const catalogue = { ...listed, promo: await promoFor(promos, body.promoCodeId, ctx.now) };
       const price = priceFromCatalogue(catalogue);
       const { quote, package: found } = price;

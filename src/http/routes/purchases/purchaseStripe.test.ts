@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
+import { listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import { FakeStripeServer } from '../../../adapters/payments/stripe/fakeStripeServer.ts';
 import { STRIPE_API_VERSION, StripePayments } from '../../../adapters/payments/stripe/stripePayments.ts';
 import { courseHandlers, courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
@@ -48,6 +49,8 @@ beforeAll(async () => {
   }
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   SUBJECT = (await listSubjects(system.sql)).find((s) => s.name === 'Physics (Grade 11-12)')?.id as string;
+  // Only a subject a listed tutor teaches is sold (issue 24).
+  await listedTutorTeaching(system, 'purchase-stripe', ['Physics (Grade 11-12)']);
 }, 60_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
-import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
+import { type ApprovedTutor, approvedTutor, listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
 import { registerAccount } from '../../../commands/accounts/registerUser.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
@@ -306,6 +306,8 @@ describe('a parent buys a package for their student, end to end', () => {
     });
     expect(chosen.statusCode, chosen.body).toBe(200);
     const physics = idOf('Physics (Grade 11-12)');
+    // Only a subject a listed tutor teaches is sold (issue 24).
+    await listedTutorTeaching(system, 'dash-physicist', ['Physics (Grade 11-12)']);
     const body = { amount: 570, packageId, subjectId: physics, studentId: child.studentId, email: 'dash-parent@example.com' };
     const price = (await listPackages(system.sql)).find((p) => p.id === packageId)?.totalPrice as number;
     body.amount = price;

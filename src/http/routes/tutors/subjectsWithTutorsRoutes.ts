@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { subjectTutorStatsSchema } from '../../../domain/courses/courseTutorApi.ts';
 import { subjectWithTutorsSchema } from '../../../domain/packages/packageApi.ts';
-import { listSubjectsWithTutors } from '../../../projections/tutors/queries.ts';
+import { listSubjectsWithTutors, subjectTutorStats } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 
 /**
@@ -23,5 +24,18 @@ export const subjectsWithTutorsRoutes =
         },
       },
       () => listSubjectsWithTutors(sql),
+    );
+
+    app.get(
+      '/api/subjects/tutor-stats',
+      {
+        config: { roles: 'public' },
+        schema: {
+          tags: ['subjects'],
+          summary: "Each active subject's listed tutors, with those tutors' review counts and rating totals (the Subjects page)",
+          response: { 200: subjectTutorStatsSchema },
+        },
+      },
+      () => subjectTutorStats(sql),
     );
   };

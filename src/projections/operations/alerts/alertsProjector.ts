@@ -1,7 +1,8 @@
 import type { TransactionSql } from '../../../adapters/db/db.ts';
 import { defineProjection, type ProjectedEvent } from '../../kit/defineProjection.ts';
 import { insertRows } from '../../kit/writes.ts';
-import { type AlertRow, alerts } from './tables.ts';
+import { type CourseTutorEvent, courseTutorEvents, trackCourseTutors } from './courseTutorAlerts.ts';
+import { type AlertRow, alertCourses, alertSubjects, alerts, alertTutors } from './tables.ts';
 
 type AlertEvent = ProjectedEvent<
   | 'ProjectorStopped'
@@ -171,8 +172,9 @@ export const alertsProjector = defineProjection({
     'PurchaseRefundedAtProvider',
     'PromoCodeGuessingFlagged',
     'AlertResolved',
+    ...courseTutorEvents,
   ],
-  tables: [alerts],
+  tables: [alerts, alertCourses, alertTutors, alertSubjects],
   async apply(tx, events) {
     // Set-based by runs, in log order: each resolution acts on what was raised before it, and
     // not on what is raised after it.
@@ -186,8 +188,14 @@ export const alertsProjector = defineProjection({
       if (written.length > 0) await resolveSyncAlerts(tx, written);
       written = [];
     };
+    const tracked = new Set<string>(courseTutorEvents);
     for (const e of events) {
-      if (e.type === 'SessionCalendarEventWritten') {
+      if (tracked.has(e.type)) {
+        // Tracking reads what earlier events wrote, and resolves alerts raised before it.
+        await flushWritten();
+        await flushRaised();
+        raised.push(...(await trackCourseTutors(tx, e as CourseTutorEvent)));
+      } else if (e.type === 'SessionCalendarEventWritten') {
         await flushRaised();
         written.push(e);
       } else if (e.type === 'TutorCalendarAccessRestored' || e.type === 'AlertResolved') {

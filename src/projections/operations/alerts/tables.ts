@@ -16,6 +16,8 @@ export const alerts = table(
       | 'late_cancellation'
       | 'refund_outside_topmark'
       | 'promo_code_guessing'
+      | 'tutor_left'
+      | 'subject_without_tutor'
     >(),
     title: text(),
     description: text().nullable(),
@@ -40,3 +42,34 @@ export const alerts = table(
   },
 );
 export type AlertRow = RowOf<typeof alerts>;
+
+/**
+ * What the alerts projection remembers to notice a family left without a tutor (issue 24): each
+ * open course's student, purchase, subject and tutor, from the courses' events. Its own tables, so
+ * a rebuild of the alerts replays them from the log.
+ */
+export const alertCourses = table('alert_courses', {
+  course_id: text().primaryKey(),
+  student_id: text(),
+  purchase_id: text(),
+  subject_id: text(),
+  tutor_id: text().nullable(),
+  is_open: boolean().default(true),
+});
+export type AlertCourseRow = RowOf<typeof alertCourses>;
+
+/** Each tutor's standing as the directory judges it (onboarded, not deactivated, not deleted) and what they teach. */
+export const alertTutors = table('alert_tutors', {
+  tutor_id: text().primaryKey(),
+  onboarded: boolean().default(false),
+  deactivated: boolean().default(false),
+  deleted: boolean().default(false),
+  subject_ids: jsonb<string[]>(),
+});
+export type AlertTutorRow = RowOf<typeof alertTutors>;
+
+/** Subject names for the alerts' words (the catalogue's entries). */
+export const alertSubjects = table('alert_subjects', {
+  subject_id: text().primaryKey(),
+  name: text(),
+});

@@ -20,6 +20,7 @@ import { purchasesApi, type StudentCourse } from '../purchases/api.ts';
 import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
 import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
+import { TutorLeftNotice, useCourseTutors } from '../purchases/TutorLeftNotice.tsx';
 import { BookSessionButton } from '../sessions/BookSessionButton.tsx';
 import { CompletedSessionsPanel, UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
@@ -169,6 +170,7 @@ function StudentCard({ user, student }: { user: User; student: ParentStudent }) 
 }
 
 function StudentCourses({ user, student, data }: { user: User; student: ParentStudent; data: StudentDashboard }) {
+  const tutors = useCourseTutors(student.id);
   const open = data.courses.filter((c) => c.status !== 'inactive');
   const pendingTutor = data.courses.filter(awaitsTutor);
   // The Add Course flow buys for the student it is given: this student, with their grade.
@@ -272,6 +274,12 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
                     </dd>
                   </div>
                 </dl>
+                <TutorLeftNotice
+                  course={course}
+                  status={tutors.get(course.id)}
+                  canAct={data.canPurchase}
+                  onChoose={() => rememberForSetup(course)}
+                />
                 {data.canPurchase ? (
                   <div className="mt-3 flex flex-wrap gap-2 empty:hidden">
                     <BookSessionButton course={course} viewerZone={user.timezone} />

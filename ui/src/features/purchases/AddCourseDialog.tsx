@@ -65,6 +65,8 @@ function AddCourseForm({ user, courses, onCancel }: { user: User; courses: reado
   const student = user.student;
   const tiers = gradeLevels.filter((level) => allowedGradeTiers(student?.grade ?? '').includes(level));
   const subjects = useQuery({ queryKey: purchasesApi.subjectsKey, queryFn: purchasesApi.subjects });
+  // Only what a listed tutor teaches is on sale; the rest of the level is shown, honestly, as not yet.
+  const taught = useQuery({ queryKey: purchasesApi.subjectsWithTutorsKey, queryFn: purchasesApi.subjectsWithTutors });
   const packages = useQuery({ queryKey: purchasesApi.packagesKey, queryFn: purchasesApi.packages });
   const {
     register,
@@ -78,7 +80,10 @@ function AddCourseForm({ user, courses, onCancel }: { user: User; courses: reado
   });
   const tier = watch('gradeTier');
   const taken = new Set(courses.filter((c) => c.status !== 'inactive').map((c) => c.subjectId));
-  const tierSubjects = (subjects.data ?? []).filter((s) => s.gradeLevel === tier && !taken.has(s.id));
+  const withTutor = new Set((taught.data ?? []).map((s) => s.id));
+  const levelSubjects = (subjects.data ?? []).filter((s) => s.gradeLevel === tier && !taken.has(s.id));
+  const tierSubjects = levelSubjects.filter((s) => withTutor.has(s.id));
+  const untaught = levelSubjects.filter((s) => !withTutor.has(s.id));
   const tierPackages = (packages.data ?? []).filter((p) => p.gradeTier.id === tier);
 
   if (!student || tiers.length === 0) {
@@ -88,18 +93,19 @@ function AddCourseForm({ user, courses, onCancel }: { user: User; courses: reado
       </p>
     );
   }
-  if (subjects.isError || packages.isError) {
+  if (subjects.isError || packages.isError || taught.isError) {
     return (
       <LoadError
         title="Failed to load courses"
         onRetry={() => {
           void subjects.refetch();
           void packages.refetch();
+          void taught.refetch();
         }}
       />
     );
   }
-  if (!subjects.data || !packages.data) return <Loading label="Loading subjects and packages..." />;
+  if (!subjects.data || !packages.data || !taught.data) return <Loading label="Loading subjects and packages..." />;
 
   return (
     <form
@@ -148,7 +154,11 @@ function AddCourseForm({ user, courses, onCancel }: { user: User; courses: reado
           id="add-course-subject"
           className={selectClasses}
           aria-invalid={errors.subjectId ? true : undefined}
-          aria-describedby={errors.subjectId ? 'add-course-subject-error' : undefined}
+          aria-describedby={
+            [errors.subjectId ? 'add-course-subject-error' : null, untaught.length > 0 ? 'add-course-untaught' : null]
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
           {...register('subjectId')}
         >
           <option value="">{tier ? 'Select a subject' : 'Select a level first'}</option>
@@ -157,8 +167,18 @@ function AddCourseForm({ user, courses, onCancel }: { user: User; courses: reado
               {subject.name}
             </option>
           ))}
+          {untaught.map((subject) => (
+            <option key={subject.id} value={subject.id} disabled>
+              {subject.name} (No tutor yet)
+            </option>
+          ))}
         </select>
         <FieldMessage id="add-course-subject-error" error={errors.subjectId} />
+        {untaught.length > 0 ? (
+          <p id="add-course-untaught" className="text-xs text-slate-600">
+            Subjects marked “No tutor yet” cannot be bought until a tutor teaches them.
+          </p>
+        ) : null}
       </div>
       <div className="space-y-2">
         <Label htmlFor="add-course-package">Package</Label>

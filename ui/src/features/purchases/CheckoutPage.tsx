@@ -110,6 +110,7 @@ function Checkout({ enrollment, user }: { enrollment: PendingEnrollment; user: U
   const price = enrollment.packageInfo.totalPrice;
   const total = promo ? promo.finalPrice : price;
   const base = { packageId: enrollment.packageId, subjectId: enrollment.subjectId, studentId: enrollment.studentId };
+  const taught = useQuery({ queryKey: purchasesApi.subjectsWithTutorsKey, queryFn: purchasesApi.subjectsWithTutors });
 
   // Spec §3: the payment metadata in session storage follows what the page shows.
   useEffect(() => {
@@ -125,6 +126,22 @@ function Checkout({ enrollment, user }: { enrollment: PendingEnrollment; user: U
       : { ...base, amount: price };
     savePaymentMetadata(metadata);
   });
+
+  // A saved enrollment or a link may name a subject nobody teaches (any more): say so before any payment.
+  if (taught.data && !taught.data.some((s) => s.id === enrollment.subjectId)) {
+    return (
+      <Alert variant="destructive" data-testid="checkout-no-tutor">
+        <CircleAlert aria-hidden="true" />
+        <AlertTitle>No tutor teaches {enrollment.subjectInfo.name} yet</AlertTitle>
+        <AlertDescription>
+          <p>This subject cannot be bought until a tutor teaches it. Please choose another subject from your dashboard.</p>
+          <Button asChild size="sm" variant="outline" className="mt-3">
+            <Link to="/student">Back to dashboard</Link>
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
 
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_1fr]">

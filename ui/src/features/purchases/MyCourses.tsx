@@ -12,9 +12,10 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Skeleton } from '../tutors/parts.tsx';
 import { AddCourseDialog } from './AddCourseDialog.tsx';
-import { purchasesApi, type StudentCourse } from './api.ts';
+import { type CourseTutorStatus, purchasesApi, type StudentCourse } from './api.ts';
 import { CourseRenewal } from './CourseRenewal.tsx';
 import { savePendingEnrollment } from './storage.ts';
+import { TutorLeftNotice, useCourseTutors } from './TutorLeftNotice.tsx';
 
 /** Spec part 2 §5: at most 4 courses; Add Course is hidden at 4 or more. */
 export const MAX_COURSES = 4;
@@ -41,6 +42,7 @@ export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurc
     queryFn: () => purchasesApi.purchases(studentId),
     enabled: studentId !== '' && canPurchase,
   });
+  const tutors = useCourseTutors(studentId);
   if (!studentId) return null;
 
   if (courses.isError) {
@@ -132,7 +134,14 @@ export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurc
           ) : (
             <ul className="grid gap-3">
               {list.map((course) => (
-                <CourseRow key={course.id} course={course} user={user} canPurchase={canPurchase} onSetup={() => rememberForSetup(course)} />
+                <CourseRow
+                  key={course.id}
+                  course={course}
+                  user={user}
+                  canPurchase={canPurchase}
+                  tutorStatus={tutors.get(course.id)}
+                  onSetup={() => rememberForSetup(course)}
+                />
               ))}
             </ul>
           )}
@@ -167,11 +176,14 @@ function CourseRow({
   course,
   user,
   canPurchase,
+  tutorStatus,
   onSetup,
 }: {
   course: StudentCourse;
   user: User;
   canPurchase: boolean;
+  /** Whether the course's tutor left, and who else teaches its subject (issue 24: no dead ends). */
+  tutorStatus: CourseTutorStatus | undefined;
   onSetup: () => void;
 }) {
   const done = course.sessionsUsed;
@@ -209,7 +221,8 @@ function CourseRow({
         <UserCheck className="size-4 text-slate-500" aria-hidden="true" />
         {course.tutor ? `Tutor: ${course.tutor.firstName} ${course.tutor.lastName}` : 'Tutor assignment pending'}
       </p>
-      {canPurchase && course.status === 'enrolled' && course.tutorId !== null ? (
+      <TutorLeftNotice course={course} status={tutorStatus} canAct={canPurchase} onChoose={onSetup} />
+      {canPurchase && course.status === 'enrolled' && course.tutorId !== null && !tutorStatus?.tutorLeft ? (
         <Button asChild size="sm" variant="outline" className="mt-3">
           <Link to="/time-slot-selection" onClick={onSetup}>
             Finish setup

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Search, UserSearch } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
@@ -111,7 +111,16 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
               <p className="text-slate-600">Try adjusting your search terms</p>
             </>
           ) : (
-            <h2 className="text-lg font-semibold text-slate-900">No tutors are currently available for this subject</h2>
+            <>
+              <h2 className="text-lg font-semibold text-slate-900">No tutors are currently available for this subject</h2>
+              {/* Not a dead end (issue 24): the family may ask for a refund of what they cannot use. */}
+              <p className="max-w-md text-slate-600">
+                Contact support and we will refund the sessions you have not used, or help you move to another subject.
+              </p>
+              <Link to="/contact" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                Contact support
+              </Link>
+            </>
           )}
         </div>
       ) : (

@@ -1,5 +1,6 @@
 import { type EnrollmentStatus, enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '@shared/courses/courseApi.ts';
-import { packageSchema } from '@shared/packages/packageApi.ts';
+import { type CourseTutorStatus, courseTutorStatusSchema } from '@shared/courses/courseTutorApi.ts';
+import { packageSchema, subjectWithTutorsSchema } from '@shared/packages/packageApi.ts';
 import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
 import {
   confirmPaymentAnswerSchema,
@@ -18,7 +19,7 @@ import { tutorListEntrySchema } from '@shared/tutors/tutorApi.ts';
 import { z } from 'zod';
 import { api, jsonQuery } from '../../app/api.ts';
 
-export type { EnrollmentStatus, SandboxCheckout, StudentCourse };
+export type { CourseTutorStatus, EnrollmentStatus, SandboxCheckout, StudentCourse };
 
 export interface RepurchaseBody {
   packageId: string;
@@ -58,6 +59,12 @@ export const purchasesApi = {
   packages: jsonQuery('/api/packages', z.array(packageSchema)),
   subjectsKey: ['/api/subjects'] as const,
   subjects: jsonQuery('/api/subjects', z.array(subjectSchema)),
+  /** The subjects on sale: those at least one listed tutor teaches (issue 24: nothing is sold that no one can teach). */
+  subjectsWithTutorsKey: ['/api/subjects/with-tutors'] as const,
+  subjectsWithTutors: jsonQuery('/api/subjects/with-tutors', z.array(subjectWithTutorsSchema)),
+  /** Each open course: has its tutor left, and how many tutors teach its subject now (the dashboard's way out). */
+  courseTutorsKey: (studentId: string) => ['/api/student', studentId, 'course-tutors'] as const,
+  courseTutors: (studentId: string) => api.get(`/api/student/${enc(studentId)}/course-tutors`, z.array(courseTutorStatusSchema)),
   coursesKey: (studentId: string) => ['/api/student', studentId, 'courses'] as const,
   courses: (studentId: string) => api.get(`/api/student/${enc(studentId)}/courses`, z.array(studentCourseSchema)),
   purchasesKey: (studentId: string) => ['/api/student', studentId, 'purchases'] as const,

@@ -1,5 +1,8 @@
+import { subjectTutorStatsSchema } from '@shared/courses/courseTutorApi.ts';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowRight, Star, Users } from 'lucide-react';
+import { jsonQuery } from '../../app/api.ts';
 import { AppLink } from '../../app/layout/AppLink.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { CallToAction } from '../../components/marketing/CallToAction.tsx';
@@ -7,7 +10,12 @@ import { PageHeader, Section } from '../../components/marketing/PageHeader.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardFooter } from '../../components/ui/card.tsx';
-import { subjectCountsByLevel, subjects } from './subjects.ts';
+import { allFigures, type SubjectFigures, subjectCountsByLevel, subjectFigures, subjects } from './subjects.ts';
+
+const statsKey = ['/api/subjects/tutor-stats'] as const;
+const fetchStats = jsonQuery('/api/subjects/tutor-stats', subjectTutorStatsSchema);
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 const levelNotes: Record<string, string> = {
   'Grade 10 & Under': 'Foundations, study skills and confidence before the senior years.',
@@ -18,7 +26,11 @@ const levelNotes: Record<string, string> = {
 export function SubjectsPage() {
   useDocumentTitle('Subjects');
   const counts = subjectCountsByLevel();
-  const totalTutors = subjects.reduce((sum, s) => sum + s.tutorCount, 0);
+  // Real figures (issue 24): the listed tutors teaching each subject and their reviews, not marketing numbers.
+  const stats = useQuery({ queryKey: statsKey, queryFn: fetchStats });
+  const figuresOf = (subject: (typeof subjects)[number]): SubjectFigures | null =>
+    stats.data ? subjectFigures(subject, stats.data) : null;
+  const totalTutors = stats.data ? allFigures(subjects, stats.data).tutorCount : null;
 
   return (
     <>
@@ -48,9 +60,12 @@ export function SubjectsPage() {
               </li>
             ))}
           </ul>
-          <p className="mt-4 text-sm text-slate-600">
-            {totalTutors} subject specialists across all eight subjects, every one reviewed and interviewed before teaching.
-          </p>
+          {totalTutors !== null && totalTutors > 0 ? (
+            <p className="mt-4 text-sm text-slate-600" data-testid="subjects-total-tutors">
+              {plural(totalTutors, 'subject specialist', 'subject specialists')} teaching today, every one reviewed and interviewed before
+              teaching.
+            </p>
+          ) : null}
         </div>
       </section>
 
@@ -62,6 +77,7 @@ export function SubjectsPage() {
         <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
           {subjects.map((subject) => {
             const Icon = subject.icon;
+            const untaught = figuresOf(subject)?.tutorCount === 0;
             return (
               <li key={subject.id} id={subject.id} className="scroll-mt-24">
                 <Card className="h-full">
@@ -70,19 +86,7 @@ export function SubjectsPage() {
                       <span className="inline-flex size-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
                         <Icon className="size-6" aria-hidden="true" />
                       </span>
-                      <div className="flex flex-col items-end gap-1 text-sm">
-                        <span className="inline-flex items-center gap-1 font-semibold text-slate-900">
-                          <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
-                          <span>
-                            {subject.rating.toFixed(1)}
-                            <span className="sr-only"> out of 5 average rating</span>
-                          </span>
-                        </span>
-                        <span className="inline-flex items-center gap-1 text-slate-600">
-                          <Users className="size-4" aria-hidden="true" />
-                          {subject.tutorCount} tutors
-                        </span>
-                      </div>
+                      <SubjectFiguresBlock figures={figuresOf(subject)} />
                     </div>
                     <h3 className="mt-5 text-xl font-semibold text-slate-900">{subject.name}</h3>
                     <p className="mt-2 text-sm leading-relaxed text-slate-600">{subject.description}</p>
@@ -107,14 +111,24 @@ export function SubjectsPage() {
                     </ul>
                   </CardContent>
                   <CardFooter>
-                    <AppLink
-                      to="/login"
-                      className={buttonVariants({ className: 'w-full' })}
-                      aria-label={`Find a tutor for ${subject.name}`}
-                    >
-                      Find a tutor
-                      <ArrowRight aria-hidden="true" />
-                    </AppLink>
+                    {untaught ? (
+                      <Link
+                        to="/contact"
+                        className={buttonVariants({ variant: 'outline', className: 'w-full' })}
+                        aria-label={`Ask us about ${subject.name}: no tutor teaches it yet`}
+                      >
+                        Ask us about {subject.name}
+                      </Link>
+                    ) : (
+                      <AppLink
+                        to="/login"
+                        className={buttonVariants({ className: 'w-full' })}
+                        aria-label={`Find a tutor for ${subject.name}`}
+                      >
+                        Find a tutor
+                        <ArrowRight aria-hidden="true" />
+                      </AppLink>
+                    )}
                   </CardFooter>
                 </Card>
               </li>
@@ -141,5 +155,36 @@ export function SubjectsPage() {
 
       <CallToAction />
     </>
+  );
+}
+
+/** A card's tutor count and rating; while loading, a quiet placeholder (never an invented figure). */
+function SubjectFiguresBlock({ figures }: { figures: SubjectFigures | null }) {
+  if (!figures) return <span className="h-10 w-20 animate-pulse rounded bg-slate-100" aria-hidden="true" />;
+  if (figures.tutorCount === 0)
+    return (
+      <Badge variant="outline" data-testid="subject-tutors">
+        No tutor yet
+      </Badge>
+    );
+  return (
+    <div className="flex flex-col items-end gap-1 text-sm">
+      <span className="inline-flex items-center gap-1 font-semibold text-slate-900" data-testid="subject-rating">
+        <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
+        {figures.rating === null ? (
+          <span>New</span>
+        ) : (
+          <span>
+            {figures.rating.toFixed(1)}
+            <span className="sr-only"> out of 5 average rating</span>
+            <span className="font-normal text-slate-600"> ({plural(figures.reviewCount, 'review', 'reviews')})</span>
+          </span>
+        )}
+      </span>
+      <span className="inline-flex items-center gap-1 text-slate-600" data-testid="subject-tutors">
+        <Users className="size-4" aria-hidden="true" />
+        {plural(figures.tutorCount, 'tutor', 'tutors')}
+      </span>
+    </div>
   );
 }

@@ -1,4 +1,6 @@
+import type { SubjectTutorStats } from '@shared/courses/courseTutorApi.ts';
 import { gradeTiers } from '@shared/pricing/pricing.ts';
+import { shownRating } from '@shared/reviews/review.ts';
 import { Atom, BookOpen, Calculator, Code, Dna, FlaskConical, Landmark, type LucideIcon, Sigma } from 'lucide-react';
 
 /** The three levels of spec part 1 §1, named as the pricing policy names them. */
@@ -13,10 +15,15 @@ export interface Subject {
   description: string;
   levels: readonly Level[];
   topics: readonly string[];
-  /** Marketing figures (spec part 1 §2): tutor counts 6–15, ratings 4.7–4.9. */
-  tutorCount: number;
-  rating: number;
+  /**
+   * Which catalogue subjects this page's subject stands for (every level and course of it): its
+   * tutor count and rating are those of the listed tutors teaching them (GET /api/subjects/tutor-stats).
+   */
+  covers: (entry: { name: string; category: string | null }) => boolean;
 }
+
+/** Catalogue courses named after the subject ("Physics (Grade 11-12)", "Physics (University/College)"). */
+const named = (prefix: string) => (entry: { name: string }) => entry.name === prefix || entry.name.startsWith(`${prefix} (`);
 
 export const subjects: readonly Subject[] = [
   {
@@ -35,8 +42,7 @@ export const subjects: readonly Subject[] = [
       'Data management and statistics',
       'Linear algebra',
     ],
-    tutorCount: 15,
-    rating: 4.9,
+    covers: (entry) => entry.category === 'Mathematics',
   },
   {
     id: 'physics',
@@ -54,8 +60,7 @@ export const subjects: readonly Subject[] = [
       'Gravitational and electric fields',
       'Introductory modern physics',
     ],
-    tutorCount: 11,
-    rating: 4.8,
+    covers: named('Physics'),
   },
   {
     id: 'chemistry',
@@ -73,8 +78,7 @@ export const subjects: readonly Subject[] = [
       'Acids and bases',
       'Organic chemistry',
     ],
-    tutorCount: 10,
-    rating: 4.8,
+    covers: named('Chemistry'),
   },
   {
     id: 'biology',
@@ -85,8 +89,7 @@ export const subjects: readonly Subject[] = [
       'Go beyond flashcards. Students learn to explain processes step by step, read diagrams and data, and write the clear, structured answers that long-response questions demand.',
     levels: ['Grade 10 & Under', 'Grade 11-12', 'University'],
     topics: ['Cells and cell division', 'Genetics and heredity', 'Evolution', 'Metabolic processes', 'Human body systems', 'Ecology'],
-    tutorCount: 9,
-    rating: 4.9,
+    covers: named('Biology'),
   },
   {
     id: 'english',
@@ -104,8 +107,7 @@ export const subjects: readonly Subject[] = [
       'Research and citation',
       'Presentations and oral communication',
     ],
-    tutorCount: 12,
-    rating: 4.8,
+    covers: named('English'),
   },
   {
     id: 'computer-science',
@@ -123,8 +125,7 @@ export const subjects: readonly Subject[] = [
       'Object-oriented design',
       'Discrete mathematics for computing',
     ],
-    tutorCount: 8,
-    rating: 4.7,
+    covers: named('Computer Science'),
   },
   {
     id: 'accounting',
@@ -142,8 +143,7 @@ export const subjects: readonly Subject[] = [
       'Managerial and cost accounting',
       'Financial statement analysis',
     ],
-    tutorCount: 7,
-    rating: 4.8,
+    covers: named('Accounting'),
   },
   {
     id: 'finance',
@@ -161,8 +161,7 @@ export const subjects: readonly Subject[] = [
       'Cost of capital',
       'Corporate finance fundamentals',
     ],
-    tutorCount: 6,
-    rating: 4.7,
+    covers: named('Finance'),
   },
 ];
 
@@ -175,4 +174,31 @@ export function subjectCountsByLevel(
     level: tier.name,
     count: list.filter((s) => s.levels.includes(tier.name)).length,
   }));
+}
+
+/** What a subject's card shows: its listed tutors (each counted once across levels) and their reviews' average. */
+export interface SubjectFigures {
+  tutorCount: number;
+  reviewCount: number;
+  /** To one decimal from the third review, as tutor cards show it; null below ("New"). */
+  rating: number | null;
+}
+
+/** The figures of a page subject from the catalogue's (GET /api/subjects/tutor-stats). */
+export function subjectFigures(subject: Pick<Subject, 'covers'>, stats: SubjectTutorStats): SubjectFigures {
+  const tutorIds = new Set(stats.subjects.filter((s) => subject.covers(s)).flatMap((s) => s.tutorIds));
+  return figuresOf(tutorIds, stats);
+}
+
+/** Every listed tutor of the page's subjects, once. */
+export function allFigures(list: readonly Pick<Subject, 'covers'>[], stats: SubjectTutorStats): SubjectFigures {
+  const tutorIds = new Set(stats.subjects.filter((s) => list.some((subject) => subject.covers(s))).flatMap((s) => s.tutorIds));
+  return figuresOf(tutorIds, stats);
+}
+
+function figuresOf(tutorIds: ReadonlySet<string>, stats: SubjectTutorStats): SubjectFigures {
+  const tutors = stats.tutors.filter((t) => tutorIds.has(t.tutorId));
+  const reviewCount = tutors.reduce((sum, t) => sum + t.reviewCount, 0);
+  const total = tutors.reduce((sum, t) => sum + t.ratingTotal, 0);
+  return { tutorCount: tutorIds.size, reviewCount, rating: shownRating(reviewCount, total) };
 }
