@@ -22,9 +22,10 @@ export const queues = sagaFeatures.flatMap((f) => f.queues);
 export const reactors = sagaFeatures.flatMap((f) => f.reactors ?? []);
 
 // A request waits for these workflows when their steps make what its answer shows (the course a
-// purchase creates, an account's erasure, a tutor's approval): read-your-writes may name them.
+// purchase creates, an account's erasure, a tutor's approval), and a test for a reactor's mail:
+// read-your-writes may name them.
 declare module '../projections/runner/readYourWrites.ts' {
   interface KnownProjections {
-    workflows: 'account_deletion' | 'purchase_fulfilment' | 'tutor_review';
+    sagas: 'account_deletion' | 'purchase_fulfilment' | 'tutor_review' | 'tutor_mail_saga';
   }
 }
