@@ -12,13 +12,17 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { ApproveApplicant } from './ApproveApplicant.tsx';
 import { adminApi } from './api.ts';
 import { applicantName, shortDate } from './format.ts';
+import { InvitationsList } from './InvitationsList.tsx';
 import { useReview } from './useReview.ts';
 
-/** Create Tutor: the invitation form and the pending applications (spec part 2 §2, §5). */
+/** Create Tutor: the invitation form beside the outstanding invitations, then the pending applications (spec part 2 §2, §5). */
 export function CreateTutorTab() {
   return (
     <div className="space-y-8">
-      <InviteForm />
+      <div className="grid items-start gap-8 lg:grid-cols-2">
+        <InviteForm />
+        <InvitationsList />
+      </div>
       <PendingApplications />
     </div>
   );
@@ -37,9 +41,12 @@ function InviteForm() {
       });
       form.reset({ email: '' });
       void queryClient.invalidateQueries({ queryKey: adminApi.pendingTutorsKey });
+      void queryClient.invalidateQueries({ queryKey: adminApi.invitationsKey });
     },
     onError: (error) => {
       toast({ title: 'Error', description: errorMessage(error, 'Failed to send invitation'), variant: 'destructive' });
+      // Already outstanding (409): the list beside the form shows it, with Resend.
+      void queryClient.invalidateQueries({ queryKey: adminApi.invitationsKey });
     },
   });
   const submit = form.handleSubmit(({ email }) => {

@@ -3,7 +3,9 @@ import {
   adminListedUsersSchema,
   adminOverviewSchema,
   applicationReviewAnswerSchema,
+  tutorInvitationActionAnswerSchema,
   tutorInvitationAnswerSchema,
+  tutorInvitationListSchema,
 } from '@shared/tutors/adminApi.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { api, jsonQuery } from '../../app/api.ts';
@@ -28,6 +30,13 @@ export const adminApi = {
   unresolvedAlerts: jsonQuery('/api/admin/alerts/unresolved', alertSchema.array()),
 
   invite: (email: string) => api.send('POST', '/api/admin/tutors/invite', { email }, tutorInvitationAnswerSchema),
+  /** Create Tutor tab: the invitations sent, with their mails (the outstanding ones are listed beside the form). */
+  invitationsKey: ['/api/admin/tutors/invitations'] as const,
+  invitations: jsonQuery('/api/admin/tutors/invitations', tutorInvitationListSchema),
+  resendInvitation: (invitationId: string) =>
+    api.send('POST', `/api/admin/tutors/invitations/${id(invitationId)}/resend`, undefined, tutorInvitationActionAnswerSchema),
+  revokeInvitation: (invitationId: string) =>
+    api.send('POST', `/api/admin/tutors/invitations/${id(invitationId)}/revoke`, undefined, tutorInvitationActionAnswerSchema),
   /** Tutor Applications tab: approve. */
   approveApplication: (applicantId: string) =>
     api.send('POST', `/api/admin/approve-tutor/${id(applicantId)}`, undefined, applicationReviewAnswerSchema),
