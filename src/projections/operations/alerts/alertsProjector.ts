@@ -1,7 +1,7 @@
 import type { TransactionSql } from '../../../adapters/db/db.ts';
 import { defineProjection, type ProjectedEvent } from '../../kit/defineProjection.ts';
 import { insertRows } from '../../kit/writes.ts';
-import { type CourseTutorEvent, courseTutorEvents, trackCourseTutors } from './courseTutorAlerts.ts';
+import { courseTutorEvents, isCourseTutorEvent, trackCourseTutors } from './courseTutorAlerts.ts';
 import { type AlertRow, alertCourses, alertSubjects, alerts, alertTutors } from './tables.ts';
 
 type AlertEvent = ProjectedEvent<
@@ -188,13 +188,12 @@ export const alertsProjector = defineProjection({
       if (written.length > 0) await resolveSyncAlerts(tx, written);
       written = [];
     };
-    const tracked = new Set<string>(courseTutorEvents);
     for (const e of events) {
-      if (tracked.has(e.type)) {
+      if (isCourseTutorEvent(e)) {
         // Tracking reads what earlier events wrote, and resolves alerts raised before it.
         await flushWritten();
         await flushRaised();
-        raised.push(...(await trackCourseTutors(tx, e as CourseTutorEvent)));
+        raised.push(...(await trackCourseTutors(tx, e)));
       } else if (e.type === 'SessionCalendarEventWritten') {
         await flushRaised();
         written.push(e);

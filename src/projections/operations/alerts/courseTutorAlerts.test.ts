@@ -127,5 +127,9 @@ describe.each([{ batchSize: 1000 }, { batchSize: 1 }])('course tutor alerts, bat
     await spec.given(event(`user-${maya}`, 'UserDeactivated', { userId: maya, reason: 'x', at }));
     await spec.given(event(`user-${maya}`, 'UserDeactivated', { userId: maya, reason: 'y', at }));
     expect(await ofCourse(c1.courseId)).toHaveLength(1);
+    // Reactivated: the deactivation's alert is closed; the dropped subject's stays open.
+    await spec.given(event(`user-${maya}`, 'UserReactivated', { userId: maya, reason: 'back', at }));
+    expect(await ofCourse(c1.courseId)).toMatchObject([{ is_resolved: true, resolved_by: 'system' }]);
+    expect(await ofCourse(c2.courseId)).toMatchObject([{ is_resolved: false }]);
   });
 });

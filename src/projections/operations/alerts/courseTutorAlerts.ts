@@ -10,7 +10,8 @@ import type { AlertRow, AlertTutorRow } from './tables.ts';
  * - `tutor_left` for each open course they taught in it (the family must choose another tutor);
  * - `subject_without_tutor` for the subject's other open courses when no listed tutor teaches it
  *   any more (nobody to choose: a refund, or a tutor to recruit).
- * The family's choice of another tutor, or the course's end, closes the course's alerts.
+ * The family's choice of another tutor, or the course's end, closes the course's alerts; a
+ * deactivated tutor's reactivation closes what the deactivation raised.
  */
 export const courseTutorEvents = [
   'SubjectAdded',
@@ -27,6 +28,9 @@ export const courseTutorEvents = [
   'AccountDeleted',
 ] as const;
 export type CourseTutorEvent = ProjectedEvent<(typeof courseTutorEvents)[number]>;
+
+const tracked = new Set<string>(courseTutorEvents);
+export const isCourseTutorEvent = (e: { type: string }): e is CourseTutorEvent => tracked.has(e.type);
 
 const isListed = (t: Pick<AlertTutorRow, 'onboarded' | 'deactivated' | 'deleted'>) => t.onboarded && !t.deactivated && !t.deleted;
 
@@ -186,7 +190,14 @@ export async function trackCourseTutors(tx: TransactionSql, e: CourseTutorEvent)
             ? { ...before, deactivated: false }
             : { ...before, deleted: true, subject_ids: [] };
       await saveTutor(tx, after);
-      return e.type === 'UserReactivated' ? [] : departures(tx, e, before, after, e.type === 'UserDeactivated' ? 'deactivated' : 'deleted');
+      if (e.type === 'UserReactivated') {
+        // Back on the platform: what their deactivation raised is over (their courses have them again).
+        await tx`UPDATE alerts SET is_resolved = true, resolved_at = ${at}, resolved_by = 'system'
+                 WHERE type IN ('tutor_left', 'subject_without_tutor') AND metadata->>'tutorId' = ${e.data.userId}
+                   AND metadata->>'reason' = 'deactivated' AND NOT is_resolved`;
+        return [];
+      }
+      return departures(tx, e, before, after, e.type === 'UserDeactivated' ? 'deactivated' : 'deleted');
     }
   }
 }
