@@ -68,6 +68,8 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
     onSuccess: (_course, tutorId) => {
       savePendingEnrollment({ ...enrollment, tutorId });
       void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
+      // A course whose tutor had left has one again: its dashboard notice goes.
+      void queryClient.invalidateQueries({ queryKey: purchasesApi.courseTutorsKey(enrollment.studentId) });
       void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
       toast({ title: 'Tutor Selected!', description: 'Great! You can now book sessions from your dashboard.', variant: 'success' });
       // Spec §4 says "full navigation to /student", yet also describes the first-session step that
