@@ -109,3 +109,11 @@ export async function sessionIdsOfAccount(sql: Sql, userId: string): Promise<str
     ORDER BY s.id`;
   return rows.map((r) => r.id);
 }
+
+/** A course's sessions still ahead with one tutor (scheduled, starting after `now`): what a departed tutor leaves booked. */
+export async function upcomingSessionIdsWithTutor(sql: Sql, courseId: string, tutorId: string, now: Date): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT id FROM sessions WHERE course_id = ${courseId} AND tutor_id = ${tutorId} AND status = 'scheduled' AND start_at > ${now}
+    ORDER BY start_at, id`;
+  return rows.map((r) => r.id);
+}

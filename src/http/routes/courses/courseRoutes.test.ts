@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hourFromNow } from '../../../../tests/support/sessions.ts';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { claimEnrollment, confirmEnrollment } from '../../../commands/accounts/enrollment.ts';
@@ -16,6 +17,7 @@ import { END_ONLY_WHEN_USED, TUTOR_NOT_QUALIFIED } from '../../../domain/courses
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
+import { findSession } from '../../../projections/sessions/queries.ts';
 import { listSubjects } from '../../../projections/subjects/queries.ts';
 
 let system: TestSystem;
@@ -297,5 +299,76 @@ describe('student courses over HTTP', () => {
       }
     const stream = await system.store.readStream(`student-${racer.studentId}`);
     expect(stream.filter((e) => e.type === 'EnrollmentClaimed')).toHaveLength(1);
+  });
+});
+
+describe('a tutor who leaves (issue 24: no dead ends)', () => {
+  it('course-tutors says the tutor left and who else teaches; choosing another tutor gives back the sessions booked with the one who left', async () => {
+    const family = await student('leaver');
+    // Math (Grade 10 & Under) has the suite's maths tutor already, and these two.
+    const [leaving, staying] = [await approvedTutor(system, 'leaving-1'), await approvedTutor(system, 'staying-1')];
+    await onboard(leaving, ['Math (Grade 10 & Under)']);
+    await onboard(staying, ['Math (Grade 10 & Under)']);
+    const course = await buyCourse(family.studentId, math, 'buy-leaver-math', 4);
+    const url = `/api/student-courses/${family.studentId}/${math}`;
+    expect((await call('PATCH', url, family.cookie, { tutorId: leaving.tutorId, status: 'enrolled' })).statusCode).toBe(200);
+
+    // A session booked with the tutor (as booking records it: the session, and the course's credit held).
+    const sessionId = `leaver-session-${course.slice(0, 8)}`;
+    const start = hourFromNow(72);
+    await system.store.append(
+      `session-${sessionId}`,
+      [
+        {
+          id: crypto.randomUUID(),
+          type: 'SessionBooked',
+          metadata: {},
+          data: {
+            sessionId,
+            tutorId: leaving.tutorId,
+            studentId: family.studentId,
+            studentUserId: family.userId,
+            courseId: course,
+            subjectId: math,
+            subjectName: 'Math (Grade 10 & Under)',
+            start,
+            end: new Date(Date.parse(start) + 3_600_000).toISOString(),
+            durationMinutes: 60,
+            notes: 'Fractions',
+            bookedBy: family.userId,
+            bookedByRole: 'student',
+            tutorTimeZone: 'UTC',
+            studentTimeZone: 'UTC',
+            at: new Date().toISOString(),
+          },
+        },
+      ],
+      'no_stream',
+    );
+    await courseHandlers(system.store).courses.handle(course, { type: 'ReserveCredit', data: { courseId: course, sessionId } }, ctx());
+    await caughtUp();
+    await waitForProjections(system.sql, ['sessions'], await system.store.committedPosition(), 30_000);
+    const statusUrl = `/api/student/${family.studentId}/course-tutors`;
+    expect((await call('GET', statusUrl, family.cookie)).json()).toEqual([{ courseId: course, tutorLeft: false, tutorsAvailable: 3 }]);
+    expect((await call('GET', statusUrl, stranger.cookie)).statusCode).toBe(403);
+
+    await system.accounts.handlers.users.handle(
+      leaving.userId,
+      { type: 'DeactivateUser', data: { userId: leaving.userId, reason: 'Left' } },
+      commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+    );
+    await caughtUp();
+    expect((await call('GET', statusUrl, family.cookie)).json()).toEqual([{ courseId: course, tutorLeft: true, tutorsAvailable: 2 }]);
+    // The departed tutor cannot be chosen again; the one who stays can.
+    const again = await call('PATCH', url, family.cookie, { tutorId: leaving.tutorId, status: 'enrolled' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe(TUTOR_NOT_QUALIFIED);
+    expect((await findSession(system.sql, sessionId))?.status).toBe('scheduled');
+    const chosen = await call('PATCH', url, family.cookie, { tutorId: staying.tutorId, status: 'enrolled' });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toMatchObject({ tutorId: staying.tutorId, sessionsRemaining: 4 });
+    await waitForProjections(system.sql, ['sessions'], await system.store.committedPosition(), 30_000);
+    expect((await findSession(system.sql, sessionId))?.status).toBe('cancelled');
+    expect((await call('GET', statusUrl, family.cookie)).json()).toEqual([{ courseId: course, tutorLeft: false, tutorsAvailable: 2 }]);
   });
 });

@@ -3,14 +3,19 @@ import { z } from 'zod';
 import type { Sql } from '../../../adapters/db/db.ts';
 import { recordCourseEnded, recordCourseTutorChosen } from '../../../commands/accounts/enrollment.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
+import { courseLedger } from '../../../commands/courses/courseLedger.ts';
 import { activateCourse, chooseCourseTutor, endCourse } from '../../../commands/courses/courseLifecycle.ts';
+import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { stepOf } from '../../../commands/kit/processStep.ts';
+import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
+import { cancelSession } from '../../../commands/sessions/sessionLifecycle.ts';
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { courseTutorStatusSchema } from '../../../domain/courses/courseTutorApi.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { enrollmentStatus, findCourse, findStudentCourse, listStudentCourses } from '../../../projections/courses/queries.ts';
+import { upcomingSessionIdsWithTutor } from '../../../projections/sessions/queries.ts';
 import { listedTutorsBySubject } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
@@ -25,6 +30,8 @@ const courseModels = ['student_courses'] as const;
 
 const id = z.string().min(1).max(100);
 const messageSchema = z.object({ message: z.string() });
+/** Why a departed tutor's sessions were cancelled (the cancellation's recorded reason, in its notices). */
+export const TUTOR_LEFT_REASON = 'The tutor is no longer available; the family chose another tutor and the session was given back.';
 
 /**
  * Whether the principal may act for the student: 404 for an unknown student, 403 for someone
@@ -45,6 +52,31 @@ export const courseRoutes =
   ({ sql, store, accounts }: Pick<System, 'sql' | 'store' | 'accounts'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = courseHandlers(store);
+
+    const sessions = sessionHandlers(store);
+    const sessionPorts = { courses: courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }) };
+
+    /**
+     * Choosing another tutor because the course's tutor left (no longer listed for the subject):
+     * the sessions still booked with them are cancelled with their credits given back (the family
+     * did not cancel; their tutor went), so the new tutor can be booked with them. A tutor still
+     * listed keeps their sessions: nothing is cancelled on a change of mind.
+     */
+    async function releaseDepartedTutorSessions(courseId: string, subjectId: string, chosen: string, ctx: CommandContext) {
+      const [current] = await sql<{ tutor_id: string | null }[]>`SELECT tutor_id FROM student_courses WHERE id = ${courseId}`;
+      const previous = current?.tutor_id ?? null;
+      if (!previous || previous === chosen) return;
+      if ((await listedTutorsBySubject(sql, [subjectId])).get(subjectId)?.includes(previous)) return;
+      const step = stepOf(ctx);
+      for (const sessionId of await upcomingSessionIdsWithTutor(sql, courseId, previous, ctx.now)) {
+        await cancelSession(
+          sessions,
+          sessionPorts,
+          { sessionId, reason: TUTOR_LEFT_REASON, onBehalf: { creditPolicy: 'refundCredit' } },
+          step(`departed-${sessionId}`),
+        );
+      }
+    }
 
     const courseView = async (studentId: string, courseId: string): Promise<StudentCourse> => {
       const course = (await listStudentCourses(sql, studentId)).find((c) => c.id === courseId);
@@ -166,6 +198,7 @@ export const courseRoutes =
           const body = request.body;
           let position: Awaited<ReturnType<typeof activateCourse>>['position'];
           if ('tutorId' in body) {
+            await releaseDepartedTutorSessions(courseId, subjectId, body.tutorId, ctx);
             ({ position } = await chooseCourseTutor(handlers, sql, { courseId, tutorId: body.tutorId }, ctx));
             // The student's stream learns the course has its tutor: it no longer blocks a new enrolment.
             await recordCourseTutorChosen(accounts.handlers, { studentId, courseId }, stepOf(ctx)('student'));

@@ -117,7 +117,7 @@ async function departures(
             severity: nobody ? 'high' : 'medium',
             user_id: after.tutor_id,
             title: `A family's tutor left: ${subject}`,
-            description: `The tutor of this ${subject} course ${whyOf(why, subject)}. Booked sessions with them still stand until cancelled; check them with the family.${refund}`,
+            description: `The tutor of this ${subject} course ${whyOf(why, subject)}. Sessions booked with them stay booked until the family chooses another tutor, which cancels them and gives their credits back; until then, check them with the family.${refund}`,
           }
         : {
             ...common,

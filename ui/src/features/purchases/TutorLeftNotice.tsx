@@ -64,7 +64,7 @@ export function TutorLeftNotice({
       <AlertDescription>
         <p>
           {tutorName} no longer teaches {subject} on Topmark. Choose another tutor to keep booking: the sessions you have left stay on your
-          course.
+          course, and sessions still booked with {tutorName} are cancelled and given back.
         </p>
         {canAct ? (
           <Button asChild size="sm" className="mt-3">
