@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page, type PlaywrightWorkerArgs, test } from '@playwright/test';
 import { horizontalOverflow } from './browser.ts';
 import { unique } from './helpers.ts';
 
@@ -178,6 +178,66 @@ test('the selected tab lives in the URL: reload and back keep it', async ({ page
   await expect(page).toHaveURL(/\?tab=create-tutor/);
   await expect(page.getByRole('heading', { level: 1, name: 'Create Tutor' })).toBeVisible();
   await expect(page.getByText('Application Process')).toHaveCount(0);
+});
+
+/** A student signs up through the dev Google provider over plain requests (no page): one more Users row. */
+async function googleSignUp(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, n: string) {
+  const context = await playwright.request.newContext({ baseURL });
+  const consent = await context.get('/api/auth/google?userType=student');
+  expect(consent.ok(), await consent.text()).toBe(true);
+  const params = new URL(consent.url()).searchParams;
+  const done = await context.post('/api/auth/dev/consent', {
+    form: {
+      state: params.get('state') ?? '',
+      userType: 'student',
+      code_challenge: params.get('code_challenge') ?? '',
+      email: `pager${n}@example.com`,
+      firstName: 'Paige',
+      lastName: `Turner${n}`,
+    },
+  });
+  expect(done.status(), await done.text()).toBeLessThan(400);
+  await context.dispose();
+}
+
+test('the page number lives in the URL: a reload and Back keep it (Users; Alerts, Purchases and Sessions share the hook)', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  await signInAdmin(page);
+  const listed = await page.request.get('/api/admin/users?page=1&pageSize=20');
+  expect(listed.ok()).toBe(true);
+  const { total } = (await listed.json()) as { total: number };
+  // Enough accounts for a second page (20 a page).
+  for (let i = total; i < 22; i++) await googleSignUp(playwright, baseURL ?? '', `${unique()}${i}`);
+
+  await sections(page).getByRole('link', { name: 'Users' }).click();
+  await expect(page).toHaveURL(/\?tab=users$/);
+  const pages = page.getByRole('navigation', { name: /pages$/ });
+  await expect(pages).toContainText(/Page 1 of [2-9]/);
+  // Who heads each page, by name (the sign-in column says "just now", then "1 minute ago").
+  const firstName = page.getByTestId('user-row').first().locator('td').first();
+  const firstOnPage1 = (await firstName.textContent()) ?? '';
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+  await expect(pages).toContainText(/Page 2 of/);
+  await expect(firstName).not.toHaveText(firstOnPage1);
+  const firstOnPage2 = (await firstName.textContent()) ?? '';
+  expect(firstOnPage2).not.toBe('');
+
+  await page.reload();
+  await expect(pages).toContainText(/Page 2 of/);
+  await expect(firstName).toHaveText(firstOnPage2);
+  await page.goBack();
+  await expect(page).toHaveURL(/\?tab=users$/);
+  await expect(pages).toContainText(/Page 1 of/);
+  // Another tab starts on its first page.
+  await page.goForward();
+  await expect(pages).toContainText(/Page 2 of/);
+  await sections(page).getByRole('link', { name: 'Sessions' }).click();
+  await expect(page).toHaveURL(/\?tab=sessions$/);
 });
 
 test('axe finds no serious or critical issues on /admin', async ({ page }) => {

@@ -30,6 +30,28 @@ test('a finance user approves a payout period and downloads its CSV', async ({ p
   // Rates are an admin's decision: finance gets no rate control.
   await expect(page.getByRole('button', { name: /Change .* rate/ })).toHaveCount(0);
 
+  // The line opens the sessions behind it (issue 24 item 4): when, in the viewer's zone, what, how long, the amount; they add up to the line.
+  await line.getByRole('button', { name: /^Show the 2 sessions behind .+'s line$/ }).click();
+  const drill = page.getByRole('dialog', { name: /: sessions$/ });
+  const held = drill.getByTestId('payout-session');
+  await expect(held).toHaveCount(2);
+  const shownAt = (iso: string) =>
+    page.evaluate((at) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)), iso);
+  await expect(held.nth(0)).toContainText(await shownAt('2025-01-06T15:00:00.000Z'));
+  await expect(held.nth(1)).toContainText(await shownAt('2025-01-07T15:00:00.000Z'));
+  for (const text of ['Math (Grade 10 & Under)', '60 min', '$45.00', 'Completed']) await expect(held.nth(0)).toContainText(text);
+  await expect(drill.getByTestId('payout-sessions-total')).toHaveText('$90.00');
+  await expect(drill.getByTestId('payout-sessions-changed')).toHaveCount(0);
+  const drillAxe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(drillAxe.violations.map((v) => v.id)).toEqual([]);
+  // On a phone the dialog's table fits without scrolling sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const dialogOverflow = "(() => { const d = document.querySelector('[role=dialog]'); return d.scrollWidth - d.clientWidth; })()";
+  expect(Number(await page.evaluate(dialogOverflow))).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press('Escape');
+  await expect(drill).toHaveCount(0);
+
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
@@ -86,10 +108,20 @@ test('an admin changes a rate retroactively: the approved period stays, the next
   await expect(page.getByText('Rate changed', { exact: true })).toBeVisible();
 
   await expect(page.getByTestId('payout-total')).toHaveText('$90.00');
+  // The approved line keeps its figures; its sessions now come to more, and the drill-down says where the difference goes.
+  await page
+    .getByTestId('payout-line')
+    .getByRole('button', { name: /^Show the 2 sessions behind/ })
+    .click();
+  const drill = page.getByRole('dialog', { name: /: sessions$/ });
+  await expect(drill.getByTestId('payout-session')).toHaveCount(2);
+  await expect(drill.getByTestId('payout-sessions-total')).toHaveText('$100.00');
+  await expect(drill.getByTestId('payout-sessions-changed')).toContainText('adjustment in the next open period');
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Next period' }).click();
   await expect(page.getByTestId('payout-period')).toContainText('Jan 16, 2025 – Jan 31, 2025');
   const adjustment = page.getByTestId('payout-line').filter({ hasText: 'Adjustment' });
   await expect(adjustment).toContainText('$10.00');
-  await expect(adjustment).toContainText('2025-01-01');
+  await expect(adjustment).toContainText('Adjustment to the approved period starting Jan 1, 2025');
   await expect(page.getByTestId('payout-total')).toHaveText('$10.00');
 });

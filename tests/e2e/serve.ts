@@ -34,7 +34,12 @@ try {
   await probe.end({ timeout: 1 }).catch(() => {});
 }
 const db = await createTestDatabase('e2e');
-const system = await createSystem(loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test' }), 'all');
+// E2E_UI_DIR: a UI build of one's own, when several people rebuild dist/ui in one checkout while specs run.
+const uiDir = process.env.E2E_UI_DIR ? { UI_DIR: process.env.E2E_UI_DIR } : {};
+const system = await createSystem(
+  loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test', ...uiDir }),
+  'all',
+);
 // The admin the admin sign-in journey uses.
 const admin = await createStaffAccount(system.accounts, {
   username: 'e2e.admin',

@@ -17,10 +17,20 @@ const cents = (dollars: number) => Math.round(dollars * 100);
 /**
  * The drill-down of a tutor's sessions line (issue 24 item 4): the payable sessions behind it,
  * when (in the viewer's zone), with whom, what, how long and what each pays at the line's rate.
- * A line is one tutor at one rate, so its sessions are those at that rate; they add up to it,
- * except in an approved period whose sessions changed since (the difference is an adjustment).
+ * A line is one tutor at one rate (two lines when the rate changed mid-period: each lists those at
+ * its rate); they add up to it, except in an approved period whose sessions or rates changed
+ * since (the difference is an adjustment of the next open period).
  */
-export function PayoutSessionsButton({ line, period }: { line: PayoutLineView; period: { start: string; end: string } }) {
+export function PayoutSessionsButton({
+  line,
+  period,
+  oneOfSeveral,
+}: {
+  line: PayoutLineView;
+  period: { start: string; end: string };
+  /** The tutor has several session lines (a rate change mid-period): this one lists the sessions at its rate. */
+  oneOfSeveral: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const noun = line.sessions === 1 ? 'session' : 'sessions';
   return (
@@ -45,14 +55,14 @@ export function PayoutSessionsButton({ line, period }: { line: PayoutLineView; p
               at its start.
             </DialogDescription>
           </DialogHeader>
-          {open ? <SessionsBehind line={line} period={period} /> : null}
+          {open ? <SessionsBehind line={line} period={period} oneOfSeveral={oneOfSeveral} /> : null}
         </DialogContent>
       </Dialog>
     </>
   );
 }
 
-function SessionsBehind({ line, period }: { line: PayoutLineView; period: { start: string } }) {
+function SessionsBehind({ line, period, oneOfSeveral }: { line: PayoutLineView; period: { start: string }; oneOfSeveral: boolean }) {
   const query = useQuery({
     queryKey: payoutsApi.sessionsKey(period.start, line.tutorId),
     queryFn: payoutsApi.sessions(period.start, line.tutorId),
@@ -74,27 +84,25 @@ function SessionsBehind({ line, period }: { line: PayoutLineView; period: { star
       />
     );
   }
-  const rows: PayoutSessionView[] = query.data.sessions.filter((s) => s.rate === line.rate);
+  // A tutor's only line is all their sessions (also after a rate changed back in time); one of several lines, those at its rate.
+  const rows: PayoutSessionView[] = oneOfSeveral ? query.data.sessions.filter((s) => s.rate === line.rate) : query.data.sessions;
   const totalCents = rows.reduce((sum, s) => sum + cents(s.amount), 0);
   const agrees = totalCents === cents(line.amount);
   return (
-    <div className="max-h-[60vh] overflow-auto">
+    <div>
       <table className="w-full text-left text-sm" aria-label={`Sessions behind ${line.tutorName}'s line`}>
-        <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+        <thead className="bg-slate-50 text-xs font-semibold text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">
+            <th scope="col" className="px-2 py-2 first:pl-0">
               When
             </th>
-            <th scope="col" className="px-3 py-2">
+            <th scope="col" className="px-2 py-2 first:pl-0">
               Student
             </th>
-            <th scope="col" className="px-3 py-2">
+            <th scope="col" className="px-2 py-2 first:pl-0">
               Subject
             </th>
-            <th scope="col" className="px-3 py-2">
-              Length
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
+            <th scope="col" className="px-2 py-2 text-right last:pr-0">
               Amount
             </th>
           </tr>
@@ -102,15 +110,17 @@ function SessionsBehind({ line, period }: { line: PayoutLineView; period: { star
         <tbody className="divide-y divide-border">
           {rows.map((s) => (
             <tr key={s.sessionId} data-testid="payout-session">
-              <td className="px-3 py-2 whitespace-nowrap">
+              <td className="px-2 py-2 first:pl-0">
                 <time dateTime={s.start}>{exactTime(s.start)}</time>
-                <div className="text-xs text-slate-500">{STATUS_LABEL[s.status] ?? s.status}</div>
+                <div className="text-xs text-slate-500">
+                  {s.durationMinutes === null ? '' : `${s.durationMinutes} min · `}
+                  {STATUS_LABEL[s.status] ?? s.status}
+                </div>
               </td>
-              <td className="px-3 py-2">{s.studentName}</td>
-              <td className="px-3 py-2">{s.subject ?? '—'}</td>
-              <td className="px-3 py-2 whitespace-nowrap">{s.durationMinutes === null ? '—' : `${s.durationMinutes} min`}</td>
-              <td className="px-3 py-2 text-right whitespace-nowrap">
-                {formatMoney(s.amount)}
+              <td className="px-2 py-2 break-words first:pl-0">{s.studentName}</td>
+              <td className="px-2 py-2 first:pl-0">{s.subject ?? '—'}</td>
+              <td className="px-2 py-2 text-right last:pr-0">
+                <span className="whitespace-nowrap">{formatMoney(s.amount)}</span>
                 <div className="text-xs text-slate-500">{s.rate === null ? 'no rate' : `at ${formatMoney(s.rate)}/h`}</div>
               </td>
             </tr>
@@ -118,10 +128,10 @@ function SessionsBehind({ line, period }: { line: PayoutLineView; period: { star
         </tbody>
         <tfoot>
           <tr className="border-t border-border font-semibold text-slate-900">
-            <td className="px-3 py-2" colSpan={4}>
+            <td className="px-2 py-2 first:pl-0" colSpan={3}>
               Total of {rows.length} {rows.length === 1 ? 'session' : 'sessions'}
             </td>
-            <td className="px-3 py-2 text-right whitespace-nowrap" data-testid="payout-sessions-total">
+            <td className="px-2 py-2 text-right whitespace-nowrap last:pr-0" data-testid="payout-sessions-total">
               {formatMoney(totalCents / 100)}
             </td>
           </tr>

@@ -56,7 +56,11 @@ function sortRows(rows: Row[], sorting: SortingState): Row[] {
 
 const helper = consoleColumnHelper<Row>();
 
-function columnsFor(canChangeRate: boolean, period: { start: string; end: string } | undefined) {
+function columnsFor(canChangeRate: boolean, view: PayoutPeriodView | undefined) {
+  const period = view?.period;
+  // Session lines per tutor: two when the rate changed mid-period.
+  const linesOf = new Map<string, number>();
+  for (const l of view?.lines ?? []) if (l.kind === 'sessions') linesOf.set(l.tutorId, (linesOf.get(l.tutorId) ?? 0) + 1);
   return helper.columns([
     helper.accessor('tutorName', {
       header: 'Tutor',
@@ -68,7 +72,11 @@ function columnsFor(canChangeRate: boolean, period: { start: string; end: string
         row.original.kind === 'adjustment' ? (
           <div className="min-w-40">
             <Badge variant="secondary">Adjustment</Badge>
-            {row.original.note ? <p className="mt-1 text-xs text-slate-600">{row.original.note}</p> : null}
+            {row.original.adjusts ? (
+              <p className="mt-1 text-xs text-slate-600">Adjustment to the approved period starting {formatDay(row.original.adjusts)}</p>
+            ) : row.original.note ? (
+              <p className="mt-1 text-xs text-slate-600">{row.original.note}</p>
+            ) : null}
           </div>
         ) : (
           <div className="min-w-28">
@@ -81,7 +89,11 @@ function columnsFor(canChangeRate: boolean, period: { start: string; end: string
       header: 'Sessions',
       // A sessions line opens the sessions behind it; an adjustment's count is a difference, not sessions to list.
       cell: ({ row }) =>
-        row.original.kind === 'sessions' && period ? <PayoutSessionsButton line={row.original} period={period} /> : row.original.sessions,
+        row.original.kind === 'sessions' && period ? (
+          <PayoutSessionsButton line={row.original} period={period} oneOfSeveral={(linesOf.get(row.original.tutorId) ?? 0) > 1} />
+        ) : (
+          row.original.sessions
+        ),
     }),
     helper.accessor('hours', { header: 'Hours', enableSorting: false, cell: ({ row }) => row.original.hours }),
     helper.accessor('rate', {
@@ -198,7 +210,7 @@ export function PayoutsTab() {
           label="Payout lines"
           query={page}
           // A paid period is history: its lines offer no rate change (the rate is changed from an open or approved one).
-          columns={columnsFor(canChangeRate && data?.status !== 'paid', data?.period)}
+          columns={columnsFor(canChangeRate && data?.status !== 'paid', data)}
           getRowId={(row) => row.id}
           sortable={SORTABLE}
           ascendingFirst={ASCENDING_FIRST}
