@@ -141,6 +141,7 @@ test('a family moves a session with the keyboard alone, and every dashboard dial
   await tabUntil(page, async () => (await focused(page)) === `button:${timeIn(moved, who.zone)}`, 30);
   await page.keyboard.press('Space');
   await expect(slot).toHaveAttribute('aria-pressed', 'true');
+  await move.screenshot({ path: '.tmp/focus-shots/reschedule-calendar.png' });
   const confirm = move.getByRole('button', { name: 'Confirm Reschedule' });
   await tabUntil(page, async () => (await focused(page)) === 'button:Confirm Reschedule', 30);
   await page.keyboard.press('Enter');
