@@ -348,12 +348,10 @@ function Entity({ entity }: { entity: AuditLogEntry['entity'] }) {
           {entity.name ? <div className="text-xs text-slate-500">{entityKindLabels[entity.kind]}</div> : null}
         </>
       ) : (
-        <>
-          <div className="text-slate-900">{eventTypeLabel(entity.type)}</div>
-          <div className="max-w-56 truncate text-xs text-slate-500" title={entity.id}>
-            {entity.id}
-          </div>
-        </>
+        // Something with no history of its own (an alert, a job): its kind in words; the id in the tooltip, as a link keeps it.
+        <div className="text-slate-900" title={`${eventTypeLabel(entity.type)} ${entity.id}`}>
+          {eventTypeLabel(entity.type)}
+        </div>
       )}
     </div>
   );
