@@ -42,6 +42,16 @@ test('an admin rebuilds the projections while a student books; the progress show
   await expect(page).toHaveURL(/tab=projections/);
   const sessionsRow = page.getByTestId('projection-row').filter({ has: page.getByText('sessions', { exact: true }) });
   await expect(sessionsRow).toContainText('running');
+  // Where it is in the log, in words: up to date (or how many events behind) and when its last event was recorded, in the viewer's zone;
+  // the raw position only behind Raw position.
+  const position = sessionsRow.getByTestId('projection-position');
+  await expect(position).toContainText(/Up to date|events? behind/);
+  await expect(position).toContainText(/Last event [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M/);
+  const raw = position.locator('code');
+  await expect(raw).toBeHidden();
+  await position.getByText('Raw position').click();
+  await expect(raw).toBeVisible();
+  await expect(raw).not.toBeEmpty();
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
