@@ -9,11 +9,16 @@ interface Opener {
   ancestors: HTMLElement[];
 }
 
+/** Rendered and not hidden by CSS (where the browser can tell: jsdom cannot, and counts everything as shown). */
+function shown(element: HTMLElement): boolean {
+  return typeof element.checkVisibility === 'function' ? element.checkVisibility() : true;
+}
+
 function canTakeFocus(element: HTMLElement): boolean {
   if (!element.isConnected) return false;
   if ((element as HTMLButtonElement).disabled) return false;
   if (element.closest('[inert], [hidden]')) return false;
-  return element.getClientRects().length > 0;
+  return shown(element);
 }
 
 /**
@@ -25,7 +30,7 @@ function successor(ancestors: HTMLElement[]): HTMLElement | null {
   for (const ancestor of ancestors) {
     if (!ancestor.isConnected || ancestor === document.body) continue;
     const heading = ancestor.querySelector<HTMLElement>('h1, h2, h3, h4, h5, h6, [role="heading"]');
-    if (heading && heading.getClientRects().length > 0) return heading;
+    if (heading && shown(heading)) return heading;
   }
   return document.querySelector<HTMLElement>('main') ?? null;
 }
