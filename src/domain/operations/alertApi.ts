@@ -14,6 +14,8 @@ export const alertTypes = [
   'late_cancellation',
   'refund_outside_topmark',
   'promo_code_guessing',
+  'tutor_left',
+  'subject_without_tutor',
 ] as const;
 export type AlertType = (typeof alertTypes)[number];
 export const alertTypeLabels: Record<AlertType, string> = {
@@ -27,6 +29,8 @@ export const alertTypeLabels: Record<AlertType, string> = {
   late_cancellation: 'Late cancellation',
   refund_outside_topmark: 'Refund outside Topmark',
   promo_code_guessing: 'Promo code guessing',
+  tutor_left: "A family's tutor left",
+  subject_without_tutor: 'Subject without a tutor',
 };
 
 export const alertSeverities = ['low', 'medium', 'high'] as const;
