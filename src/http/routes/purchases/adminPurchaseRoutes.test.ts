@@ -157,7 +157,16 @@ async function buy(options: { percentOff?: number } = {}) {
   if (promoCodeId) {
     await eventually(async () => (await promoCodeHandlers(system.store).promoCodes.load(promoCodeId)).redeemed.includes(answer.purchaseId));
   }
-  return { ...student, purchaseId: answer.purchaseId, paymentIntentId: answer.paymentIntentId, courseId, finalCents, promoCodeId };
+  const discountCents = pkg.cents - finalCents;
+  return {
+    ...student,
+    purchaseId: answer.purchaseId,
+    paymentIntentId: answer.paymentIntentId,
+    courseId,
+    finalCents,
+    discountCents,
+    promoCodeId,
+  };
 }
 
 /** Sessions on the course: `used` completed, `booked` still reserved. */
@@ -177,7 +186,7 @@ const providerRefunds = (paymentIntentId: string | null) =>
   system.sql<{ amount_cents: number }[]>`SELECT amount_cents FROM sandbox_refunds WHERE payment_intent_id = ${paymentIntentId}`;
 
 describe('refunding a purchase', () => {
-  it('refunds the unused sessions share of what was paid; used and booked sessions stay; the promo use is released', async () => {
+  it('refunds the unused sessions share of what was paid; used and booked sessions stay; the promo redemption stays with the kept share of its discount', async () => {
     const bought = await buy({ percentOff: 10 });
     await takeCredits(bought.courseId, 3, 1);
     const expectedCents = Math.floor((bought.finalCents * 4) / 8);
@@ -204,16 +213,21 @@ describe('refunding a purchase', () => {
     const course = await courseHandlers(system.store).courses.load(bought.courseId);
     expect([course.totalSessions, course.reserved.length, course.used.length]).toEqual([4, 1, 3]);
 
-    // The promo use no longer counts.
+    // The family kept 4 of the 8 sessions: the redemption stays, still counted, with the discount
+    // of what was kept (the refunded half of the discount goes, rounded down as the refund is).
     const promoState = await eventually(async () => {
       const s = await promoCodeHandlers(system.store).promoCodes.load(bought.promoCodeId as string);
       return s.refunded.includes(bought.purchaseId) && s;
     });
-    expect(promoState.redeemed).not.toContain(bought.purchaseId);
-    await eventually(async () => {
-      const [row] = await system.sql<{ current_uses: number }[]>`SELECT current_uses FROM promo_codes WHERE id = ${bought.promoCodeId}`;
-      return row?.current_uses === 0;
+    expect(promoState.redeemed).toContain(bought.purchaseId);
+    const [redemption] = await eventually(async () => {
+      const rows = await system.sql<{ discount_cents: number }[]>`
+        SELECT discount_cents FROM promo_redemptions WHERE purchase_id = ${bought.purchaseId}`;
+      return rows.length === 1 && rows[0]?.discount_cents !== bought.discountCents && rows;
     });
+    expect(redemption?.discount_cents).toBe(bought.discountCents - Math.floor(bought.discountCents / 2));
+    const [code] = await system.sql<{ current_uses: number }[]>`SELECT current_uses FROM promo_codes WHERE id = ${bought.promoCodeId}`;
+    expect(code?.current_uses).toBe(1);
 
     // The same request again answers the same; another request is refused; nothing refunded twice.
     const replay = await refund(bought.purchaseId, { reason: '  The family moved away ' }, app, {
