@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
+import { listedTutorTeaching } from '../../../../tests/support/tutors.ts';
 import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
 import type { SandboxPayments } from '../../../adapters/payments/sandbox/sandboxPayments.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
@@ -29,6 +30,7 @@ import { waitForProjections } from '../../../projections/runner/projectionRunner
 import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { sweepAbandonedPurchases } from '../../../sagas/purchases/abandonedPurchases.ts';
 import { AMOUNT_MISMATCH } from './checkoutTerms.ts';
+import { NO_TUTOR_FOR_SUBJECT } from './purchaseRoutes.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
@@ -59,6 +61,8 @@ beforeAll(async () => {
   }
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   SUBJECT = (await listSubjects(system.sql)).find((s) => s.name === 'Calculus (Grade 11-12)')?.id as string;
+  // Repurchase sells only subjects a listed tutor teaches (issue 24: no dead ends).
+  await listedTutorTeaching(system, 'repurchase', ['Calculus (Grade 11-12)', 'Calculus (University/College)']);
 }, 60_000);
 
 const courses = () => courseHandlers(system.store);
@@ -196,6 +200,20 @@ describe('repurchase', () => {
     const refused = await post(repurchaseUrl(orphan.studentId, orphan.courseId), orphan.cookie, body(tier11[4]!));
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json()).toEqual({ message: SUBJECT_NOT_OFFERED });
+  });
+
+  it('not for a subject no listed tutor teaches any more (409, nothing recorded): its sessions could never be booked', async () => {
+    const { subjectId: untaught } = await addSubject(
+      subjectHandlers(system.store),
+      { name: `Untaught Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`, description: null, category: null, gradeLevel: 'grade_11_12' },
+      commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+    );
+    const stranded = await studentWithCourse({ subjectId: untaught });
+    const before = await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%', 'CourseRepurchase%'].map(countEvents));
+    const refused = await post(repurchaseUrl(stranded.studentId, stranded.courseId), stranded.cookie, body(tier11[4]!));
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual({ message: NO_TUTOR_FOR_SUBJECT });
+    expect(await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%', 'CourseRepurchase%'].map(countEvents))).toEqual(before);
   });
 
   it('refuses forged amounts (400), a course with sessions left (409), another tier (400); nothing recorded', async () => {

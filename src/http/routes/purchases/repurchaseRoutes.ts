@@ -43,11 +43,13 @@ import {
   REPURCHASE_WRONG_TIER,
   type RepurchaseFacts,
 } from '../../../domain/purchases/purchaseDecider.ts';
+import { subjectHasListedTutor } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
 import { checkAmounts, dollarsOf, holderCheck, promoFor } from './checkoutTerms.ts';
+import { NO_TUTOR_FOR_SUBJECT } from './purchaseRoutes.ts';
 
 export const REPURCHASE_SESSION_NOT_FOUND = 'Checkout session not found';
 
@@ -130,8 +132,11 @@ export const repurchaseRoutes =
       const read = await repurchaseFacts(params.studentId, params.courseId, body.packageId);
       // The subject, package and level first (their refusals come before the code's).
       priceFromCatalogue(read.facts.catalogue, REPURCHASE_WRONG_TIER);
-      const promo = await promoFor(promos, body.promoCodeId, ctx.now);
       const { subjectId, subjectName } = read;
+      // No dead ends (issue 24): more sessions of a subject nobody teaches any more could never be
+      // booked; the course card offers support's refund instead. A guard, not a claim, as at checkout.
+      if (!(await subjectHasListedTutor(sql, subjectId))) throw new DomainError(NO_TUTOR_FOR_SUBJECT, 'conflict');
+      const promo = await promoFor(promos, body.promoCodeId, ctx.now);
       const facts: RepurchaseFacts = { ...read.facts, catalogue: { ...read.facts.catalogue, promo } };
       const price = priceFromCatalogue(facts.catalogue, REPURCHASE_WRONG_TIER);
       const { quote, package: found } = price;

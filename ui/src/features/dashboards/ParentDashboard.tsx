@@ -286,7 +286,9 @@ function StudentCourses({ user, student, data }: { user: User; student: ParentSt
                   </div>
                 ) : null}
                 {/* Package renewal (spec part 1 §1): Repurchase or End Course once every session is used. */}
-                {data.canPurchase && offersRenewal(course) ? <CourseRenewal course={course} user={forStudent} /> : null}
+                {data.canPurchase && offersRenewal(course) ? (
+                  <CourseRenewal course={course} user={forStudent} subjectTaught={tutors.get(course.id)?.tutorsAvailable !== 0} />
+                ) : null}
               </li>
             );
           })}

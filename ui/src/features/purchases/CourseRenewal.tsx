@@ -41,9 +41,18 @@ const selectClasses =
  * page) and End Course (after a confirmation). Each only when the server accepts it, by the rule its
  * decider enforces (courseOffers.ts): with sessions still booked, Repurchase but not End Course.
  */
-export function CourseRenewal({ course, user }: { course: StudentCourse; user: User }) {
+export function CourseRenewal({
+  course,
+  user,
+  subjectTaught = true,
+}: {
+  course: StudentCourse;
+  user: User;
+  /** False when no listed tutor teaches the subject: the server refuses a repurchase (no dead ends). */
+  subjectTaught?: boolean;
+}) {
   const credits = creditsOfCourse(course);
-  const canRepurchase = repurchaseRefusal(credits) === null;
+  const canRepurchase = subjectTaught && repurchaseRefusal(credits) === null;
   const canEnd = endCourseRefusal(credits) === null;
   if (!canRepurchase && !canEnd) return null;
   return (

@@ -236,7 +236,9 @@ function CourseRow({
           </Link>
         </Button>
       ) : null}
-      {canPurchase && offersRenewal(course) ? <CourseRenewal course={course} user={user} /> : null}
+      {canPurchase && offersRenewal(course) ? (
+        <CourseRenewal course={course} user={user} subjectTaught={tutorStatus?.tutorsAvailable !== 0} />
+      ) : null}
     </li>
   );
 }
