@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { DomainError } from '../kit/domainError.ts';
-import { occurrencesBetween, parseRecurrence, WEEKDAYS, type Weekday, wallClockIn } from './recurrence.ts';
+import { parseRecurrence, WEEKDAYS, type Weekday, wallClockIn } from './recurrence.ts';
 
 /**
  * Tutor availability (spec part 2 §1, §2, §9): a tutor's bookable time is the recurring calendar
@@ -202,14 +202,13 @@ export function recurringEventsToWeeklyHours(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Free slots
+// Instants and intervals (the one slot engine is src/domain/sessions/freeSlots.ts)
 
 /** An interval between two instants, as RFC 3339 strings (any offset; slots come back in UTC). */
 export interface TimeInterval {
   start: string;
   end: string;
 }
-export type Slot = TimeInterval;
 export type InstantInput = Temporal.Instant | Date | string;
 
 export const toInstant = (value: InstantInput): Temporal.Instant =>
@@ -218,116 +217,3 @@ export const toInstant = (value: InstantInput): Temporal.Instant =>
     : value instanceof Date
       ? Temporal.Instant.fromEpochMilliseconds(value.getTime())
       : Temporal.Instant.from(value);
-
-export interface AvailabilityQuery {
-  /** The tutor's zone: series without their own zone expand in it, and "days ahead" are its days. */
-  timeZone: string;
-  /** Recurring "Topmark Hours" events as stored (DTSTART/DTEND + RRULE), expanded here. */
-  hours?: readonly HoursEventLike[];
-  /** Windows already expanded (Google's `singleEvents`) or one-off "Topmark Hours" events. */
-  windows?: readonly TimeInterval[];
-  /** Everything else that blocks time: other events, booked sessions, held slots. */
-  busy: readonly TimeInterval[];
-  now: InstantInput;
-  /** How far ahead, in the tutor's calendar days (default 30). */
-  days?: number;
-  slotMinutes?: number;
-}
-
-interface Span {
-  start: Temporal.Instant;
-  end: Temporal.Instant;
-}
-const cmp = Temporal.Instant.compare;
-const later = (a: Temporal.Instant, b: Temporal.Instant) => (cmp(a, b) >= 0 ? a : b);
-
-function merge(spans: Span[]): Span[] {
-  const sorted = spans.filter((s) => cmp(s.end, s.start) > 0).sort((a, b) => cmp(a.start, b.start));
-  const out: Span[] = [];
-  for (const s of sorted) {
-    const last = out.at(-1);
-    if (last && cmp(s.start, last.end) <= 0) last.end = later(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
-}
-
-const spanOf = (i: TimeInterval): Span => ({ start: toInstant(i.start), end: toInstant(i.end) });
-
-/** Expands recurring hours between two instants (each series in its own zone, DST-aware). */
-export function expandHours(hours: readonly HoursEventLike[], timeZone: string, from: InstantInput, to: InstantInput): TimeInterval[] {
-  const zone = assertTimeZone(timeZone);
-  return merge(
-    hours.flatMap((h) => {
-      const seriesZone = h.start.timeZone ?? zone;
-      return occurrencesBetween(
-        {
-          start: wallClockIn(h.start.dateTime, seriesZone),
-          end: wallClockIn(h.end.dateTime, h.end.timeZone ?? seriesZone),
-          timeZone: seriesZone,
-          recurrence: h.recurrence ?? null,
-        },
-        toInstant(from),
-        toInstant(to),
-      );
-    }),
-  ).map((s) => ({ start: s.start.toString(), end: s.end.toString() }));
-}
-
-/**
- * Free one-hour slots: the "Topmark Hours" windows (merged where they overlap) cut into
- * consecutive slots from each window's start; a slot is dropped when it starts before `now`, runs
- * past its window, or overlaps any busy interval even partly. Ends `days` calendar days after
- * `now` in the tutor's zone. Slots are instants (UTC strings), ascending.
- */
-export function availableSlots(query: AvailabilityQuery): Slot[] {
-  const zone = assertTimeZone(query.timeZone);
-  const now = toInstant(query.now);
-  const horizon = now
-    .toZonedDateTimeISO(zone)
-    .add({ days: query.days ?? BOOKING_WINDOW_DAYS })
-    .toInstant();
-  const slotLength = Temporal.Duration.from({ minutes: query.slotMinutes ?? SLOT_MINUTES });
-  // Windows that started before now still hold future slots: expand from a day back.
-  const expandFrom = now.toZonedDateTimeISO(zone).subtract({ days: 1 }).toInstant();
-  const windows = merge([...expandHours(query.hours ?? [], zone, expandFrom, horizon).map(spanOf), ...(query.windows ?? []).map(spanOf)]);
-  const busy = merge(query.busy.map(spanOf));
-  const slots: Slot[] = [];
-  let b = 0;
-  for (const window of windows) {
-    for (let start = window.start; cmp(start, horizon) < 0; start = start.add(slotLength)) {
-      const end = start.add(slotLength);
-      if (cmp(end, window.end) > 0) break;
-      if (cmp(start, now) < 0) continue;
-      while (b < busy.length && cmp(busy[b]!.end, start) <= 0) b += 1;
-      const blocked = b < busy.length && cmp(busy[b]!.start, end) < 0;
-      if (!blocked) slots.push({ start: start.toString(), end: end.toString() });
-    }
-  }
-  return slots;
-}
-
-/** The events of a calendar listing split into hours windows and busy time (transparent and cancelled events block nothing). */
-export function partitionEvents(
-  events: readonly { summary?: string | null; start: string; end: string; transparent?: boolean; cancelled?: boolean }[],
-): { windows: TimeInterval[]; busy: TimeInterval[] } {
-  const windows: TimeInterval[] = [];
-  const busy: TimeInterval[] = [];
-  for (const e of events) {
-    if (e.cancelled) continue;
-    if (isTopmarkHours(e.summary)) windows.push({ start: e.start, end: e.end });
-    else if (!e.transparent) busy.push({ start: e.start, end: e.end });
-  }
-  return { windows, busy };
-}
-
-/** The slots that start on `date` (yyyy-MM-dd) in `timeZone`: a student's or tutor's view of one day. */
-export function slotsOnDate(slots: readonly Slot[], date: string, timeZone: string): Slot[] {
-  const day = Temporal.PlainDate.from(date);
-  const zone = assertTimeZone(timeZone);
-  return slots.filter((s) => Temporal.PlainDate.compare(toInstant(s.start).toZonedDateTimeISO(zone).toPlainDate(), day) === 0);
-}
-
-/** "HH:mm" of an instant in a zone (the booking grid's `time`). Never via Intl: ICU spacing varies. */
-export const localTimeOf = (instant: InstantInput, timeZone: string) =>
-  hhmm(toInstant(instant).toZonedDateTimeISO(assertTimeZone(timeZone)).toPlainTime());
