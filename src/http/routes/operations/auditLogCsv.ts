@@ -1,21 +1,14 @@
 import { type AuditLogEntry, humanAction } from '../../../domain/operations/auditLogApi.ts';
 import { DELETED_USER } from '../../../projections/operations/entityNames.ts';
+import { csvRecords, neutraliseFormula } from '../../kit/csv.ts';
 
-/**
- * Spreadsheets run a cell that starts with = + - @ (or a tab or carriage return before one) as a
- * formula: such cells get a leading apostrophe, which shows as text and runs nothing.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return `"${text.replaceAll('"', '""')}"`;
-}
+/** A cell as text (JSON for anything but a string), neutralised: any value may hold what a user typed. */
+const cellText = (value: unknown): string =>
+  neutraliseFormula(value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
 const shown = (value: unknown) => (value === null || value === undefined ? '∅' : typeof value === 'string' ? value : JSON.stringify(value));
 
-export const auditCsvHeader = [
+const auditCsvHeader = [
   'at',
   'position',
   'actor_id',
@@ -41,7 +34,7 @@ const actorName = (actor: AuditLogEntry['actor']) => actor.name ?? (actor.id ? D
  * and words staff read in the console (issue 24 item 4): the actor's name, the event type in
  * words ("Session booked"), the entity's name (`entry.entity.name`, resolved by the caller).
  */
-export function auditCsvLine(entry: AuditLogEntry): string {
+function auditCsvRow(entry: AuditLogEntry): string[] {
   const changes = entry.changes.map((c) => `${c.field}: ${shown(c.before)} → ${shown(c.after)}`).join('; ');
   return [
     entry.at,
@@ -59,7 +52,11 @@ export function auditCsvLine(entry: AuditLogEntry): string {
     changes,
     entry.ip,
     entry.userAgent,
-  ]
-    .map(csvCell)
-    .join(',');
+  ].map(cellText);
 }
+
+/** The export's first line: the column names. Every cell of the file is quoted. */
+export const auditCsvHeaderLine = () => csvRecords([auditCsvHeader], { quoteAll: true });
+
+/** The entries' lines, each ending in CRLF. */
+export const auditCsvLines = (entries: readonly AuditLogEntry[]) => csvRecords(entries.map(auditCsvRow), { quoteAll: true });

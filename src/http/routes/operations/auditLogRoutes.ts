@@ -24,7 +24,7 @@ import {
   withEntityNames,
 } from '../../../projections/operations/auditLog/queries.ts';
 import type { System } from '../../../system.ts';
-import { auditCsvHeader, auditCsvLine, csvCell } from './auditLogCsv.ts';
+import { auditCsvHeaderLine, auditCsvLines } from './auditLogCsv.ts';
 
 /** The audit log is for admins: finance staff see purchases and payouts only (issue 12). */
 const adminOnly = { roles: ['admin'] } as const;
@@ -73,9 +73,9 @@ export const auditLogRoutes =
         const rows = eachAuditLogRow(sql, request.query, AUDIT_LOG_CSV_MAX_ROWS);
         // Names are resolved a batch at a time, as the rows stream out: one lookup per 500 rows, not per row.
         async function* lines() {
-          yield `${auditCsvHeader.map(csvCell).join(',')}\r\n`;
+          yield auditCsvHeaderLine();
           let batch: AuditLogEntry[] = [];
-          const named = async () => (await withEntityNames(sql, batch)).map((entry) => `${auditCsvLine(entry)}\r\n`).join('');
+          const named = async () => auditCsvLines(await withEntityNames(sql, batch));
           for await (const row of rows) {
             batch.push(auditLogEntry(row));
             if (batch.length < CSV_NAME_BATCH) continue;

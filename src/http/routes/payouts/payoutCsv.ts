@@ -1,16 +1,8 @@
 import type { PayoutPeriodView } from '../../../domain/payouts/payoutApi.ts';
+import { csvRecords, neutraliseFormula } from '../../kit/csv.ts';
 
-/**
- * A spreadsheet opens a cell starting with = + - @ (or a tab / carriage return) as a formula:
- * text cells that do are prefixed with an apostrophe. Amounts are written by us, so a negative
- * adjustment stays a number.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function textCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
+/** Text cells (ids, names, notes) are neutralised; amounts are written by us, so a negative adjustment stays a number. */
+const textCell = neutraliseFormula;
 
 const money = (n: number | null) => (n === null ? '' : n.toFixed(2));
 
@@ -33,7 +25,7 @@ export function payoutCsv(view: PayoutPeriodView): string {
     textCell(l.note ?? ''),
   ]);
   const total = [start, end, view.status, 'total', '', '', '', '', '', money(view.total), ''];
-  return `${[HEADER, ...rows, total].map((r) => r.join(',')).join('\r\n')}\r\n`;
+  return csvRecords([HEADER, ...rows, total]);
 }
 
 export const payoutCsvFilename = (view: PayoutPeriodView) => `topmark-payouts-${view.period.start}-to-${view.period.end}.csv`;
