@@ -39,7 +39,12 @@ export function metadataOf(ctx: CommandContext): EventMetadata {
   };
 }
 
-/** A name-based (v5-style) UUID: the same name always gives the same id. */
+/**
+ * A name-based (v5-style) UUID: the same name always gives the same id. Kept by hand rather than
+ * the `uuid` package's v5: that hashes a 16-byte namespace before the name, this hashes the name
+ * alone, so no namespace reproduces the ids already stored (streams, events, jobs derive from
+ * them). The known outputs are pinned in commandContext.test.ts.
+ */
 export function deterministicUuid(name: string): string {
   const h = createHash('sha1').update(name).digest();
   h[6] = ((h[6] as number) & 0x0f) | 0x50;
