@@ -84,6 +84,14 @@ module.exports = {
       from: { path: '^ui/' },
       to: { path: '^src/', pathNot: '^src/domain/' },
     },
+    {
+      name: 'src-not-into-tests',
+      comment:
+        'Test support (the wire-format fakes of Stripe and Google, fixtures) lives in tests/ and never ships: production code does not import it (test files are excluded below).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^tests/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

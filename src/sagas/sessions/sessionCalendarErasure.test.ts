@@ -1,9 +1,9 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import { appendBookedSession, appendCancelled, hourFromNow, registeredStudent } from '../../../tests/support/sessions.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../tests/support/tutors.ts';
-import { FakeGoogleCalendarServer } from '../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../adapters/calendar/google/googleCalendar.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { ERASED_EVENT_DESCRIPTION, eraseSessionCalendar } from '../../commands/sessions/sessionCalendarErasure.ts';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import {
   appendBookedSession,
   appendCancelled,
@@ -9,7 +10,6 @@ import {
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../tests/support/tutors.ts';
 import { CalendarError, type CalendarEvent } from '../../adapters/calendar/calendarPort.ts';
-import { FakeGoogleCalendarServer } from '../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../adapters/calendar/google/googleCalendar.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { resyncTutorCalendar, sessionEventIdOf, syncSessionCalendar } from '../../commands/sessions/sessionCalendarSync.ts';

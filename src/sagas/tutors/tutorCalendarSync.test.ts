@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import { createTestSystem, type TestSystem } from '../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../tests/support/tutors.ts';
 import {
@@ -13,7 +14,6 @@ import {
   type WatchableCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
 import { type CalendarWatch, calendarWatches, channelTokens } from '../../adapters/calendar/calendarWatches.ts';
-import { FakeGoogleCalendarServer } from '../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../adapters/calendar/google/googleCalendar.ts';
 import { commandContext } from '../../commands/kit/commandContext.ts';
 import { GOOGLE_CALENDAR_NOTIFICATIONS_PATH, pushAddressOf } from '../../commands/tutors/calendarSync.ts';

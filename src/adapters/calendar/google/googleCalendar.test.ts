@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import { calendarContract } from '../calendar.contract.ts';
 import { type CalendarError, type CalendarTarget, calendarEventId, type OAuthTokens } from '../calendarPort.ts';
-import { FakeGoogleCalendarServer } from './fakeGoogleCalendarServer.ts';
 import { GoogleCalendar, readServiceAccountKey, toCalendarError } from './googleCalendar.ts';
 
 const oauthClient = { clientId: 'client-123.apps.googleusercontent.com', clientSecret: 'GOCSPX-secret' };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import {
   type CalendarError,
   type CalendarTarget,
@@ -10,7 +11,6 @@ import {
   type TutorCalendar,
   type WatchableCalendar,
 } from '../calendarPort.ts';
-import { FakeGoogleCalendarServer } from './fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from './googleCalendar.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeStripeServer, parseStripeForm, signStripePayload } from '../../../../tests/fakes/fakeStripeServer.ts';
 import type { PaymentError } from '../paymentPort.ts';
 import { paymentsContract } from '../payments.contract.ts';
-import { FakeStripeServer, parseStripeForm, signStripePayload } from './fakeStripeServer.ts';
 import { STRIPE_API_VERSION, StripePayments } from './stripePayments.ts';
 
 const CARD = { visa: 'pm_card_visa', declined: 'pm_card_chargeDeclined', authentication: 'pm_card_authenticationRequired' } as const;

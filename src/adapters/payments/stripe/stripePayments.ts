@@ -20,7 +20,7 @@ import {
  * caller's idempotency key; the API version is pinned, so an account upgraded in Stripe's
  * dashboard does not change the objects we read. Webhooks are verified with
  * `stripe.webhooks.constructEvent` on the raw body (signature and age). Tests point `host`,
- * `port` and `protocol` at `fakeStripeServer.ts`.
+ * `port` and `protocol` at `tests/fakes/fakeStripeServer.ts` (test-only; nothing here runs it).
  */
 
 /** The API version the adapter is written against (the `stripe` package's own). */

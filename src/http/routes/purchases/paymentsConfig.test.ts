@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { FakeStripeServer } from '../../../../tests/fakes/fakeStripeServer.ts';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
-import { FakeStripeServer } from '../../../adapters/payments/stripe/fakeStripeServer.ts';
 import { StripePayments } from '../../../adapters/payments/stripe/stripePayments.ts';
 import { paymentsConfigSchema } from '../../../domain/purchases/purchaseApi.ts';
 import { buildApp } from '../../app.ts';

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeGoogleCalendarServer } from '../../../../tests/fakes/fakeGoogleCalendarServer.ts';
 import { createTestSystem, type TestSystem } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import type { OAuthTokens } from '../../../adapters/calendar/calendarPort.ts';
-import { FakeGoogleCalendarServer } from '../../../adapters/calendar/google/fakeGoogleCalendarServer.ts';
 import { GoogleCalendar } from '../../../adapters/calendar/google/googleCalendar.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
 import { openTutorCalendar, tutorCalendarTarget } from '../../../commands/tutors/tutorCalendar.ts';

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { calendar_v3 } from '@googleapis/calendar';
 import { Temporal } from 'temporal-polyfill';
-import { basicUtc, occurrencesBetween } from '../../../domain/calendar/recurrence.ts';
-import { isValidEventId, splitInstanceId } from '../calendarPort.ts';
-import { checkTimes, instantOf, isAllDay, presentTime, wallClockOf, withOffset, zoneOf } from '../calendarTime.ts';
+import { isValidEventId, splitInstanceId } from '../../src/adapters/calendar/calendarPort.ts';
+import { checkTimes, instantOf, isAllDay, presentTime, wallClockOf, withOffset, zoneOf } from '../../src/adapters/calendar/calendarTime.ts';
+import { basicUtc, occurrencesBetween } from '../../src/domain/calendar/recurrence.ts';
 
 /**
  * Test support: a local server speaking the Google Calendar API v3 wire format and Google's OAuth

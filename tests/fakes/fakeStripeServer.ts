@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { STRIPE_API_VERSION } from './stripePayments.ts';
+import { STRIPE_API_VERSION } from '../../src/adapters/payments/stripe/stripePayments.ts';
 
 /**
  * Test support: a local server speaking Stripe's REST wire format for the endpoints the Stripe
