@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { type JobResult, type JobWithMetadata, PgBoss } from 'pg-boss';
 
 export interface QueueDefinition {
@@ -252,7 +253,7 @@ export class JobQueue {
           if (group) group.push(job);
           else groups.set(key, [job]);
         }
-        const outcomes = await inParallel([...groups.values()], o.concurrency, async (group) => {
+        const outcomes = await pLimit(Math.max(1, o.concurrency)).map([...groups.values()], async (group) => {
           const out: JobResult[] = [];
           for (const job of group) out.push(await handle(job));
           return out;
@@ -441,20 +442,6 @@ export class JobQueue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: 5000 });
   }
-}
-
-/** Maps `items` through `fn` with at most `limit` calls in flight; results keep the order of `items`. */
-async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  return results;
 }
 
 /** A failed job's output is the handler's error (pg-boss keeps an Error's message), in bounded length. */

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/db.ts';
 
 const PREFIX = 'pii:v1:';
@@ -16,10 +17,10 @@ export class PersonalDataVault {
    * Keys this process created or read, for sealing only. A key never changes once made, but any
    * process may shred it: reading (opening) therefore always asks the table, so an erasure done by
    * another process takes effect on the next read here. Sealing with a key shredded elsewhere only
-   * makes the new value unreadable, which is what the erasure wants.
+   * makes the new value unreadable, which is what the erasure wants. Kept a minute, the 10,000
+   * most recently used.
    */
-  private sealingKeys = new Map<string, { key: Buffer; at: number }>();
-  private static readonly cacheMs = 60_000;
+  private sealingKeys = new LRUCache<string, Buffer>({ max: 10_000, ttl: 60_000 });
 
   constructor(private readonly sql: Sql) {}
 
@@ -32,8 +33,8 @@ export class PersonalDataVault {
     const out = new Map<string, Buffer>();
     const missing = subjects.filter((s) => {
       const cached = this.sealingKeys.get(s);
-      if (cached && Date.now() - cached.at < PersonalDataVault.cacheMs) {
-        out.set(s, cached.key);
+      if (cached) {
+        out.set(s, cached);
         return false;
       }
       return true;
@@ -48,15 +49,10 @@ export class PersonalDataVault {
         RETURNING subject, key`;
       for (const r of rows) {
         out.set(r.subject, r.key);
-        this.rememberSealingKey(r.subject, r.key);
+        this.sealingKeys.set(r.subject, r.key);
       }
     }
     return out;
-  }
-
-  private rememberSealingKey(subject: string, key: Buffer): void {
-    if (this.sealingKeys.size >= 10_000) this.sealingKeys.clear();
-    this.sealingKeys.set(subject, { key, at: Date.now() });
   }
 
   /** Existing keys only (reading never creates one), as the table holds them now; null for a shredded subject. */

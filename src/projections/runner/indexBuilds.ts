@@ -1,27 +1,9 @@
+import type { LimitFunction } from 'p-limit';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { Projector } from './projector.ts';
 
-/** At most `size` at once; the others wait their turn, in order. */
-export class Slots {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    }
-  }
-}
+/** At most so many at once; the others wait their turn, in order. */
+export type Slots = LimitFunction;
 
 /** How often the indexing phase's figures are read while its indexes are built. */
 const INDEX_PROGRESS_MS = 250;
@@ -46,7 +28,7 @@ export async function buildIndexes(sql: Sql, p: Projector, schema: string, slots
   const watching = watchIndexBuild(sql, p.name, pids);
   try {
     const builders = Array.from({ length: Math.min(INDEX_BUILDERS, queue.length) }, () =>
-      slots.run(() =>
+      slots(() =>
         sql.begin(async (tx) => {
           const [backend] = await tx<{ pid: number }[]>`
             SELECT pg_backend_pid() AS pid, set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true), set_config('max_parallel_maintenance_workers', '0', true)`;

@@ -1,7 +1,8 @@
+import pLimit from 'p-limit';
 import { type Position, START } from '../../adapters/eventstore/eventStore.ts';
 import { ensureCheckpoint, lockingCheckpoint, readModelTransaction } from './checkpoints.ts';
 import { errorText, fastThenCareful } from './errorClassification.ts';
-import { buildIndexes, INDEX_BUILDERS, Slots } from './indexBuilds.ts';
+import { buildIndexes, INDEX_BUILDERS } from './indexBuilds.ts';
 import { applyParking, PARKED, type ParkedEvents, type Parking, refreshParkedMark, resumeStream } from './parking.ts';
 import { handledBy, type Projector } from './projector.ts';
 import type { RunnerContext } from './runnerContext.ts';
@@ -100,8 +101,8 @@ export async function rebuildAll(
   // for that projector wait on the lock holding connections of their own: sixteen swaps at once
   // (small projections finish together) could take every connection and wait for one forever.
   // One swap at a time, and INDEX_BUILDERS index builds for the whole rebuild, keep connections free.
-  const swapSlot = new Slots(1);
-  const indexSlots = new Slots(INDEX_BUILDERS);
+  const swapSlot = pLimit(1);
+  const indexSlots = pLimit(INDEX_BUILDERS);
 
   const rebuildOne = async (p: Projector, consumer: number): Promise<RebuildProgress> => {
     const schema = rebuildSchema(p.name);
@@ -129,7 +130,7 @@ export async function rebuildAll(
       await buildIndexes(sql, p, schema, indexSlots);
       await phase('swapping');
       // Hold the live follower off, apply what arrived meanwhile, move the tables in.
-      const finalDone = await swapSlot.run(() =>
+      const finalDone = await swapSlot(() =>
         fastThenCareful((careful) => swap(context, p, schema, parking, position, applied, done, progress, careful)),
       );
       swapped = true;
