@@ -2,6 +2,7 @@ import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { sessionReviewStreamId } from '../../domain/reviews/review.ts';
 import { type ReviewedSession, reviewDecider } from '../../domain/reviews/reviewDecider.ts';
+import { holdersOf } from '../../domain/students/accountHolder.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { commandHandler } from '../kit/handleCommand.ts';
 
@@ -26,7 +27,7 @@ export async function reviewedSession(sql: Sql, loadSession: SessionLoader, sess
   if (!booked) return { exists: false, completed: false, tutorId: '', studentId: '', holders: [] };
   const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
     SELECT user_id, parent_id FROM students WHERE id = ${booked.studentId}`;
-  const holders = student ? [student.user_id, ...(student.parent_id ? [student.parent_id] : [])] : [];
+  const holders = student ? holdersOf({ userId: student.user_id, parentId: student.parent_id }) : [];
   return { exists: true, completed: status === 'completed', tutorId: booked.tutorId, studentId: booked.studentId, holders };
 }
 

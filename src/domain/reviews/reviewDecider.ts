@@ -1,6 +1,7 @@
 import { type Command, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import { InvalidFieldError } from '../kit/domainError.ts';
 import { isStorableText } from '../kit/storableText.ts';
+import { isAccountHolder } from '../students/accountHolder.ts';
 import {
   evolveReview,
   HIDE_REASON_MAX,
@@ -50,11 +51,9 @@ export type ReviewCommand =
   | Command<'EditReview', ReviewInput>
   | Command<'HideReviewComment', { sessionId: string; reason: string }>;
 
-const FAMILY_ROLES: readonly string[] = ['student', 'parent'];
-
 /** Someone else's session, an unknown one and a family login that does not hold the student look the same: not found. */
 function familyOf(session: ReviewedSession, actorId: string | null | undefined, actorRole: string | null | undefined): string {
-  if (!session.exists || !actorId || !actorRole || !FAMILY_ROLES.includes(actorRole) || !session.holders.includes(actorId))
+  if (!session.exists || !actorId || !actorRole || !isAccountHolder({ userId: actorId, role: actorRole }, session.holders))
     throw new DomainError(REVIEW_SESSION_NOT_FOUND, 'not_found');
   return actorId;
 }

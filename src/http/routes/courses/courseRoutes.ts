@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Sql } from '../../../adapters/db/db.ts';
 import { recordCourseEnded, recordCourseTutorChosen } from '../../../commands/accounts/enrollment.ts';
 import { courseHandlers } from '../../../commands/courses/courseHandlers.ts';
 import { courseLedger } from '../../../commands/courses/courseLedger.ts';
@@ -9,18 +8,19 @@ import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { stepOf } from '../../../commands/kit/processStep.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
 import { cancelSession } from '../../../commands/sessions/sessionLifecycle.ts';
-import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '../../../domain/courses/courseApi.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
 import { courseTutorStatusSchema } from '../../../domain/courses/courseTutorApi.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { findStudent } from '../../../projections/accounts/queries.ts';
 import { enrollmentStatus, findCourse, findStudentCourse, listStudentCourses } from '../../../projections/courses/queries.ts';
 import { upcomingSessionIdsWithTutor } from '../../../projections/sessions/queries.ts';
 import { listedTutorsBySubject } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
-import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { studentAccess } from '../../kit/studentAccess.ts';
 
 /** Who may read a student's courses: the student, their parent or account holder, their view-only login, an admin. */
 const readers = { roles: ['admin', 'student', 'parent', 'student_secondary'] } as const;
@@ -33,25 +33,13 @@ const messageSchema = z.object({ message: z.string() });
 /** Why a departed tutor's sessions were cancelled (the cancellation's recorded reason, in its notices). */
 export const TUTOR_LEFT_REASON = 'The tutor is no longer available; the family chose another tutor and the session was given back.';
 
-/**
- * Whether the principal may act for the student: 404 for an unknown student, 403 for someone
- * else's; a view-only login reads only its own student, and never writes (its role is not a writer's).
- */
-async function checkAccess(sql: Sql, principal: Principal, studentId: string, access: 'read' | 'write'): Promise<void> {
-  const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-    SELECT user_id, parent_id FROM students WHERE id = ${studentId}`;
-  if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-  if (access === 'read' && principal.role === 'admin') return;
-  if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
-  if (principal.role !== 'student_secondary' && (student.user_id === principal.userId || student.parent_id === principal.userId)) return;
-  throw new DomainError(FORBIDDEN, 'forbidden');
-}
-
 /** A student's courses: listing, the enrolment status, the tutor choice, activation and the end of a course. */
 export const courseRoutes =
   ({ sql, store, accounts }: Pick<System, 'sql' | 'store' | 'accounts'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = courseHandlers(store);
+    /** The account-holder rule: 404 unknown, 403 someone else's; a view-only login reads only its own student and never writes. */
+    const checkAccess = studentAccess((studentId) => findStudent(sql, studentId));
 
     const sessions = sessionHandlers(store);
     const sessionPorts = { courses: courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }) };
@@ -101,7 +89,7 @@ export const courseRoutes =
         let studentId: string | null;
         if (principal.role === 'student_secondary') studentId = principal.studentId;
         else if (asked) {
-          await checkAccess(sql, principal, asked, 'read');
+          await checkAccess(principal, asked, 'read');
           studentId = asked;
         } else {
           const [own] = await sql<{ id: string }[]>`
@@ -125,7 +113,7 @@ export const courseRoutes =
         },
       },
       async (request) => {
-        await checkAccess(sql, principalOf(request), request.params.id, 'read');
+        await checkAccess(principalOf(request), request.params.id, 'read');
         return listStudentCourses(sql, request.params.id);
       },
     );
@@ -143,7 +131,7 @@ export const courseRoutes =
         },
       },
       async (request) => {
-        await checkAccess(sql, principalOf(request), request.params.id, 'read');
+        await checkAccess(principalOf(request), request.params.id, 'read');
         const open = (await listStudentCourses(sql, request.params.id)).filter((c) => c.status !== 'inactive');
         const listed = await listedTutorsBySubject(sql, [...new Set(open.map((c) => c.subjectId))]);
         return open.map((c) => {
@@ -166,7 +154,7 @@ export const courseRoutes =
       },
       async (request) => {
         const { studentId, subjectId } = request.body;
-        await checkAccess(sql, principalOf(request), studentId, 'read');
+        await checkAccess(principalOf(request), studentId, 'read');
         const course = await findStudentCourse(sql, studentId, subjectId);
         if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
         return { id: course.id };
@@ -191,7 +179,7 @@ export const courseRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const { studentId, subjectId } = request.params;
-          await checkAccess(sql, principalOf(request), studentId, 'write');
+          await checkAccess(principalOf(request), studentId, 'act');
           const course = await findStudentCourse(sql, studentId, subjectId);
           if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
           const courseId = course.id;
@@ -226,7 +214,7 @@ export const courseRoutes =
         idempotent(sql, request, reply, async (ctx) => {
           const course = await findCourse(sql, request.params.id);
           if (!course) throw new DomainError(COURSE_NOT_FOUND, 'not_found');
-          await checkAccess(sql, principalOf(request), course.studentId, 'write');
+          await checkAccess(principalOf(request), course.studentId, 'act');
           // Refused (409) while a repurchase is being paid for: the course's stream holds its mark (the decider).
           const { position } = await endCourse(handlers, { courseId: course.id }, ctx);
           // The slot is free for a new enrolment.

@@ -1,11 +1,10 @@
 import type { AccountHandlers } from '../../../commands/accounts/accountDeps.ts';
 import type { PromoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { refusalOf } from '../../../domain/promoCodes/promoCodeDecider.ts';
 import type { PromoQuote } from '../../../domain/promoCodes/promoTerms.ts';
 import type { CatalogueFacts } from '../../../domain/purchases/checkoutCatalogue.ts';
-import { FORBIDDEN, type Principal } from '../../kit/auth.ts';
+import { studentAccess } from '../../kit/studentAccess.ts';
 
 /** What checkout and repurchase share: who may buy, the code's terms from its stream, the browser's amounts checked against the catalogue's price. */
 
@@ -14,16 +13,12 @@ export const AMOUNT_MISMATCH = 'The amount does not match the price';
 export const cents = (dollars: number) => Math.round(dollars * 100);
 export const dollarsOf = (amountCents: number) => amountCents / 100;
 
-/** The student's account holder (the student, or their parent) or nobody; `read` also lets admins and the student's view-only login in. */
+/** The account-holder rule over the student's stream (an erased profile is unknown): `act` to buy, `read` for a purchase's status. */
 export function holderCheck(students: Pick<AccountHandlers, 'students'>['students']) {
-  return async (principal: Principal, studentId: string, access: 'buy' | 'read' = 'buy') => {
+  return studentAccess(async (studentId) => {
     const student = await students.load(studentId);
-    if (!student.exists || student.erased) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-    if (access === 'read' && principal.role === 'admin') return;
-    if (access === 'read' && principal.role === 'student_secondary' && principal.studentId === studentId) return;
-    const holders = [student.userId, student.parentId].filter((h): h is string => h !== null);
-    if (principal.role === 'student_secondary' || !holders.includes(principal.userId)) throw new DomainError(FORBIDDEN, 'forbidden');
-  };
+    return student.exists && !student.erased && student.userId ? { userId: student.userId, parentId: student.parentId } : null;
+  });
 }
 
 /** The code as its own stream says it applies now (refused codes are refused): its terms price the purchase. */

@@ -75,7 +75,7 @@ export const purchaseRoutes =
     const assertHolder = holderCheck(students.students);
 
     async function checkout(principal: Principal, body: CreateBody, ctx: CommandContext) {
-      await assertHolder(principal, body.studentId);
+      await assertHolder(principal, body.studentId, 'act');
       // Priced from the catalogue's streams at decision time (the decider checks the terms against them again).
       // The subject, package and level first (their refusals come before the code's).
       const listed = await readCatalogue(body.subjectId, body.packageId, null);

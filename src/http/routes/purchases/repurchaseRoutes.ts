@@ -128,7 +128,7 @@ export const repurchaseRoutes =
       body: z.output<typeof repurchaseBodySchema>,
       ctx: CommandContext,
     ) {
-      await assertHolder(principal, params.studentId);
+      await assertHolder(principal, params.studentId, 'act');
       const read = await repurchaseFacts(params.studentId, params.courseId, body.packageId);
       // The subject, package and level first (their refusals come before the code's).
       priceFromCatalogue(read.facts.catalogue, REPURCHASE_WRONG_TIER);

@@ -12,7 +12,6 @@ import { cancelSession, completeSession, rescheduleSession } from '../../../comm
 import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
-import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { assertTimeZone } from '../../../domain/calendar/availability.ts';
 import { hoursAndBusyOf } from '../../../domain/calendar/calendarHours.ts';
 import { COURSE_NOT_FOUND } from '../../../domain/courses/courseDecider.ts';
@@ -41,11 +40,13 @@ import {
 } from '../../../domain/sessions/sessionApi.ts';
 import { SESSION_NOT_FOUND } from '../../../domain/sessions/sessionDecider.ts';
 import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
+import { findStudent } from '../../../projections/accounts/queries.ts';
 import { heldHours, listStudentSessions, listTutorSessions } from '../../../projections/sessions/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
+import { requireStudentAccess, studentAccess } from '../../kit/studentAccess.ts';
 
 /** Spec part 2 §9: the booking grid's times are New York times. */
 const BOOKING_GRID_ZONE = 'America/New_York';
@@ -173,16 +174,8 @@ export const sessionRoutes =
       return zoneOrDefault(user?.timezone);
     };
 
-    /** The student's account holders; 404 for an unknown student. */
-    const studentOf = async (studentId: string) => {
-      const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-        SELECT user_id, parent_id FROM students WHERE id = ${studentId}`;
-      if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-      return student;
-    };
-    const holds = (principal: Principal, student: { user_id: string; parent_id: string | null }) =>
-      (principal.role === 'student' || principal.role === 'parent') &&
-      (student.user_id === principal.userId || student.parent_id === principal.userId);
+    /** The account-holder rule over the students read model: 404 for an unknown student, 403 for someone else's. */
+    const actForStudent = studentAccess((studentId) => findStudent(sql, studentId));
 
     async function book(
       principal: Principal,
@@ -196,9 +189,12 @@ export const sessionRoutes =
         SELECT s.user_id, s.parent_id, u.timezone, (SELECT name FROM subjects WHERE id = ${course.subjectId ?? ''}) AS subject_name
         FROM students s LEFT JOIN users u ON u.id = s.user_id
         WHERE s.id = ${course.studentId}`;
-      if (!facts) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-      const student = { user_id: facts.user_id, parent_id: facts.parent_id };
-      if (!holds(principal, student)) throw new DomainError(FORBIDDEN, 'forbidden');
+      const student = requireStudentAccess(
+        principal,
+        course.studentId,
+        facts ? { userId: facts.user_id, parentId: facts.parent_id, timezone: facts.timezone, subjectName: facts.subject_name } : null,
+        'act',
+      );
       // The course was just read for the permission check: the booking's own checks reuse it
       // (the credit reservation still decides on the course stream with its expected revision).
       const bookingPorts: SessionPorts = {
@@ -212,9 +208,9 @@ export const sessionRoutes =
           tutorId: input.tutorId,
           courseId: input.courseId,
           studentId: course.studentId,
-          studentUserId: student.user_id,
-          studentTimeZone: zoneOrDefault(facts.timezone),
-          subjectName: facts.subject_name ?? 'Tutoring',
+          studentUserId: student.userId,
+          studentTimeZone: zoneOrDefault(student.timezone),
+          subjectName: student.subjectName ?? 'Tutoring',
           start: input.start,
           notes: input.notes,
         },
@@ -233,7 +229,10 @@ export const sessionRoutes =
       if (!booked) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
       if (allowed.includes('admin') && principal.role === 'admin') return { state, booked };
       if (allowed.includes('tutor') && principal.role === 'tutor' && principal.userId === booked.tutorId) return { state, booked };
-      if (allowed.includes('holder') && holds(principal, await studentOf(booked.studentId))) return { state, booked };
+      if (allowed.includes('holder')) {
+        await actForStudent(principal, booked.studentId, 'act');
+        return { state, booked };
+      }
       throw new DomainError(FORBIDDEN, 'forbidden');
     };
 
@@ -348,7 +347,7 @@ export const sessionRoutes =
           if (end.epochMilliseconds - start.epochMilliseconds !== SESSION_MINUTES * 60_000)
             throw new DomainError(SESSION_LENGTH, 'invalid');
           const principal = principalOf(request);
-          if (!holds(principal, await studentOf(body.studentId))) throw new DomainError(FORBIDDEN, 'forbidden');
+          await actForStudent(principal, body.studentId, 'act');
           const [course] = await sql<{ id: string }[]>`
             SELECT c.id FROM student_courses c
             WHERE c.student_id = ${body.studentId}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Sql } from '../../../adapters/db/db.ts';
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
+import { mayAccessStudent } from '../../../domain/students/accountHolder.ts';
 import {
   type CourseProgress,
   courseSessionCounts,
@@ -19,6 +20,7 @@ import { listStudentCourses } from '../../../projections/courses/queries.ts';
 import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
+import { requireStudentAccess } from '../../kit/studentAccess.ts';
 
 const id = z.string().min(1).max(100);
 const messageSchema = z.object({ message: z.string() });
@@ -34,10 +36,6 @@ const studentView = (s: StudentRecord): Student => ({
   notes: s.notes,
 });
 
-/** The student's account holder: the student's own account, or their parent's (never a view-only login). */
-const holds = (principal: Principal, student: StudentRecord) =>
-  principal.role !== 'student_secondary' && (student.userId === principal.userId || student.parentId === principal.userId);
-
 /**
  * The student a dashboard request is about: a view-only login's own (naming another is a 403);
  * else the one named (404 unknown, 403 someone else's); else the caller's first student (404 none).
@@ -49,9 +47,8 @@ async function dashboardStudent(sql: Sql, principal: Principal, asked: string | 
     studentId = principal.studentId;
   } else studentId = asked ?? (await studentIdsHeldBy(sql, principal.userId))[0] ?? null;
   const student = studentId ? await findStudent(sql, studentId) : null;
-  if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-  if (principal.role !== 'student_secondary' && !holds(principal, student)) throw new DomainError(FORBIDDEN, 'forbidden');
-  return student;
+  // The route admits family logins only: reading is holding the student, or being their view-only login.
+  return requireStudentAccess(principal, studentId ?? '', student, 'read');
 }
 
 /** Who may read a student's info page: 404 unknown; the student, their parent, their view-only login, an admin, a tutor of theirs. */
@@ -62,8 +59,7 @@ async function infoAccess(
 ): Promise<{ student: StudentRecord; taught: ReadonlySet<string> | null }> {
   const student = await findStudent(sql, studentId);
   if (!student) throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-  if (principal.role === 'admin' || holds(principal, student)) return { student, taught: null };
-  if (principal.role === 'student_secondary' && principal.studentId === studentId) return { student, taught: null };
+  if (mayAccessStudent(principal, studentId, student, 'read')) return { student, taught: null };
   if (principal.role === 'tutor') {
     const taught = await coursesTaughtBy(sql, studentId, principal.userId);
     if (taught.length > 0) return { student, taught: new Set(taught) };
@@ -106,7 +102,7 @@ export const studentRoutes =
           purchases,
           courses,
           userRole: principal.role,
-          canPurchase: !isSubAccount && holds(principal, student),
+          canPurchase: mayAccessStudent(principal, student.id, student, 'act'),
           isSubAccount,
         };
       },
