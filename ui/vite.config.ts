@@ -21,12 +21,18 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Keep libraries in their own long-cached chunks, separate from app code.
+        // React and the router with the query cache, which every page needs, in long-cached chunks
+        // of their own. Other libraries are not grouped: a catch-all vendor chunk would put Stripe,
+        // the tables, charts and the date picker into the first load; left alone, each lands in the
+        // lazy chunks of the areas that import it (app/lazyPages.ts).
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
-            { name: 'router-query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+            {
+              name: 'router-query',
+              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|react-query|query-core|store|react-store)[\\/]/,
+              priority: 20,
+            },
           ],
         },
       },

@@ -3,7 +3,7 @@
  * dollars; the per-session price is shown to 2 decimals; savings = undiscounted − discounted.
  */
 import { catalogGradeTiers } from '../subjects/catalog.ts';
-import type { GradeLevel } from '../subjects/gradeLevels.ts';
+import type { GradeLevel } from '../subjects/gradeLevelNames.ts';
 
 /**
  * The grade tiers with their base price per session in dollars, derived from the one source the

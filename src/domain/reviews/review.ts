@@ -13,12 +13,7 @@ export const REVIEW_COMMENT_MAX = 2000;
 export const HIDE_REASON_MAX = 500;
 /** How long after the first review its author's family may still change it. */
 export const REVIEW_EDIT_DAYS = 7;
-/** Below this many reviews a tutor's card says "New" rather than an average. */
-export const RATING_SHOWN_FROM = 3;
-
-/** The average a card shows: to one decimal, none below the threshold ("New"). */
-export const shownRating = (count: number, total: number): number | null =>
-  count >= RATING_SHOWN_FROM ? Math.round((total / count) * 10) / 10 : null;
+export { RATING_SHOWN_FROM, shownRating } from './shownRating.ts';
 
 export const sessionReviewed = z.object({
   sessionId: z.string(),

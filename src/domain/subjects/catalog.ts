@@ -1,4 +1,4 @@
-import { type GradeLevel, gradeLevelLabels } from './gradeLevels.ts';
+import { type GradeLevel, gradeLevelLabels } from './gradeLevelNames.ts';
 import type { GradeTierTerms } from './gradeTier.ts';
 import { levelOfSubjectName } from './qualifications.ts';
 import type { SubjectEntry } from './subject.ts';

@@ -1,4 +1,4 @@
-import { DEFAULT_GRADE_LEVEL, type GradeLevel, normalizeSubjectName } from './gradeLevels.ts';
+import { DEFAULT_GRADE_LEVEL, type GradeLevel, normalizeSubjectName } from './gradeLevelNames.ts';
 
 /**
  * The qualification policy of spec part 2 §4: which level a subject's name implies, and which

@@ -11,6 +11,7 @@ import { purchasesFocusRoutes } from '../features/purchases/routes.tsx';
 import { subjectsPublicRoutes } from '../features/subjects/routes.tsx';
 import { tutorsPublicRoutes, tutorsRootRoutes } from '../features/tutors/routes.tsx';
 import { focusLayoutRoute, publicLayoutRoute, RootNotFound, rootRoute } from './layoutRoutes.tsx';
+import { RouteError, RoutePending } from './RouteStates.tsx';
 import { dismissErrorToastsOnNavigation } from './toastsOnNavigation.ts';
 
 /**
@@ -38,9 +39,15 @@ export const routeTree = rootRoute.addChildren([
 
 export const router = createRouter({
   routeTree,
+  // Hover or focus on a link fetches the page's chunk (app/lazyPages.ts) before the click.
   defaultPreload: 'intent',
   scrollRestoration: true,
   defaultNotFoundComponent: RootNotFound,
+  // A chunk still loading after 300 ms shows a spinner, kept 300 ms at least so it does not flicker.
+  defaultPendingComponent: RoutePending,
+  defaultPendingMs: 300,
+  defaultPendingMinMs: 300,
+  defaultErrorComponent: RouteError,
 });
 
 dismissErrorToastsOnNavigation(router);

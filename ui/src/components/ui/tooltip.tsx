@@ -6,6 +6,7 @@ import { cn } from '../../lib/utils.ts';
 export const TOOLTIP_DELAY_DURATION = 700;
 export const TOOLTIP_SKIP_DELAY_DURATION = 300;
 
+/** The spec's delays for the tooltips inside it. */
 export function TooltipProvider({ children }: { children: React.ReactNode }) {
   return (
     <TooltipPrimitive.Provider delayDuration={TOOLTIP_DELAY_DURATION} skipDelayDuration={TOOLTIP_SKIP_DELAY_DURATION}>
@@ -14,7 +15,18 @@ export function TooltipProvider({ children }: { children: React.ReactNode }) {
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/**
+ * A tooltip with its own provider (the spec's delays), as shadcn's current tooltip does, rather than
+ * one provider at the app's root: that would bring Radix's positioning code into the public site's
+ * first load, which shows no tooltip.
+ */
+export function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({ className, sideOffset = 6, children, ...props }: React.ComponentProps<typeof TooltipPrimitive.Content>) {

@@ -1,13 +1,7 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { focusLayoutRoute, optionalString, publicLayoutRoute } from '../../app/layoutRoutes.tsx';
-import { AcceptTermsPage } from './AcceptTermsPage.tsx';
-import { AdminLoginPage } from './AdminLoginPage.tsx';
-import { DevMailboxPage } from './DevMailboxPage.tsx';
-import { LoginPage, type LoginTab } from './LoginPage.tsx';
-import { RoleSelectionPage } from './RoleSelectionPage.tsx';
-import { TutorApplicantPage } from './TutorApplicantPage.tsx';
-import { TutorLoginPage } from './TutorLoginPage.tsx';
-import { VerifyEmailPage } from './VerifyEmailPage.tsx';
+import { rendersLazyPage } from '../../app/lazyPages.ts';
+import type { LoginTab } from './LoginPage.tsx';
 
 /**
  * Accounts: sign-in, registration, verification, terms, the tutor application.
@@ -15,7 +9,13 @@ import { VerifyEmailPage } from './VerifyEmailPage.tsx';
  *   public layout   /login (?tab=signin|signup, ?error=), /verify-email (?email=),
  *                   /tutor-login and /tutor-signup (?status=submitted), /tutor-applicant
  *   focus layout    /accept-terms, /role-selection, /admin-login, /dev/mailbox
+ *
+ * Each page is a chunk of its own, loaded on demand (app/lazyPages.ts).
  */
+
+const LoginPage = lazyRouteComponent(() => import('./LoginPage.tsx'), 'LoginPage');
+const VerifyEmailPage = lazyRouteComponent(() => import('./VerifyEmailPage.tsx'), 'VerifyEmailPage');
+const TutorLoginPage = lazyRouteComponent(() => import('./TutorLoginPage.tsx'), 'TutorLoginPage');
 
 export interface LoginSearch {
   error?: string;
@@ -31,11 +31,11 @@ export const loginRoute = createRoute({
     const tab = search.tab === 'signup' || search.tab === 'signin' ? search.tab : undefined;
     return { ...(error ? { error } : {}), ...(tab ? { tab } : {}) };
   },
-  component: function LoginRouteComponent() {
+  component: rendersLazyPage(LoginPage, function LoginRouteComponent() {
     const { error, tab } = loginRoute.useSearch();
     // A new key per tab: following "Sign up free" while /login is shown switches the tab.
     return <LoginPage key={tab ?? 'signin'} error={error} initialTab={tab} />;
-  },
+  }),
 });
 
 export const verifyEmailRoute = createRoute({
@@ -45,11 +45,11 @@ export const verifyEmailRoute = createRoute({
     const email = optionalString(search.email);
     return email ? { email } : {};
   },
-  component: function VerifyEmailRouteComponent() {
+  component: rendersLazyPage(VerifyEmailPage, function VerifyEmailRouteComponent() {
     const { email } = verifyEmailRoute.useSearch();
     // A new key per address resets the page when the address changes.
     return <VerifyEmailPage key={email ?? ''} email={email} />;
-  },
+  }),
 });
 
 const tutorLoginSearch = (search: Record<string, unknown>): { status?: string } => {
@@ -61,50 +61,50 @@ export const tutorLoginRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: '/tutor-login',
   validateSearch: tutorLoginSearch,
-  component: function TutorLoginRouteComponent() {
+  component: rendersLazyPage(TutorLoginPage, function TutorLoginRouteComponent() {
     const { status } = tutorLoginRoute.useSearch();
     return <TutorLoginPage status={status} />;
-  },
+  }),
 });
 
 export const tutorSignupRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: '/tutor-signup',
   validateSearch: tutorLoginSearch,
-  component: function TutorSignupRouteComponent() {
+  component: rendersLazyPage(TutorLoginPage, function TutorSignupRouteComponent() {
     const { status } = tutorSignupRoute.useSearch();
     return <TutorLoginPage status={status} />;
-  },
+  }),
 });
 
 export const tutorApplicantRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: '/tutor-applicant',
-  component: TutorApplicantPage,
+  component: lazyRouteComponent(() => import('./TutorApplicantPage.tsx'), 'TutorApplicantPage'),
 });
 
 export const acceptTermsRoute = createRoute({
   getParentRoute: () => focusLayoutRoute,
   path: '/accept-terms',
-  component: AcceptTermsPage,
+  component: lazyRouteComponent(() => import('./AcceptTermsPage.tsx'), 'AcceptTermsPage'),
 });
 
 export const roleSelectionRoute = createRoute({
   getParentRoute: () => focusLayoutRoute,
   path: '/role-selection',
-  component: RoleSelectionPage,
+  component: lazyRouteComponent(() => import('./RoleSelectionPage.tsx'), 'RoleSelectionPage'),
 });
 
 export const adminLoginRoute = createRoute({
   getParentRoute: () => focusLayoutRoute,
   path: '/admin-login',
-  component: AdminLoginPage,
+  component: lazyRouteComponent(() => import('./AdminLoginPage.tsx'), 'AdminLoginPage'),
 });
 
 export const devMailboxRoute = createRoute({
   getParentRoute: () => focusLayoutRoute,
   path: '/dev/mailbox',
-  component: DevMailboxPage,
+  component: lazyRouteComponent(() => import('./DevMailboxPage.tsx'), 'DevMailboxPage'),
 });
 
 /** Pages under the public layout (header and footer). */

@@ -1,8 +1,11 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { publicLayoutRoute } from '../../app/layoutRoutes.tsx';
-import { ContactPage } from './ContactPage.tsx';
 
-export const contactRoute = createRoute({ getParentRoute: () => publicLayoutRoute, path: '/contact', component: ContactPage });
+export const contactRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: '/contact',
+  component: lazyRouteComponent(() => import('./ContactPage.tsx'), 'ContactPage'),
+});
 
 /** Pages under the public layout (header and footer). */
 export const contactPublicRoutes = [contactRoute] as const;

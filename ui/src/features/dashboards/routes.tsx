@@ -1,9 +1,5 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from '../../app/layoutRoutes.tsx';
-import { DashboardRedirectPage } from './DashboardRedirect.tsx';
-import { ParentDashboardPage } from './ParentDashboard.tsx';
-import { StudentDashboardPage } from './StudentDashboard.tsx';
-import { StudentInfoPage } from './StudentInfoPage.tsx';
 
 /**
  * Role areas, each in its own dashboard shell (the admin and tutor areas live in their features); every page wraps itself in ProtectedRoute with its roles.
@@ -12,7 +8,13 @@ import { StudentInfoPage } from './StudentInfoPage.tsx';
  *   /student, /student-dashboard     student, student_secondary
  *   /student-info/{studentId}        admin, tutor (a student they teach), parent, student, student_secondary
  *   /dashboard                       any signed-in user: "Redirecting..." to the landing page
+ *
+ * Each area is a chunk loaded on demand (app/lazyPages.ts).
  */
+const ParentDashboardPage = lazyRouteComponent(() => import('./ParentDashboard.tsx'), 'ParentDashboardPage');
+const StudentDashboardPage = lazyRouteComponent(() => import('./StudentDashboard.tsx'), 'StudentDashboardPage');
+const StudentInfoPage = lazyRouteComponent(() => import('./StudentInfoPage.tsx'), 'StudentInfoPage');
+const DashboardRedirectPage = lazyRouteComponent(() => import('./DashboardRedirect.tsx'), 'DashboardRedirectPage');
 
 export const parentRoute = createRoute({ getParentRoute: () => rootRoute, path: '/parent', component: ParentDashboardPage });
 export const studentRoute = createRoute({ getParentRoute: () => rootRoute, path: '/student', component: StudentDashboardPage });

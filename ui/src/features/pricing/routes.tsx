@@ -1,8 +1,11 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { publicLayoutRoute } from '../../app/layoutRoutes.tsx';
-import { PricingPage } from './PricingPage.tsx';
 
-export const pricingRoute = createRoute({ getParentRoute: () => publicLayoutRoute, path: '/pricing', component: PricingPage });
+export const pricingRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: '/pricing',
+  component: lazyRouteComponent(() => import('./PricingPage.tsx'), 'PricingPage'),
+});
 
 /** Pages under the public layout (header and footer). */
 export const pricingPublicRoutes = [pricingRoute] as const;

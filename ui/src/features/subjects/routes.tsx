@@ -1,8 +1,11 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { publicLayoutRoute } from '../../app/layoutRoutes.tsx';
-import { SubjectsPage } from './SubjectsPage.tsx';
 
-export const subjectsRoute = createRoute({ getParentRoute: () => publicLayoutRoute, path: '/subjects', component: SubjectsPage });
+export const subjectsRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: '/subjects',
+  component: lazyRouteComponent(() => import('./SubjectsPage.tsx'), 'SubjectsPage'),
+});
 
 /** Pages under the public layout (header and footer). */
 export const subjectsPublicRoutes = [subjectsRoute] as const;

@@ -1,6 +1,6 @@
 import type { SubjectTutorStats } from '@shared/courses/courseTutorApi.ts';
 import { gradeTiers } from '@shared/pricing/pricing.ts';
-import { shownRating } from '@shared/reviews/review.ts';
+import { shownRating } from '@shared/reviews/shownRating.ts';
 import { Atom, BookOpen, Calculator, Code, Dna, FlaskConical, Landmark, type LucideIcon, Sigma } from 'lucide-react';
 
 /** The three levels of spec part 1 §1, named as the pricing policy names them. */

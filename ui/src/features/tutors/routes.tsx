@@ -1,8 +1,10 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { publicLayoutRoute, rootRoute } from '../../app/layoutRoutes.tsx';
-import { TutorDashboardPage } from './TutorDashboardPage.tsx';
-import { TutorOnboardingPage } from './TutorOnboardingPage.tsx';
-import { TutorsDirectoryPage } from './TutorsDirectoryPage.tsx';
+
+// Each page is a chunk loaded on demand (app/lazyPages.ts).
+const TutorDashboardPage = lazyRouteComponent(() => import('./TutorDashboardPage.tsx'), 'TutorDashboardPage');
+const TutorOnboardingPage = lazyRouteComponent(() => import('./TutorOnboardingPage.tsx'), 'TutorOnboardingPage');
+const TutorsDirectoryPage = lazyRouteComponent(() => import('./TutorsDirectoryPage.tsx'), 'TutorsDirectoryPage');
 
 /** The tutor area (tutor only; each page guards itself): /tutor and /tutor-dashboard are the same page. */
 export const tutorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tutor', component: TutorDashboardPage });
