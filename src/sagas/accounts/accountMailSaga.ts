@@ -6,7 +6,7 @@ import { recordActivity } from '../../commands/accounts/recordActivity.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import { initialUserState, type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 
@@ -16,17 +16,17 @@ interface AccountMailJob {
 }
 
 /** Codes are mailed by a job; the job carries ids only and reads the sealed code from the stream. */
-export const accountMailReactor: Reactor = {
+export const accountMailReactor = reactor({
   name: 'account_mail_saga',
   handles: ['EmailVerificationCodeIssued', 'PasswordResetCodeIssued'],
   jobsFor: (event) => [
     {
       queue: ACCOUNT_MAIL_QUEUE,
       id: deterministicUuid(`${event.id}/mail`),
-      data: { userId: (event.data as { userId: string }).userId, eventId: event.id } satisfies AccountMailJob,
+      data: { userId: event.data.userId, eventId: event.id } satisfies AccountMailJob,
     },
   ],
-};
+});
 
 export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer }, job: AccountMailJob): Promise<void> {
   const recorded = await deps.store.readStream(userStreamId(job.userId));

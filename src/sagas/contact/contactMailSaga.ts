@@ -6,7 +6,7 @@ import { recordContactMailSent } from '../../commands/contact/receiveContactMess
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import { type ContactEvent, contactStreamId } from '../../domain/contact/contact.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const CONTACT_MAIL_QUEUE = 'contact-mail';
 
@@ -18,11 +18,11 @@ interface ContactMailJob {
 }
 
 /** Each contact message sends two mails: a confirmation to the sender and a notice to support. */
-export const contactMailReactor: Reactor = {
+export const contactMailReactor = reactor({
   name: 'contact_mail_saga',
   handles: ['ContactMessageReceived'],
   jobsFor(event) {
-    const { contactId } = event.data as { contactId: string };
+    const { contactId } = event.data;
     return (['confirmation', 'support'] as const).map((kind) => ({
       queue: CONTACT_MAIL_QUEUE,
       id: deterministicUuid(`${event.id}/${kind}`),
@@ -30,7 +30,7 @@ export const contactMailReactor: Reactor = {
       data: { contactId, kind, causationId: event.id } satisfies ContactMailJob,
     }));
   },
-};
+});
 
 export interface ContactMailDeps {
   store: EventStore;

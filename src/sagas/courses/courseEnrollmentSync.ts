@@ -5,7 +5,7 @@ import { recordCourseEnded, recordCourseTutorChosen } from '../../commands/accou
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import { type CourseEvent, courseStreamId } from '../../domain/courses/course.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const COURSE_ENROLLMENT_SYNC_QUEUE = 'course-enrollment-sync';
 
@@ -20,11 +20,11 @@ interface SyncJob {
  * holds the enrolment rules). The routes record both at once for a quick answer; this saga makes
  * sure the student's stream follows even when the request died between the two streams.
  */
-export const courseEnrollmentSyncReactor: Reactor = {
+export const courseEnrollmentSyncReactor = reactor({
   name: 'course_enrollment_sync',
   handles: ['CourseTutorChosen', 'CourseEnded'],
   jobsFor(event) {
-    const { courseId } = event.data as { courseId: string };
+    const { courseId } = event.data;
     return [
       {
         queue: COURSE_ENROLLMENT_SYNC_QUEUE,
@@ -33,7 +33,7 @@ export const courseEnrollmentSyncReactor: Reactor = {
       },
     ];
   },
-};
+});
 
 export interface CourseEnrollmentSyncDeps {
   store: EventStore;

@@ -32,7 +32,17 @@ describe('money notices: amounts and the reactor', () => {
 
   it('makes one job per event, its id from the event; history older than the window is not news', () => {
     const event = (recordedAt: Date) =>
-      ({ id: randomUUID(), type: 'PurchaseCompleted', streamId: 'purchase-p1', recordedAt, data: {} }) as unknown as RecordedEvent;
+      ({
+        id: randomUUID(),
+        type: 'PurchaseCompleted',
+        streamId: 'purchase-p1',
+        revision: 1,
+        position: '0',
+        recordedAt,
+        metadata: {},
+        // The reactor parses what it is given: a payment as the log holds one.
+        data: { purchaseId: 'p1', paymentIntentId: 'pi_1', kind: 'purchase', card: null, at: recordedAt.toISOString() },
+      }) satisfies RecordedEvent;
     const fresh = event(new Date());
     const jobs = moneyNoticeReactor.jobsFor(fresh);
     expect(jobs).toEqual([

@@ -1,5 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
-import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
@@ -7,7 +7,7 @@ import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { toDomainEvent } from '../../commands/kit/handleCommand.ts';
 import type { PayoutPeriodEvent } from '../../domain/payouts/payoutPeriod.ts';
 import { cardLabel, type PurchaseEvent } from '../../domain/purchases/purchase.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const MONEY_NOTICE_QUEUE = 'money-notices';
 
@@ -26,16 +26,15 @@ export const moneyNoticeJobId = (eventId: string) => deterministicUuid(`${eventI
 export const moneyNoticeMailId = (eventId: string, personId: string) => deterministicUuid(`money-notice/${eventId}/${personId}`);
 
 /** Each payment, refund and paid payout period becomes one job: a replayed batch enqueues nothing new. */
-export const moneyNoticeReactor: Reactor = {
+export const moneyNoticeReactor = reactor({
   name: 'money_notices',
   handles: MONEY_EVENTS,
-  jobsFor(event: RecordedEvent) {
-    if (!(MONEY_EVENTS as readonly string[]).includes(event.type)) return [];
+  jobsFor(event) {
     if (Date.now() - event.recordedAt.getTime() > MONEY_NOTICE_WINDOW_MS) return [];
     const job: MoneyNoticeJob = { streamId: event.streamId, eventId: event.id };
     return [{ queue: MONEY_NOTICE_QUEUE, id: moneyNoticeJobId(event.id), data: { ...job } }];
   },
-};
+});
 
 /** Integer cents as dollars to the cent: 12345 → "$123.45", -500 → "-$5.00". */
 export const dollars = (cents: number): string =>

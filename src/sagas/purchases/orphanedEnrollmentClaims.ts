@@ -1,11 +1,10 @@
-import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
 import { releaseEnrollment } from '../../commands/accounts/enrollment.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import type { PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import { PAYMENT_WINDOW_MINUTES } from '../../domain/purchases/purchase.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const ORPHANED_ENROLLMENT_CLAIM_QUEUE = 'purchase-orphaned-enrollment-claims';
 /**
@@ -21,11 +20,11 @@ export interface OrphanedEnrollmentClaimJob {
 }
 
 /** Every claimed slot gets one check: its purchase started (its own end releases or confirms it), or the slot is given back. */
-export const orphanedEnrollmentClaimReactor: Reactor = {
+export const orphanedEnrollmentClaimReactor = reactor({
   name: 'purchase_orphaned_enrollment_claims',
   handles: ['EnrollmentClaimed'],
-  jobsFor(event: RecordedEvent): JobRequest[] {
-    const { studentId, purchaseId } = event.data as { studentId: string; purchaseId: string };
+  jobsFor(event) {
+    const { studentId, purchaseId } = event.data;
     const job: OrphanedEnrollmentClaimJob = { studentId, purchaseId };
     return [
       {
@@ -36,7 +35,7 @@ export const orphanedEnrollmentClaimReactor: Reactor = {
       },
     ];
   },
-};
+});
 
 export interface OrphanedEnrollmentClaimDeps {
   purchases: PurchaseHandlers;

@@ -1,10 +1,10 @@
-import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { ORPHAN_CLAIM_MS, type OrphanSweepOutcome, sweepClaim } from '../../commands/sessions/orphanedClaims.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const ORPHANED_CLAIM_QUEUE = 'session-orphaned-claims';
 /** Checked a little after a claim could first count as left behind. */
@@ -19,11 +19,11 @@ export interface OrphanedClaimJob {
 }
 
 /** Every claimed hour gets one check, ORPHAN_CLAIM_MS later: booked by then, or given back. */
-export const orphanedClaimReactor: Reactor = {
+export const orphanedClaimReactor = reactor({
   name: 'session_orphaned_claims',
   handles: ['TutorHourClaimed'],
-  jobsFor(event: RecordedEvent): JobRequest[] {
-    const { tutorId, sessionId, at } = event.data as { tutorId: string; sessionId: string; at?: string };
+  jobsFor(event) {
+    const { tutorId, sessionId, at } = event.data;
     // Claims recorded before claims kept their time cannot be told apart from a live one.
     if (!at) return [];
     const job: OrphanedClaimJob = { tutorId, sessionId, at, correlationId: event.metadata.correlationId ?? sessionId };
@@ -36,7 +36,7 @@ export const orphanedClaimReactor: Reactor = {
       },
     ];
   },
-};
+});
 
 /** Runs one check; a claim not yet old enough (the job ran early) is retried by the queue. */
 export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = new Date()): Promise<OrphanSweepOutcome> {

@@ -1,7 +1,7 @@
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { resyncAllCalendars, type SessionCalendarDeps, syncSessionCalendar } from '../../commands/sessions/sessionCalendarSync.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const SESSION_CALENDAR_QUEUE = 'session-calendar';
 export const SESSION_CALENDAR_RESYNC_QUEUE = 'session-calendar-resync';
@@ -16,17 +16,17 @@ interface SessionCalendarJob {
 }
 
 /** Every change of a session's hour or existence, and every event lost from the calendar, becomes one job. */
-export const sessionCalendarReactor: Reactor = {
+export const sessionCalendarReactor = reactor({
   name: 'session_calendar_saga',
   handles: ['SessionBooked', 'SessionRescheduled', 'SessionCancelled', 'SessionCalendarEventLost'],
   jobsFor: (event) => [
     {
       queue: SESSION_CALENDAR_QUEUE,
       id: deterministicUuid(`${event.id}/session-calendar`),
-      data: { sessionId: (event.data as { sessionId: string }).sessionId, causationId: event.id } satisfies SessionCalendarJob,
+      data: { sessionId: event.data.sessionId, causationId: event.id } satisfies SessionCalendarJob,
     },
   ],
-};
+});
 
 export async function workSessionCalendar(queue: JobQueue, deps: SessionCalendarDeps): Promise<void> {
   await queue.work<SessionCalendarJob>(

@@ -134,8 +134,26 @@ describe('the notices reactor', () => {
       position: '0',
       recordedAt,
       metadata: {},
-      data: { sessionId: 's1' },
-    }) as unknown as RecordedEvent;
+      // The reactor parses what it is given: a booking as the log holds one.
+      data: {
+        sessionId: 's1',
+        tutorId: 't1',
+        studentId: 'st1',
+        studentUserId: 'u1',
+        courseId: 'c1',
+        subjectId: 'sub1',
+        subjectName: 'Math',
+        start: '2030-01-07T15:00:00.000Z',
+        end: '2030-01-07T16:00:00.000Z',
+        durationMinutes: 60,
+        notes: '',
+        bookedBy: 'u1',
+        bookedByRole: 'parent',
+        tutorTimeZone: 'America/Toronto',
+        studentTimeZone: 'America/Toronto',
+        at: new Date().toISOString(),
+      },
+    }) satisfies RecordedEvent;
 
   it('makes one job per change, its id from the event; history older than the window is not news', () => {
     const fresh = event(new Date());

@@ -1,5 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
-import type { EventStore, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
@@ -15,7 +15,7 @@ import {
   type SessionStreamEvent,
   sessionNoticeMail,
 } from '../../domain/sessions/sessionNotices.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const SESSION_NOTICE_QUEUE = 'session-notices';
 
@@ -40,15 +40,15 @@ export const noticeJobId = (eventId: string) => deterministicUuid(`${eventId}/se
 export const noticeMailId = (noticeKey: string, personId: string) => deterministicUuid(`${noticeKey}/${personId}`);
 
 /** Each booking, move, cancellation and completion of a session becomes one job. */
-export const sessionNoticeReactor: Reactor = {
+export const sessionNoticeReactor = reactor({
   name: 'session_notices',
   handles: NOTICE_EVENTS,
-  jobsFor(event: RecordedEvent) {
+  jobsFor(event) {
     if (Date.now() - event.recordedAt.getTime() > NOTICE_WINDOW_MS) return [];
-    const job: SessionNoticeJob = { sessionId: (event.data as { sessionId: string }).sessionId, eventId: event.id };
+    const job: SessionNoticeJob = { sessionId: event.data.sessionId, eventId: event.id };
     return [{ queue: SESSION_NOTICE_QUEUE, id: noticeJobId(event.id), data: { ...job } }];
   },
-};
+});
 
 export interface SessionNoticeDeps {
   sql: Sql;

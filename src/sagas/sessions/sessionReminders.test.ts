@@ -33,8 +33,26 @@ const booked = (sessionId: string, start: Date, at = new Date()) =>
     position: '0',
     recordedAt: at,
     metadata: {},
-    data: { sessionId, start: start.toISOString() },
-  }) as unknown as RecordedEvent;
+    // The reactor parses what it is given: a booking as the log holds one.
+    data: {
+      sessionId: sessionId,
+      tutorId: 't1',
+      studentId: 'st1',
+      studentUserId: 'u1',
+      courseId: 'c1',
+      subjectId: 'sub1',
+      subjectName: 'Math',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 3_600_000).toISOString(),
+      durationMinutes: 60,
+      notes: '',
+      bookedBy: 'u1',
+      bookedByRole: 'parent',
+      tutorTimeZone: 'America/Toronto',
+      studentTimeZone: 'America/Toronto',
+      at: new Date().toISOString(),
+    },
+  }) satisfies RecordedEvent;
 
 describe('reminder jobs', () => {
   it('books a reminder a day and an hour before the start, each waiting until its time', () => {

@@ -1,9 +1,8 @@
-import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { evolveSession, initialSessionState } from '../../domain/sessions/session.ts';
 import { reminderFactsOf } from '../../domain/sessions/sessionNotices.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 import { mailSessionNotice, readSession, type SessionNoticeDeps } from './sessionNotices.ts';
 
 export const SESSION_REMINDER_QUEUE = 'session-reminders';
@@ -31,11 +30,11 @@ export const reminderId = (job: ReminderJob) => deterministicUuid(`session-remin
  * morning) is not sent. Cancelled or moved sessions need no clean-up: the job reads the session
  * when it runs and drops itself.
  */
-export const sessionReminderReactor: Reactor = {
+export const sessionReminderReactor = reactor({
   name: 'session_reminders',
   handles: ['SessionBooked', 'SessionRescheduled'],
-  jobsFor(event: RecordedEvent): JobRequest[] {
-    const { sessionId, start } = event.data as { sessionId: string; start: string };
+  jobsFor(event) {
+    const { sessionId, start } = event.data;
     const decidedAt = event.recordedAt.getTime();
     return REMINDERS.flatMap(({ kind, hoursBefore }) => {
       const at = Date.parse(start) - hoursBefore * 3_600_000;
@@ -44,7 +43,7 @@ export const sessionReminderReactor: Reactor = {
       return [{ queue: SESSION_REMINDER_QUEUE, id: reminderId(job), data: { ...job }, startAfter: new Date(at) }];
     });
   },
-};
+});
 
 export type SessionReminderDeps = SessionNoticeDeps;
 

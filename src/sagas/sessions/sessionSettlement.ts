@@ -1,12 +1,11 @@
-import type { EventStore, Position, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
-import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
+import type { EventStore, Position } from '../../adapters/eventstore/eventStore.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { stepOf } from '../../commands/kit/processStep.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../commands/sessions/sessionHandlers.ts';
 import { type SessionSettlement, settlementOf, settleSession } from '../../commands/sessions/settleSession.ts';
-import type { SessionEvent } from '../../domain/sessions/session.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const SESSION_SETTLEMENT_QUEUE = 'session-settlement';
 /** The request that closed the session normally settles it within this; the job then finds nothing to do. */
@@ -23,11 +22,11 @@ export interface SessionSettlementJob extends SessionSettlement {
  * credit and the hour are settled by the request that closed the session, unless it died after
  * recording the event and no retry came (the credit would stay reserved, the hour held, for ever).
  */
-export const sessionSettlementReactor: Reactor = {
+export const sessionSettlementReactor = reactor({
   name: 'session_settlement',
   handles: ['SessionCancelled', 'SessionCompleted'],
-  jobsFor(event: RecordedEvent): JobRequest[] {
-    const settlement = settlementOf({ type: event.type, data: event.data } as SessionEvent);
+  jobsFor(event) {
+    const settlement = settlementOf(event);
     if (!settlement) return [];
     const job: SessionSettlementJob = {
       ...settlement,
@@ -44,7 +43,7 @@ export const sessionSettlementReactor: Reactor = {
       },
     ];
   },
-};
+});
 
 /** Settles what the closing event decided; nothing when the request did it (the deciders append nothing twice). */
 export async function settleClosedSession(store: EventStore, job: SessionSettlementJob, now = new Date()): Promise<Position | null> {

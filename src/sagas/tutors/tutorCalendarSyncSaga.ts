@@ -8,7 +8,7 @@ import {
   TUTOR_CALENDAR_SYNC_QUEUE,
   type TutorCalendarSyncJob,
 } from '../../commands/tutors/calendarSync.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export { TUTOR_CALENDAR_SYNC_QUEUE } from '../../commands/tutors/calendarSync.ts';
 /** Every 5 minutes (spec part 2 §9, as the sessions' calendar resync): a sync job for every watched tutor, which also renews channels. */
@@ -28,16 +28,15 @@ export const tutorCalendarSyncQueues: QueueDefinition[] = [
  * (the watch is dropped). Replayed from the start of the log on its first run, so tutors approved
  * before it existed are watched too.
  */
-export const tutorCalendarWatchReactor: Reactor = {
+export const tutorCalendarWatchReactor = reactor({
   name: 'tutor_calendar_watch',
   handles: ['TutorProfileCreated', 'TutorOnboardingCompleted', 'TutorCalendarAccessRestored', 'GoogleAccountLinked', 'AccountDeleted'],
   jobsFor: (event) => {
     // A tutor's id is their user id: user events name the tutor too (the job finds no tutor for other accounts).
-    const data = event.data as { tutorId?: string; userId?: string };
-    const tutorId = data.tutorId ?? data.userId;
+    const tutorId = 'tutorId' in event.data ? event.data.tutorId : event.data.userId;
     return tutorId ? [calendarSyncJob(tutorId, deterministicUuid(`${event.id}/tutor-calendar-sync`))] : [];
   },
-};
+});
 
 export interface CalendarSyncWorkerDeps extends CalendarSyncDeps {
   log: { warn(detail: Record<string, unknown>, message: string): void };

@@ -2,7 +2,7 @@ import { CalendarError } from '../../adapters/calendar/calendarPort.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { type TutorCalendarDeps, writeWeeklyHours } from '../../commands/tutors/tutorCalendar.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const TUTOR_HOURS_QUEUE = 'tutor-calendar-hours';
 
@@ -13,17 +13,17 @@ interface TutorHoursJob {
 }
 
 /** Every `TutorWeeklyHoursSet` becomes one job writing the hours to the tutor's calendar. */
-export const tutorHoursReactor: Reactor = {
+export const tutorHoursReactor = reactor({
   name: 'tutor_hours_saga',
   handles: ['TutorWeeklyHoursSet'],
   jobsFor: (event) => [
     {
       queue: TUTOR_HOURS_QUEUE,
       id: deterministicUuid(`${event.id}/tutor-hours`),
-      data: { tutorId: (event.data as { tutorId: string }).tutorId, eventId: event.id } satisfies TutorHoursJob,
+      data: { tutorId: event.data.tutorId, eventId: event.id } satisfies TutorHoursJob,
     },
   ],
-};
+});
 
 /** Failures a retry cannot mend: the tutor must act (authorise again, share the calendar); the access-lost alert says so. */
 const needsTheTutor = (error: unknown) =>

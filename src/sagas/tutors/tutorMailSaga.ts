@@ -8,7 +8,7 @@ import type { TutorApplicationEvent } from '../../domain/accounts/tutorApplicati
 import { type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
 import type { TutorInvitationEvent } from '../../domain/tutors/invitation.ts';
 import type { TutorEvent } from '../../domain/tutors/tutor.ts';
-import type { Reactor } from '../kit/reactor.ts';
+import { reactor } from '../kit/reactor.ts';
 
 export const TUTOR_MAIL_QUEUE = 'tutor-mail';
 
@@ -34,7 +34,7 @@ export interface DecisionMailJob extends TutorMailJob {
 export const tutorMailJobId = (eventId: string) => deterministicUuid(`${eventId}/tutor-mail`);
 const tutorMailId = (eventId: string) => deterministicUuid(`tutor-mail/${eventId}`);
 
-export const tutorMailReactor: Reactor = {
+export const tutorMailReactor = reactor({
   name: 'tutor_mail_saga',
   handles: ['TutorInvited', 'TutorInvitationResent', 'TutorProfileCreated', 'TutorApplicationRejected'],
   jobsFor: (event) => [
@@ -44,7 +44,7 @@ export const tutorMailReactor: Reactor = {
       data: { streamId: event.streamId, eventId: event.id } satisfies TutorMailJob,
     },
   ],
-};
+});
 
 const signature = ['', '— The Topmark team'];
 type Deps = { store: EventStore; mailer: Mailer; vault: PersonalDataVault };
