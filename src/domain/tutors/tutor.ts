@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { WeeklyHours } from '../calendar/availability.ts';
 import { type EventsOf, eventType } from '../kit/eventDefinition.ts';
+import type { RateChange } from '../payouts/hourlyRate.ts';
 import { type GradeLevel, gradeLevelSchema } from '../subjects/gradeLevels.ts';
-import type { RateChange } from './hourlyRate.ts';
 
 /** The tutor's profile, created when an admin approves the application; onboarding fills it in later. */
 export const tutorProfileCreated = z.object({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../../tests/support/givenWhenThen.ts';
+import { rateInForce } from '../payouts/hourlyRate.ts';
 import type { SubjectRef } from '../subjects/qualifications.ts';
-import { rateInForce } from './hourlyRate.ts';
 import type { TutorEvent } from './tutor.ts';
 import {
   AT_LEAST_ONE_SUBJECT,

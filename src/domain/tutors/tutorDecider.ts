@@ -1,8 +1,8 @@
 import { validateWeeklyHours, type WeeklyHours } from '../calendar/availability.ts';
 import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
 import { knownTimeZoneOf } from '../kit/timeZones.ts';
+import { MAX_HOURLY_RATE_CENTS } from '../payouts/hourlyRate.ts';
 import { type Qualification, qualificationPolicy, type SubjectRef } from '../subjects/qualifications.ts';
-import { MAX_HOURLY_RATE_CENTS } from './hourlyRate.ts';
 import { evolveTutor, initialTutorState, type TutorEvent, type TutorState } from './tutor.ts';
 
 export const TUTOR_NOT_FOUND = 'Tutor not found';

@@ -1,4 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import { type RateChange, rateInForce } from '../../domain/payouts/hourlyRate.ts';
 import type { PayoutLineView, PayoutPeriodView, PayoutTutorSessionsView } from '../../domain/payouts/payoutApi.ts';
 import { adjustmentLines, periodsAdjustedBy, type SessionTally, sessionLines, totalCents } from '../../domain/payouts/payoutLines.ts';
 import type { PayoutLine, PayoutMethod, PayoutStatus } from '../../domain/payouts/payoutPeriod.ts';
@@ -11,18 +12,42 @@ import { DELETED_USER } from '../operations/entityNames.ts';
  * periods right before it; an approved period answers the lines its approval froze.
  */
 
-/** Payable sessions of `[start, end)` per tutor and rate in force at each session's start (latest effective, then latest recorded). */
+/**
+ * Each tutor's rate history from `payout_rates` (the profile's rate at creation from the beginning,
+ * then every change), in the order recorded: what `rateInForce` reads.
+ */
+export async function rateHistories(sql: Sql, tutorIds: readonly string[]): Promise<Map<string, RateChange[]>> {
+  const histories = new Map<string, RateChange[]>();
+  if (tutorIds.length === 0) return histories;
+  const rows = await sql<{ tutor_id: string; effective_from: Date; hourly_rate_cents: number }[]>`
+    SELECT tutor_id, effective_from, hourly_rate_cents FROM payout_rates
+    WHERE tutor_id = ANY(${[...new Set(tutorIds)]}) ORDER BY position`;
+  for (const r of rows) {
+    const history = histories.get(r.tutor_id) ?? [];
+    history.push({ hourlyRateCents: r.hourly_rate_cents, effectiveFrom: r.effective_from.toISOString() });
+    histories.set(r.tutor_id, history);
+  }
+  return histories;
+}
+
+/** Payable sessions of `[start, end)` per tutor and rate in force at each session's start. */
 export async function sessionTallies(sql: Sql, span: { start: Date; end: Date }): Promise<SessionTally[]> {
-  const rows = await sql<{ tutor_id: string; rate_cents: number | null; sessions: number }[]>`
-    SELECT s.tutor_id, r.hourly_rate_cents AS rate_cents, count(*)::int AS sessions
-    FROM payout_sessions s
-    LEFT JOIN LATERAL (
-      SELECT hourly_rate_cents FROM payout_rates r
-      WHERE r.tutor_id = s.tutor_id AND r.effective_from <= s.start_at
-      ORDER BY r.effective_from DESC, r.position DESC LIMIT 1) r ON true
-    WHERE s.payable AND s.start_at >= ${span.start} AND s.start_at < ${span.end}
-    GROUP BY s.tutor_id, r.hourly_rate_cents`;
-  return rows.map((r) => ({ tutorId: r.tutor_id, rateCents: r.rate_cents, sessions: r.sessions }));
+  const sessions = await sql<{ tutor_id: string; start_at: Date }[]>`
+    SELECT tutor_id, start_at FROM payout_sessions
+    WHERE payable AND start_at >= ${span.start} AND start_at < ${span.end}`;
+  const rates = await rateHistories(
+    sql,
+    sessions.map((s) => s.tutor_id),
+  );
+  const tallies = new Map<string, SessionTally>();
+  for (const s of sessions) {
+    const rateCents = rateInForce(rates.get(s.tutor_id) ?? [], s.start_at);
+    const key = `${s.tutor_id}\u0000${rateCents}`;
+    const tally = tallies.get(key) ?? { tutorId: s.tutor_id, rateCents, sessions: 0 };
+    tally.sessions += 1;
+    tallies.set(key, tally);
+  }
+  return [...tallies.values()];
 }
 
 interface LineRead {
@@ -137,7 +162,6 @@ interface PayoutSessionRead {
   id: string;
   start_at: Date;
   status: string;
-  rate_cents: number | null;
   subject: string | null;
   duration: number | null;
   student: string | null;
@@ -150,20 +174,18 @@ interface PayoutSessionRead {
  */
 export async function payoutTutorSessions(sql: Sql, period: Span, tutorId: string): Promise<PayoutTutorSessionsView> {
   const rows = await sql<PayoutSessionRead[]>`
-    SELECT s.id, s.start_at, s.status, r.hourly_rate_cents AS rate_cents, se.subject_name AS subject, se.duration,
+    SELECT s.id, s.start_at, s.status, se.subject_name AS subject, se.duration,
            nullif(trim(st.first_name || ' ' || st.last_name), '') AS student
     FROM payout_sessions s
-    LEFT JOIN LATERAL (
-      SELECT hourly_rate_cents FROM payout_rates r
-      WHERE r.tutor_id = s.tutor_id AND r.effective_from <= s.start_at
-      ORDER BY r.effective_from DESC, r.position DESC LIMIT 1) r ON true
     LEFT JOIN sessions se ON se.id = s.id
     LEFT JOIN students st ON st.id = se.student_id
     WHERE s.payable AND s.tutor_id = ${tutorId} AND s.start_at >= ${period.start} AND s.start_at < ${period.end}
     ORDER BY s.start_at, s.id`;
   const names = await tutorNames(sql, [tutorId]);
+  const history = (await rateHistories(sql, [tutorId])).get(tutorId) ?? [];
+  const rated = rows.map((r) => ({ ...r, rate_cents: rateInForce(history, r.start_at) }));
   // Each payable session is one hour at its rate (payoutLines.ts), whatever its booked length.
-  const sessions = rows.map((r) => ({
+  const sessions = rated.map((r) => ({
     sessionId: r.id,
     start: r.start_at.toISOString(),
     studentName: r.student ?? DELETED_USER,
@@ -178,6 +200,6 @@ export async function payoutTutorSessions(sql: Sql, period: Span, tutorId: strin
     tutorId,
     tutorName: names.get(tutorId) ?? 'Former tutor',
     sessions,
-    total: dollars(rows.reduce((sum, r) => sum + (r.rate_cents ?? 0), 0)),
+    total: dollars(rated.reduce((sum, r) => sum + (r.rate_cents ?? 0), 0)),
   };
 }

@@ -5,6 +5,7 @@ import { migrate } from '../../adapters/db/migrate.ts';
 import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { usersProjector } from '../accounts/usersProjector.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
+import { payoutsProjector } from '../payouts/payoutsProjector.ts';
 import { tutorReviewsProjector } from '../reviews/reviewsProjector.ts';
 import { subjectsProjector } from '../subjects/subjectsProjector.ts';
 import { findTutorPicture, findTutorProfile, listDirectory, listTutorSubjects } from './queries.ts';
@@ -18,8 +19,8 @@ let spec: ProjectionSpec;
 beforeAll(async () => {
   db = await createTestDatabase('tutordirectory');
   await migrate(db.sql);
-  // The directory reads each tutor's figures from the reviews read model.
-  spec = await projectionSpec(db.sql, [usersProjector, subjectsProjector, tutorsProjector, tutorReviewsProjector]);
+  // The directory reads each tutor's figures from the reviews read model; a profile's rate is the payouts read model's.
+  spec = await projectionSpec(db.sql, [usersProjector, subjectsProjector, tutorsProjector, tutorReviewsProjector, payoutsProjector]);
   const subject = (id: string, name: string, gradeLevel: GradeLevel, category: string) =>
     event(`subject-${id}`, 'SubjectAdded', { subjectId: id, name, description: null, category, gradeLevel, at });
   const tutor = (id: string, firstName: string, subjects: [string, GradeLevel][], onboarded = true) => {

@@ -1,4 +1,5 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import { type RateChange, rateInForce } from '../../domain/payouts/hourlyRate.ts';
 import { shownRating } from '../../domain/reviews/review.ts';
 import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import type { TutorInvitationListEntry } from '../../domain/tutors/adminApi.ts';
@@ -13,11 +14,16 @@ import type { DashboardStats, TutorListEntry, TutorProfile, TutorSubject } from 
 /** Levels in rank order, as `gradeLevelRank` has them: `array_position` over it compares levels in SQL. */
 const LEVELS = ['grade_10_under', 'grade_11_12', 'university'];
 
-/** The rate of tutor `t` in force at `instant` (an SQL expression), from its changes; null before the first. */
-const rateAt = (sql: Sql, instant: string) => sql`
-  SELECT r.hourly_rate_cents FROM tutor_rates r
-  WHERE r.tutor_id = t.id AND r.effective_from <= ${sql.unsafe(instant)}
-  ORDER BY r.effective_from DESC, r.position DESC LIMIT 1`;
+/**
+ * The tutor's rate history, in the order recorded, from the payouts read model's `payout_rates`
+ * (payouts own rates; the profile's rate at creation counts there from the beginning): what
+ * `rateInForce` reads. Read here because a feature's queries do not import another's.
+ */
+async function rateHistory(sql: Sql, tutorId: string): Promise<RateChange[]> {
+  const rows = await sql<{ effective_from: Date; hourly_rate_cents: number }[]>`
+    SELECT effective_from, hourly_rate_cents FROM payout_rates WHERE tutor_id = ${tutorId} ORDER BY position`;
+  return rows.map((r) => ({ hourlyRateCents: r.hourly_rate_cents, effectiveFrom: r.effective_from.toISOString() }));
+}
 
 interface ProfileRead {
   id: string;
@@ -29,13 +35,17 @@ interface ProfileRead {
   hourly_rate_cents: number | null;
 }
 
-/** A live tutor's profile (an account deleted since is not found); null when there is none. */
-export async function findTutorProfile(sql: Sql, tutorId: string): Promise<TutorProfile | null> {
-  const [row] = await sql<ProfileRead[]>`
-    SELECT id, user_id, onboarding_completed, bio, experience, profile_image_path,
-      COALESCE((${rateAt(sql, 'now()')}), hourly_rate_cents) AS hourly_rate_cents
-    FROM tutors t WHERE id = ${tutorId} AND is_active`;
+/** A live tutor's profile (an account deleted since is not found), with the rate in force `now`; null when there is none. */
+export async function findTutorProfile(sql: Sql, tutorId: string, now: Date = new Date()): Promise<TutorProfile | null> {
+  const [[row], history] = await Promise.all([
+    sql<ProfileRead[]>`
+      SELECT id, user_id, onboarding_completed, bio, experience, profile_image_path, hourly_rate_cents
+      FROM tutors WHERE id = ${tutorId} AND is_active`,
+    rateHistory(sql, tutorId),
+  ]);
   if (!row) return null;
+  // The profile's own rate at creation stands in until the payouts read model has caught up with it.
+  const rateCents = rateInForce(history, now) ?? row.hourly_rate_cents;
   return {
     id: row.id,
     userId: row.user_id,
@@ -43,7 +53,7 @@ export async function findTutorProfile(sql: Sql, tutorId: string): Promise<Tutor
     bio: row.bio,
     experience: row.experience,
     profileImagePath: pictureUrl(row.id, row.profile_image_path),
-    hourlyRate: row.hourly_rate_cents === null ? null : row.hourly_rate_cents / 100,
+    hourlyRate: rateCents === null ? null : rateCents / 100,
   };
 }
 
@@ -148,29 +158,32 @@ export interface StatsSpans {
  *   at the rate in force at its start, as payouts pay it (no rate in force: nothing earned).
  */
 export async function dashboardStats(sql: Sql, tutorId: string, spans: StatsSpans): Promise<DashboardStats | null> {
-  const [tutor] = await sql<{ id: string }[]>`SELECT id FROM tutors WHERE id = ${tutorId} AND is_active`;
+  const [tutor] = await sql<{ hourly_rate_cents: number | null }[]>`
+    SELECT hourly_rate_cents FROM tutors WHERE id = ${tutorId} AND is_active`;
   if (!tutor) return null;
-  const [row] = await sql<
-    { active_students: string; sessions_this_week: string; payable_minutes: string | null; earned_cents: string | null }[]
-  >`
-    SELECT
-      (SELECT count(DISTINCT student_id) FROM student_courses WHERE tutor_id = ${tutorId} AND status <> 'inactive') AS active_students,
-      (SELECT count(*) FROM sessions WHERE tutor_id = ${tutorId} AND status <> 'cancelled'
-         AND start_at >= ${spans.week.start} AND start_at < ${spans.week.end}) AS sessions_this_week,
-      (SELECT sum(duration) FROM sessions WHERE tutor_id = ${tutorId}
-         AND (status = 'completed' OR (status = 'cancelled' AND cancel_credit = 'forfeited'))
-         AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}) AS payable_minutes,
-      (SELECT sum(COALESCE((${rateAt(sql, 's.start_at')}), t.hourly_rate_cents, 0))
-         FROM sessions s JOIN tutors t ON t.id = s.tutor_id
-         WHERE s.tutor_id = ${tutorId}
-         AND (s.status = 'completed' OR (s.status = 'cancelled' AND s.cancel_credit = 'forfeited'))
-         AND s.start_at >= ${spans.billingPeriod.start} AND s.start_at < ${spans.billingPeriod.end}) AS earned_cents`;
+  const [[row], payable, history] = await Promise.all([
+    sql<{ active_students: string; sessions_this_week: string; payable_minutes: string | null }[]>`
+      SELECT
+        (SELECT count(DISTINCT student_id) FROM student_courses WHERE tutor_id = ${tutorId} AND status <> 'inactive') AS active_students,
+        (SELECT count(*) FROM sessions WHERE tutor_id = ${tutorId} AND status <> 'cancelled'
+           AND start_at >= ${spans.week.start} AND start_at < ${spans.week.end}) AS sessions_this_week,
+        (SELECT sum(duration) FROM sessions WHERE tutor_id = ${tutorId}
+           AND (status = 'completed' OR (status = 'cancelled' AND cancel_credit = 'forfeited'))
+           AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}) AS payable_minutes`,
+    sql<{ start_at: Date }[]>`
+      SELECT start_at FROM sessions WHERE tutor_id = ${tutorId}
+        AND (status = 'completed' OR (status = 'cancelled' AND cancel_credit = 'forfeited'))
+        AND start_at >= ${spans.billingPeriod.start} AND start_at < ${spans.billingPeriod.end}`,
+    rateHistory(sql, tutorId),
+  ]);
   const minutes = Number(row?.payable_minutes ?? 0);
+  // Each payable session is one hour at the rate in force at its start (the profile's rate at creation until payouts have it).
+  const earnedCents = payable.reduce((sum, s) => sum + (rateInForce(history, s.start_at) ?? tutor.hourly_rate_cents ?? 0), 0);
   return {
     activeStudents: Number(row?.active_students ?? 0),
     sessionsThisWeek: Number(row?.sessions_this_week ?? 0),
     hoursThisBillingPeriod: Math.round((minutes / 60) * 100) / 100,
-    earningsThisBillingPeriod: Number(row?.earned_cents ?? 0) / 100,
+    earningsThisBillingPeriod: earnedCents / 100,
   };
 }
 

@@ -2,7 +2,8 @@ import type { GradeLevel } from '../../domain/subjects/gradeLevels.ts';
 import { boolean, int, type RowOf, table, text, timestamptz } from '../kit/table.ts';
 
 /**
- * Tutors' profiles (spec part 1 §3 `tutors`); the rate in cents (no decimal column type in the kit).
+ * Tutors' profiles (spec part 1 §3 `tutors`); `hourly_rate_cents` is the profile's rate at creation, in cents (no
+ * decimal column type in the kit); every rate after it is in the payouts read model (`payout_rates`), which owns rates.
  * `id` is the tutor id every tutor path uses; it equals `user_id` (one profile per account).
  * `profile_image_path` is the picture's storage key, served at `/api/tutors/{id}/picture`.
  * A deleted account leaves the row inactive with its personal fields (bio, picture) cleared.
@@ -25,25 +26,6 @@ export const tutors = table(
   { indexes: [{ name: 'tutors_user', on: ['user_id'], unique: true }] },
 );
 export type TutorRow = RowOf<typeof tutors>;
-
-/**
- * Every hourly rate an admin set (`TutorRateChanged`), from when: the rate in force at an instant
- * is the latest `effective_from` at or before it, then the latest recorded (`position`), as
- * `rateInForce` and the payouts read model have it. `tutors.hourly_rate_cents` is the profile's
- * rate at creation, in force until the first change.
- */
-export const tutorRates = table(
-  'tutor_rates',
-  {
-    id: text().primaryKey(),
-    tutor_id: text(),
-    effective_from: timestamptz(),
-    hourly_rate_cents: int(),
-    position: text(),
-  },
-  { indexes: [{ name: 'tutor_rates_tutor_from', on: ['tutor_id', 'effective_from DESC'] }] },
-);
-export type TutorRateRow = RowOf<typeof tutorRates>;
 
 /**
  * What each tutor teaches (spec part 1 §3 `tutor_subjects`) and up to which level: the saved set,

@@ -2,16 +2,7 @@ import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { defineProjection, type ProjectedEvent } from '../kit/defineProjection.ts';
 import { foldRows } from '../kit/foldRows.ts';
 import { deleteRows, insertRows, updateRows } from '../kit/writes.ts';
-import {
-  type TutorInvitationRow,
-  type TutorRateRow,
-  type TutorRow,
-  type TutorSubjectRow,
-  tutorInvitations,
-  tutorRates,
-  tutorSubjects,
-  tutors,
-} from './tables.ts';
+import { type TutorInvitationRow, type TutorRow, type TutorSubjectRow, tutorInvitations, tutorSubjects, tutors } from './tables.ts';
 
 const handles = [
   'TutorProfileCreated',
@@ -19,7 +10,6 @@ const handles = [
   'TutorPictureChanged',
   'TutorQualificationsSet',
   'TutorOnboardingCompleted',
-  'TutorRateChanged',
   'TutorInvited',
   'TutorInvitationResent',
   'TutorInvitationRevoked',
@@ -90,7 +80,7 @@ const profileKey = (e: ProfileEvent) => (e.type === 'AccountDeleted' ? e.data.us
 export const tutorsProjector = defineProjection({
   name: 'tutors',
   handles,
-  tables: [tutors, tutorSubjects, tutorInvitations, tutorRates],
+  tables: [tutors, tutorSubjects, tutorInvitations],
   async apply(tx, events) {
     const invitations: TutorInvitationRow[] = [];
     const accepted: Pick<TutorInvitationRow, 'id' | 'status' | 'accepted_at'>[] = [];
@@ -98,7 +88,6 @@ export const tutorsProjector = defineProjection({
     const revoked: Pick<TutorInvitationRow, 'id' | 'status' | 'revoked_at' | 'revoked_by'>[] = [];
     /** Per invitation, the mails sent again in the batch and when the last one was. */
     const resent = new Map<string, { count: number; at: string }>();
-    const rates: TutorRateRow[] = [];
     /** Each tutor's latest saved set in the batch (null: none any more). */
     const subjects = new Map<string, TutorSubjectRow[]>();
     for (const e of events) {
@@ -117,15 +106,6 @@ export const tutorsProjector = defineProjection({
           break;
         case 'AccountDeleted':
           subjects.set(e.data.userId, []);
-          break;
-        case 'TutorRateChanged':
-          rates.push({
-            id: e.id,
-            tutor_id: e.data.tutorId,
-            effective_from: e.data.effectiveFrom,
-            hourly_rate_cents: e.data.hourlyRateCents,
-            position: e.position,
-          });
           break;
         case 'TutorInvited':
           invitations.push({
@@ -181,6 +161,5 @@ export const tutorsProjector = defineProjection({
         FROM unnest(${ids}::text[], ${ids.map((id) => resent.get(id)?.count ?? 0)}::int[], ${ids.map((id) => resent.get(id)?.at ?? '')}::timestamptz[]) AS x(id, n, at)
         WHERE t.id = x.id`;
     }
-    await insertRows(tx, tutorRates, rates, 'nothing');
   },
 });

@@ -1,7 +1,9 @@
 /**
  * The rate in force at an instant: of the changes effective at or before it, the one with the
  * latest `effectiveFrom`; of several with the same `effectiveFrom`, the last recorded (a
- * correction). The payouts read model and the tutor's dashboard apply the same rule in SQL.
+ * correction). Payouts own rates: this is the one rule the tutor decider's state, the payout
+ * lines, the payout drill-down, the tutor's profile and dashboard earnings all read, each over a
+ * history in the order recorded (the payouts read model's `payout_rates`, ordered by position).
  */
 export interface RateChange {
   hourlyRateCents: number;
