@@ -1,11 +1,20 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
 import { PaymentError, type PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
 import { abandonPurchase, completePurchase, type PurchaseHandlers, paidCard } from '../../commands/purchases/purchaseHandlers.ts';
 import { PAYMENT_WINDOW_MINUTES } from '../../domain/purchases/purchase.ts';
 import { stalePendingPurchases } from '../../projections/purchases/queries.ts';
 
-const SWEEP_MS = 60_000;
+export const ABANDONED_PURCHASE_SWEEP_QUEUE = 'purchase-abandoned-sweep';
+/** Every minute: a checkout is given up within about a minute of its payment window closing. */
+export const ABANDONED_PURCHASE_SWEEP_CRON = '* * * * *';
+
+/**
+ * A failing sweep fails its job: retried twice, then dead-lettered, which raises a "job gave up"
+ * alert. The next minute's sweep runs regardless.
+ */
+export const abandonedPurchaseSweepQueue: QueueDefinition = { name: ABANDONED_PURCHASE_SWEEP_QUEUE, retryLimit: 2, retryDelaySeconds: 10 };
 
 export interface AbandonDeps {
   sql: Sql;
@@ -76,11 +85,17 @@ export async function sweepAbandonedPurchases(deps: AbandonDeps, now = new Date(
   return abandoned;
 }
 
-/** Sweeps every minute (polling; each process may run it). */
-export function scheduleAbandonSweeps(deps: AbandonDeps): void {
-  setInterval(() => {
-    sweepAbandonedPurchases(deps).catch(() => {
-      // Transient (connection lost, shutting down): the next sweep retries.
-    });
-  }, SWEEP_MS).unref();
+/**
+ * Sweeps on a pg-boss schedule: one job a minute across every process, run by one worker, so
+ * processes no longer sweep side by side (each sweep is still safe to repeat).
+ */
+export async function scheduleAbandonSweeps(queue: JobQueue, deps: AbandonDeps): Promise<void> {
+  await queue.boss.schedule(ABANDONED_PURCHASE_SWEEP_QUEUE, ABANDONED_PURCHASE_SWEEP_CRON);
+  await queue.work(
+    ABANDONED_PURCHASE_SWEEP_QUEUE,
+    async () => {
+      await sweepAbandonedPurchases(deps);
+    },
+    { batchSize: 1, workers: 1 },
+  );
 }

@@ -2,7 +2,7 @@ import { courseHandlers } from '../../commands/courses/courseHandlers.ts';
 import { promoCodeHandlers } from '../../commands/promoCodes/promoCodeHandlers.ts';
 import { purchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 import type { SagaFeature } from '../kit/sagaFeature.ts';
-import { scheduleAbandonSweeps } from './abandonedPurchases.ts';
+import { abandonedPurchaseSweepQueue, scheduleAbandonSweeps } from './abandonedPurchases.ts';
 import { MONEY_NOTICE_QUEUE, moneyNoticeReactor, workMoneyNotices } from './moneyNotices.ts';
 import {
   ORPHANED_ENROLLMENT_CLAIM_QUEUE,
@@ -24,6 +24,8 @@ export const purchaseSagas: SagaFeature = {
   queues: [
     { name: MONEY_NOTICE_QUEUE, retryLimit: 8, retryDelaySeconds: 5 },
     { name: ORPHANED_ENROLLMENT_CLAIM_QUEUE, retryLimit: 10, retryDelaySeconds: 60 },
+    // Checkouts left unpaid past the payment window, swept every minute.
+    abandonedPurchaseSweepQueue,
   ],
   reactors: [moneyNoticeReactor, orphanedEnrollmentClaimReactor],
   workflows: (ports) => [
@@ -38,7 +40,7 @@ export const purchaseSagas: SagaFeature = {
     await workMoneyNotices(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
     const purchases = purchaseHandlers(ports.store);
     if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
-    scheduleAbandonSweeps({ sql: ports.sql, purchases, payments: ports.payments });
+    await scheduleAbandonSweeps(ports.jobs, { sql: ports.sql, purchases, payments: ports.payments });
     await workOrphanedEnrollmentClaims(ports.jobs, { purchases, students: ports.accountHandlers });
   },
 };
