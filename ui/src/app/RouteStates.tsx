@@ -4,8 +4,8 @@ import { Button } from '../components/ui/button.tsx';
 import { PageSpinner } from './auth/PageSpinner.tsx';
 
 /**
- * What a route shows while its page's chunk (app/lazyPages.ts) loads: the router waits
- * `defaultPendingMs` before showing it, so a fast or preloaded page never flashes a spinner.
+ * What a route shows while its page's chunk (app/lazyPages.ts) loads; a preloaded page (a link
+ * hovered or focused) is already there and shows none.
  */
 export function RoutePending() {
   return <PageSpinner label="Loading page..." />;

@@ -43,10 +43,12 @@ export const router = createRouter({
   defaultPreload: 'intent',
   scrollRestoration: true,
   defaultNotFoundComponent: RootNotFound,
-  // A chunk still loading after 300 ms shows a spinner, kept 300 ms at least so it does not flicker.
+  // A page whose chunk is not loaded yet shows a spinner at once (kept 150 ms at least, so it does
+  // not flicker), rather than leaving the previous page on screen under the new address: a redirect
+  // (sign-in to /accept-terms) would show the old page's controls with the new page's URL.
   defaultPendingComponent: RoutePending,
-  defaultPendingMs: 300,
-  defaultPendingMinMs: 300,
+  defaultPendingMs: 0,
+  defaultPendingMinMs: 150,
   defaultErrorComponent: RouteError,
 });
 
