@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { api } from '../../app/api.ts';
 
 /**
- * The student side of sessions (spec part 2 §7 "Sessions"): the booking grid, booking, cancelling
- * and moving a session. Answers are read through `@shared/sessions/sessionApi.ts`.
+ * Sessions (spec part 2 §7 "Sessions"): the booking grid, booking, cancelling, and moving a
+ * session (the one client of the tutor's and the family's reschedule dialog). Answers are read through `@shared/sessions/sessionApi.ts`.
  */
 
 const enc = encodeURIComponent;
@@ -49,7 +49,7 @@ export const sessionsApi = {
       `/api/tutors/${enc(tutorId)}/reschedule-availability/${enc(date)}?excludeSessionId=${enc(sessionId)}&timezone=${enc(zone)}`,
       rescheduleAvailabilitySchema,
     ),
-  /** PATCH /api/sessions/{id}/reschedule {newDate (local yyyy-MM-ddTHH:mm), start (the slot's instant), updateCalendar, timezone}. */
+  /** PATCH /api/sessions/{id}/reschedule {newDate (local yyyy-MM-ddTHH:mm), start (the slot's instant: which of a repeated hour), updateCalendar, timezone}. */
   reschedule: (sessionId: string, newDate: string, start: string, timezone: string) =>
     api.send(
       'PATCH',

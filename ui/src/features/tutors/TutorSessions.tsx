@@ -20,9 +20,9 @@ import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
+import { RescheduleDialog } from '../sessions/RescheduleDialog.tsx';
 import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
 import { PendingButton, Skeleton } from './parts.tsx';
-import { RescheduleDialog } from './RescheduleDialog.tsx';
 import { hasStarted, SYNC_POLL_MS, sessionDateTime, splitSessions } from './sessionFormat.ts';
 import { useNow } from './useNow.ts';
 import { useSessionsRefresh } from './useSessionsRefresh.ts';
@@ -45,6 +45,7 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
   const now = useNow();
   const [completing, setCompleting] = useState<TutorSession | null>(null);
   const [moving, setMoving] = useState<TutorSession | null>(null);
+  const refreshSessions = useSessionsRefresh(tutorId);
   // The dialogs have no trigger of their own: focus goes back to the button that opened them.
   const opener = useRef<HTMLElement | null>(null);
   const remember = () => {
@@ -140,7 +141,14 @@ export function TutorSessions({ tutorId, zone }: { tutorId: string; zone: string
       <CardContent>{content}</CardContent>
       <CompleteSessionDialog tutorId={tutorId} session={completing} onClose={() => setCompleting(null)} onCloseAutoFocus={returnFocus} />
       {moving ? (
-        <RescheduleDialog tutorId={tutorId} session={moving} zone={zone} onClose={() => setMoving(null)} onCloseAutoFocus={returnFocus} />
+        <RescheduleDialog
+          session={moving}
+          summary={`${moving.subject.name} with ${moving.student.firstName} ${moving.student.lastName}`}
+          party={{ kind: 'tutor', onMoved: refreshSessions }}
+          zone={zone}
+          onClose={() => setMoving(null)}
+          onCloseAutoFocus={returnFocus}
+        />
       ) : null}
     </Card>
   );

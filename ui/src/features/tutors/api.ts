@@ -1,5 +1,5 @@
 import { timezoneResponseSchema } from '@shared/accounts/accountApi.ts';
-import { rescheduleAvailabilitySchema, tutorSessionSchema } from '@shared/sessions/sessionApi.ts';
+import { tutorSessionSchema } from '@shared/sessions/sessionApi.ts';
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '@shared/sessions/sessionCalendarApi.ts';
 import type { Qualification } from '@shared/subjects/qualifications.ts';
 import { type Subject, subjectSchema } from '@shared/subjects/subjectApi.ts';
@@ -51,8 +51,6 @@ export const tutorKeys = {
   directory: (subjectId: string, gradeLevel: string) => ['/api/tutors', { subjectId, gradeLevel }] as const,
   sessions: (tutorId: string) => ['/api/sessions/tutor', tutorId] as const,
   syncStatus: (tutorId: string) => ['/api/tutor', tutorId, 'sync-status'] as const,
-  rescheduleSlots: (tutorId: string, date: string, sessionId: string, timezone: string) =>
-    ['/api/tutors', tutorId, 'reschedule-availability', date, { sessionId, timezone }] as const,
 };
 
 /** A fresh key per attempt: a retried request is answered once (the server's Idempotency-Key). */
@@ -107,21 +105,6 @@ export const tutorsApi = {
 
   /** The tutor's sessions (spec part 2 §7 "Sessions"). */
   sessions: (tutorId: string) => api.get(`/api/sessions/tutor/${enc(tutorId)}`, z.array(tutorSessionSchema)),
-  /** Free start times on `date` (yyyy-MM-dd in `timezone`) for moving `sessionId`; its own hour does not block. */
-  rescheduleSlots: (tutorId: string, date: string, sessionId: string, timezone: string) =>
-    api.get(
-      `/api/tutors/${enc(tutorId)}/reschedule-availability/${enc(date)}?${new URLSearchParams({ excludeSessionId: sessionId, timezone })}`,
-      rescheduleAvailabilitySchema,
-    ),
-  /** `newDate`: the new start as local yyyy-MM-ddTHH:mm in `timezone`; `start` its instant (which of a repeated hour). */
-  reschedule: (sessionId: string, newDate: string, start: string, timezone: string) =>
-    api.send(
-      'PATCH',
-      `/api/sessions/${enc(sessionId)}/reschedule`,
-      { newDate, start, updateCalendar: true, timezone },
-      tutorSessionSchema,
-      idempotencyKey(),
-    ),
   complete: (sessionId: string, notes: string) =>
     api.send('PATCH', `/api/sessions/${enc(sessionId)}/complete`, { completed: true, notes }, tutorSessionSchema, idempotencyKey()),
   sendInvite: (sessionId: string) =>

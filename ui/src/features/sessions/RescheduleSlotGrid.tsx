@@ -1,8 +1,8 @@
 import type * as React from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/utils.ts';
-import { Skeleton } from './parts.tsx';
-import { RESCHEDULE_DAYS_AHEAD, SLOT_PLACEHOLDERS, slotTime } from './sessionFormat.ts';
+import { Skeleton } from '../tutors/parts.tsx';
+import { RESCHEDULE_DAYS_AHEAD, SLOT_PLACEHOLDERS, slotTime } from '../tutors/sessionFormat.ts';
 
 /** Spec part 2 §2 (the reschedule dialog's empty message). */
 export const NO_SLOTS = 'No time slots available for this date (all slots have conflicts)';
