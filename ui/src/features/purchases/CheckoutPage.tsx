@@ -1,8 +1,7 @@
 import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
-import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ArrowLeft, CircleAlert, CreditCard, Loader2, Lock, Tag, X } from 'lucide-react';
+import { ArrowLeft, CircleAlert, CreditCard, Loader2, Lock } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
@@ -17,6 +16,7 @@ import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type SandboxCardAnswer } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
+import { PromoCodeField } from './PromoCodeField.tsx';
 import { RepurchaseReturn } from './RepurchaseReturn.tsx';
 import { checkoutEntryOf, repurchaseReturnOf } from './returnUrl.ts';
 import { StripeCardForm } from './StripeCardForm.tsx';
@@ -31,7 +31,6 @@ import {
 } from './storage.ts';
 
 export const REDIRECT_DELAY_MS = 2000;
-const NOT_LOGGED_IN = 'You must be logged in to use promo codes';
 const CONFIRM_FAILED = 'Payment completed but there was an issue creating your enrollment. Please contact support.';
 
 /**
@@ -161,7 +160,15 @@ function Checkout({ enrollment, user }: { enrollment: PendingEnrollment; user: U
               <dd data-testid="order-total">{dollars(total)}</dd>
             </div>
           </dl>
-          <PromoEntry enrollment={enrollment} user={user} applied={promo} onApplied={setPromo} locked={locked} />
+          <PromoCodeField
+            packageId={enrollment.packageId}
+            userId={user?.id ?? null}
+            applied={promo}
+            onApplied={setPromo}
+            locked={locked}
+            showApplied
+            className="mt-6"
+          />
         </CardContent>
       </Card>
       <Card>
@@ -194,103 +201,6 @@ function Row({ label, value }: { label: string; value: string }) {
     <div className="flex justify-between gap-4">
       <dt className="text-slate-600">{label}</dt>
       <dd className="text-right font-medium text-slate-900">{value}</dd>
-    </div>
-  );
-}
-
-function PromoEntry({
-  enrollment,
-  user,
-  applied,
-  onApplied,
-  locked,
-}: {
-  enrollment: PendingEnrollment;
-  user: User | null;
-  applied: PromoValidation | null;
-  onApplied: (promo: PromoValidation | null) => void;
-  locked: boolean;
-}) {
-  const id = useId();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const validate = useMutation({
-    mutationFn: (value: string) => {
-      if (!user) throw new Error(NOT_LOGGED_IN);
-      return purchasesApi.validatePromo({ code: value, packageId: enrollment.packageId, userId: user.id });
-    },
-    onSuccess: (result) => {
-      setError(null);
-      onApplied(result);
-      toast({
-        title: 'Promo Code Applied',
-        description: `You save ${dollars(result.discountAmount)}.`,
-        variant: 'success',
-      });
-    },
-    onError: (e) => setError(e.message === NOT_LOGGED_IN ? NOT_LOGGED_IN : errorMessage(e, 'Failed to validate promo code')),
-  });
-
-  const apply = () => {
-    const value = code.trim().toUpperCase();
-    setCode(value);
-    if (!value) return setError(ENTER_PROMO_CODE);
-    if (!user) return setError(NOT_LOGGED_IN);
-    validate.mutate(value);
-  };
-
-  return (
-    <div className="mt-6 grid gap-2">
-      <Label htmlFor={`${id}-promo`}>Promo code</Label>
-      <div className="flex gap-2">
-        <Input
-          id={`${id}-promo`}
-          value={applied ? applied.promoCode.code : code}
-          readOnly={applied !== null || locked}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-promo-error` : undefined}
-          placeholder="Enter promo code"
-          autoCapitalize="characters"
-          onChange={(e) => setCode(e.target.value.toUpperCase())}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !applied && !locked) {
-              e.preventDefault();
-              apply();
-            }
-          }}
-        />
-        {applied ? (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={locked}
-            onClick={() => {
-              onApplied(null);
-              setCode('');
-              toast({ title: 'Promo Code Removed', description: 'Pricing has been restored to original amount' });
-            }}
-          >
-            <X aria-hidden="true" />
-            Remove
-          </Button>
-        ) : (
-          <Button type="button" variant="outline" onClick={apply} disabled={validate.isPending || locked}>
-            {validate.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Tag aria-hidden="true" />}
-            {validate.isPending ? 'Applying...' : 'Apply'}
-          </Button>
-        )}
-      </div>
-      {applied ? (
-        <p className="text-sm text-success" data-testid="promo-applied">
-          {applied.promoCode.code} applied{applied.promoCode.description ? `: ${applied.promoCode.description}` : ''}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-promo-error`} role="alert" className="flex items-center gap-1.5 text-sm font-medium text-destructive-text">
-          <CircleAlert className="size-4 shrink-0" aria-hidden="true" />
-          {error}
-        </p>
-      ) : null}
     </div>
   );
 }

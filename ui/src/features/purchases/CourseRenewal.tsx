@@ -1,10 +1,9 @@
 import { creditsOfCourse } from '@shared/courses/courseApi.ts';
 import { endCourseRefusal, repurchaseRefusal } from '@shared/courses/courseOffers.ts';
 import type { PromoValidation } from '@shared/promoCodes/promoCodeApi.ts';
-import { ENTER_PROMO_CODE } from '@shared/promoCodes/promoCodeApi.ts';
 import { REPURCHASE_SESSION_COUNTS } from '@shared/purchases/purchase.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, Loader2, RefreshCw, Tag, X } from 'lucide-react';
+import { Loader2, RefreshCw } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
@@ -21,11 +20,11 @@ import {
 } from '../../components/ui/alert-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type StudentCourse } from './api.ts';
+import { PromoCodeField } from './PromoCodeField.tsx';
 import { dollars } from './storage.ts';
 
 /** Spec part 2 §5, §8. */
@@ -162,7 +161,7 @@ function RepurchaseForm({ course, user, onCancel }: { course: StudentCourse; use
           </p>
         ) : null}
       </div>
-      {chosen ? <PromoField packageId={chosen.id} user={user} applied={promo} onApplied={setPromo} /> : null}
+      {chosen ? <PromoCodeField packageId={chosen.id} userId={user.id} applied={promo} onApplied={setPromo} /> : null}
       {chosen ? (
         <dl className="grid gap-1 rounded-md bg-slate-50 p-3 text-sm" data-testid="repurchase-summary">
           <div className="flex justify-between">
@@ -191,86 +190,6 @@ function RepurchaseForm({ course, user, onCancel }: { course: StudentCourse; use
         </Button>
       </DialogFooter>
     </form>
-  );
-}
-
-/** The promo entry of checkout (spec part 2 §5): uppercased, Enter applies, applied locks the input until removed. */
-function PromoField({
-  packageId,
-  user,
-  applied,
-  onApplied,
-}: {
-  packageId: string;
-  user: User;
-  applied: PromoValidation | null;
-  onApplied: (promo: PromoValidation | null) => void;
-}) {
-  const id = useId();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const validate = useMutation({
-    mutationFn: (value: string) => purchasesApi.validatePromo({ code: value, packageId, userId: user.id }),
-    onSuccess: (result) => {
-      setError(null);
-      onApplied(result);
-      toast({ title: 'Promo Code Applied', description: `You save ${dollars(result.discountAmount)}.`, variant: 'success' });
-    },
-    onError: (e) => setError(errorMessage(e, 'Failed to validate promo code')),
-  });
-  const apply = () => {
-    const value = code.trim().toUpperCase();
-    setCode(value);
-    if (!value) return setError(ENTER_PROMO_CODE);
-    validate.mutate(value);
-  };
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={`${id}-promo`}>Promo code</Label>
-      <div className="flex gap-2">
-        <Input
-          id={`${id}-promo`}
-          value={applied ? applied.promoCode.code : code}
-          readOnly={applied !== null}
-          placeholder="Enter promo code"
-          autoCapitalize="characters"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-promo-error` : undefined}
-          onChange={(e) => setCode(e.target.value.toUpperCase())}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !applied) {
-              e.preventDefault();
-              apply();
-            }
-          }}
-        />
-        {applied ? (
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() => {
-              onApplied(null);
-              setCode('');
-              toast({ title: 'Promo Code Removed', description: 'Pricing has been restored to original amount' });
-            }}
-          >
-            <X aria-hidden="true" />
-            Remove
-          </Button>
-        ) : (
-          <Button type="button" variant="outline" onClick={apply} disabled={validate.isPending}>
-            {validate.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Tag aria-hidden="true" />}
-            {validate.isPending ? 'Applying...' : 'Apply'}
-          </Button>
-        )}
-      </div>
-      {error ? (
-        <p id={`${id}-promo-error`} role="alert" className="flex items-center gap-1.5 text-sm font-medium text-destructive-text">
-          <CircleAlert className="size-4 shrink-0" aria-hidden="true" />
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 
