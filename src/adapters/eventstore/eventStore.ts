@@ -1,6 +1,7 @@
 /**
- * The event store port. Two adapters implement it (PostgreSQL, EventStoreDB) and one contract
- * suite (eventStore.contract.ts) proves both behave the same.
+ * The event store port. Two adapters implement it (PostgreSQL, EventStoreDB), a third holds the
+ * log in memory for specifications that run without a database, and one contract suite
+ * (eventStore.contract.ts) proves all three behave the same.
  *
  * A global position is an opaque string whose lexicographic order is the log order, so that
  * checkpoints of either adapter can be stored and compared in PostgreSQL as plain text.
@@ -101,7 +102,7 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
-  readonly kind: 'postgres' | 'esdb';
+  readonly kind: 'postgres' | 'esdb' | 'memory';
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
    * A stream's events in revision order ([] when it does not exist); `toRevision` gives the stream
