@@ -17,6 +17,7 @@ const ports = [
   'src/adapters/calendar/calendarPort\\.ts$',
   'src/adapters/payments/paymentPort\\.ts$',
   'src/adapters/files/fileStorage\\.ts$',
+  'src/adapters/clock/clock\\.ts$',
 ];
 
 module.exports = {

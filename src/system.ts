@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { CalendarPort } from './adapters/calendar/calendarPort.ts';
 import { type CalendarRevisions, calendarRevisions, withCalendarRevisions } from './adapters/calendar/calendarRevisions.ts';
 import { SandboxCalendar } from './adapters/calendar/sandbox/sandboxCalendar.ts';
+import { type Clock, systemClock } from './adapters/clock/clock.ts';
 import type { Config } from './adapters/config/config.ts';
 import { connect, type Sql } from './adapters/db/db.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './adapters/db/embeddedPostgres.ts';
@@ -68,6 +69,8 @@ export interface System {
   files: FileStorage;
   /** Payments: Stripe when STRIPE_SECRET_KEY is set, else the sandbox provider in PostgreSQL (refused in production). */
   payments: PaymentPort;
+  /** Business time for routes, commands and sagas: the real time, unless a test gives its own (SystemOptions.clock). */
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,8 @@ export interface SystemOptions {
   files?: FileStorage;
   /** Replaces the configured payments (tests: Stripe against a local server). */
   payments?: PaymentPort;
+  /** Replaces the real time (tests: the browser suite's server runs on a clock it can move). */
+  clock?: Clock;
 }
 
 export async function createSystem(config: Config, mode: Mode, options: SystemOptions = {}): Promise<System> {
@@ -137,6 +142,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const calendar = withCalendarRevisions(options.calendar ?? (await calendarFor(config, sql)), revisionsOfCalendars);
   const files = options.files ?? (await fileStorageFor(sql, embedded && mode !== 'cli' ? config.DATA_DIR : null, log));
   const payments = options.payments ?? (await paymentsFor(config, sql));
+  const clock = options.clock ?? systemClock;
   const sagaPorts: SagaPorts = {
     sql,
     store,
@@ -151,6 +157,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     payments,
     publicUrl: config.PUBLIC_URL,
     log,
+    clock,
   };
   const reactorRunner = new ProjectionRunner(
     sql,
@@ -211,6 +218,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     calendarRevisions: revisionsOfCalendars,
     files,
     payments,
+    clock,
     sql,
     databaseUrl,
     store,

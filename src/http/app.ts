@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Clock } from '../adapters/clock/clock.ts';
 import { isPagePath } from '../domain/site/pagePaths.ts';
 import { listStudentSessions } from '../projections/sessions/queries.ts';
 import type { System } from '../system.ts';
@@ -59,6 +60,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every API route with the roles it allows: what the role-walk test checks. */
     declaredRoutes: DeclaredRoute[];
+    /** The system's clock: the instant a request's command decides at (`contextFrom`). */
+    clock: Clock;
   }
 }
 
@@ -117,6 +120,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
 
   const declared: DeclaredRoute[] = [];
   app.decorate('declaredRoutes', declared);
+  app.decorate('clock', system.clock);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     const roles = route.config?.roles;

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { systemClock } from '../../adapters/clock/clock.ts';
 import type { EventMetadata } from '../../adapters/eventstore/eventStore.ts';
 
 /** Who asked, from where, and as part of what: becomes every appended event's metadata. */
@@ -13,6 +14,11 @@ export interface CommandContext {
   now: Date;
 }
 
+/**
+ * `now` comes from the system's clock (src/adapters/clock): routes (`contextFrom`), sagas and
+ * workers pass it, so a test server that moves its clock moves every decision. Left out (unit
+ * tests, install-time seeds), it is the real time.
+ */
 export function commandContext(partial: Partial<CommandContext> = {}): CommandContext {
   const commandId = partial.commandId ?? randomUUID();
   return {
@@ -23,7 +29,7 @@ export function commandContext(partial: Partial<CommandContext> = {}): CommandCo
     causationId: partial.causationId ?? null,
     ip: partial.ip ?? null,
     userAgent: partial.userAgent ?? null,
-    now: partial.now ?? new Date(),
+    now: partial.now ?? systemClock.now(),
   };
 }
 

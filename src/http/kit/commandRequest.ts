@@ -15,6 +15,7 @@ export function contextFrom(request: FastifyRequest, commandId?: string): Comman
     correlationId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+    now: request.server.clock.now(),
   });
 }
 

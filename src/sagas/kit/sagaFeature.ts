@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CalendarPort } from '../../adapters/calendar/calendarPort.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { FileStorage } from '../../adapters/files/fileStorage.ts';
@@ -32,6 +33,8 @@ export interface SagaPorts {
   publicUrl: string;
   /** The process's logger, for what an operator must know (a feature that is off). */
   log: Logger;
+  /** Business time: what a worker's or workflow's commands decide at. */
+  clock: Clock;
 }
 
 /**
