@@ -84,7 +84,7 @@ export const auditLogRoutes =
           }
           if (batch.length > 0) yield await named();
         }
-        const day = new Date().toISOString().slice(0, 10);
+        const day = app.clock.now().toISOString().slice(0, 10);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="audit-log-${day}.csv"`)

@@ -56,7 +56,7 @@ export const payoutRoutes =
         },
       },
       (request) => {
-        const now = new Date();
+        const now = app.clock.now();
         return payoutPeriodView(sql, periodAsked(request.query.period, now), now);
       },
     );
@@ -72,7 +72,7 @@ export const payoutRoutes =
         },
       },
       async (request, reply) => {
-        const view = await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), new Date());
+        const view = await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), app.clock.now());
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${payoutCsvFilename(view)}"`)

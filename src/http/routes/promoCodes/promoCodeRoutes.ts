@@ -139,7 +139,7 @@ export const promoCodeRoutes =
         const state = await handlers.promoCodes.load(promoCodeId);
         const terms = state.terms;
         if (!terms || !sameCode(terms.code, normalized)) throw await unknown();
-        const refusal = refusalOf(state, new Date(), userId);
+        const refusal = refusalOf(state, app.clock.now(), userId);
         if (refusal) throw new DomainError(refusal, 'conflict');
         const found = await findPackage(sql, packageId);
         if (!found) throw new DomainError(PACKAGE_NOT_FOUND, 'not_found');

@@ -224,6 +224,7 @@ export const purchaseRoutes =
           actorId: principalOf(request).userId,
           actorRole: principalOf(request).role,
           correlationId: request.id,
+          now: app.clock.now(),
         });
         const { position } = await completePurchase(
           purchases,

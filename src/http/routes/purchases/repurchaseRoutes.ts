@@ -319,6 +319,7 @@ export const repurchaseRoutes =
             actorId: principal.userId,
             actorRole: principal.role,
             correlationId: request.id,
+            now: app.clock.now(),
           });
           const card = await paidCard(payments, session.paymentIntentId);
           await completePurchase(
@@ -367,6 +368,7 @@ export const repurchaseRoutes =
             actorId: principal.userId,
             actorRole: principal.role,
             correlationId: request.id,
+            now: app.clock.now(),
           });
         const session = await payments.expireCheckoutSession(started.checkoutSessionId);
         if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {

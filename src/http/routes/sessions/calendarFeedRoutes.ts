@@ -48,7 +48,7 @@ export const calendarFeedRoutes =
         // The look-up is by the token's hash: nothing compares the secret itself, byte by byte.
         const userId = token && FEED_TOKEN.test(token) ? await feedOwner(system.sql, feedTokenHash(token)) : null;
         if (!userId) return notFound(reply);
-        const now = Date.now();
+        const now = app.clock.now().getTime();
         const sessions = await feedSessions(
           system.sql,
           userId,
@@ -118,7 +118,7 @@ export const calendarFeedRoutes =
         await readYourWrites(system.sql, ['calendar_feeds'], result.position);
         const feed = await feedOf(system.sql, userId);
         reply.header('cache-control', 'no-store');
-        return reply.status(201).send({ url: feedUrl(result.token), issuedAt: feed?.issuedAt ?? new Date().toISOString() });
+        return reply.status(201).send({ url: feedUrl(result.token), issuedAt: feed?.issuedAt ?? app.clock.now().toISOString() });
       },
     );
   };

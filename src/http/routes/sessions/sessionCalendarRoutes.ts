@@ -48,7 +48,7 @@ export const sessionCalendarRoutes =
         const { tutorId } = request.params;
         await existingTutor(tutorId);
         mayActFor(principalOf(request), tutorId);
-        return calendarSyncSummary(sql, tutorId);
+        return calendarSyncSummary(sql, tutorId, app.clock.now());
       },
     );
 

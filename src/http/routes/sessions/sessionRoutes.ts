@@ -148,7 +148,7 @@ export const sessionRoutes =
 
     /** Whether the tutor's calendar holds any "Topmark Hours" in the bookable window (else: "No Availability Set"). */
     const hasHours = async (tutorId: string) => {
-      const now = Date.now();
+      const now = app.clock.now().getTime();
       const { hours } = await ports.calendarTime(tutorId, new Date(now).toISOString(), new Date(now + 31 * 86_400_000).toISOString());
       return hours.length > 0;
     };
@@ -157,7 +157,7 @@ export const sessionRoutes =
     const slotsOn = async (tutorId: string, day: string, zone: string, excludeSessionId: string | null = null) => {
       const tutor = await existingTutor(tutorId);
       const range = dayRange(supportedDayOf(day, 'date', DATE_FORMAT), zone);
-      const now = new Date();
+      const now = app.clock.now();
       // A past day or one beyond the booking window holds no slot: its calendar is never read.
       if (!mayHoldSlots(range.from, range.to, now)) return [];
       // The day's last slots may run into the next day: read what overlaps them too.

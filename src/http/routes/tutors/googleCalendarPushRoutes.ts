@@ -46,6 +46,7 @@ export const googleCalendarPushRoutes =
               resourceId: header('x-goog-resource-id'),
               resourceState: header('x-goog-resource-state'),
             },
+            app.clock.now(),
           );
           if (outcome === 'unauthorised') throw new DomainError(INVALID_CHANNEL_TOKEN, 'unauthenticated');
           if (outcome === 'unknown_channel') throw new DomainError(UNKNOWN_CHANNEL, 'not_found');

@@ -81,7 +81,7 @@ export const tutorCalendarEventsRoutes =
         const opened = await ownCalendar(request);
         try {
           const { query } = request;
-          const from = (query.from && listBound(query.from)?.epochMilliseconds) || Date.now();
+          const from = (query.from && listBound(query.from)?.epochMilliseconds) || app.clock.now().getTime();
           const to = query.to ? (listBound(query.to)?.epochMilliseconds ?? 0) : from + 30 * DAY_MS;
           if (to <= from) throw new InvalidCalendarEventError({ field: 'to', message: 'to must be after from' });
           if (to - from > MAX_LIST_DAYS * DAY_MS)

@@ -117,7 +117,7 @@ export const tutorCalendarRoutes =
     const zoneOf = async (request: FastifyRequest, opened: OpenedTutorCalendar) =>
       opened.tutor.timeZone ?? (await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE;
 
-    const readHours = async (calendar: TutorCalendar, zone: string) => weeklyHoursOf(await topmarkHoursSeries(calendar), zone).map(toEntry);
+    const readHours = async (calendar: TutorCalendar, zone: string) => weeklyHoursOf(await topmarkHoursSeries(calendar, app.clock.now()), zone).map(toEntry);
 
     /**
      * Waits until the calendar holds exactly the series of the tutor's latest weekly hours (the saga
@@ -129,9 +129,9 @@ export const tutorCalendarRoutes =
       if (!latest) return;
       const expected = hoursSeriesOf(latest).map((s) => s.id);
       const deadline = Date.now() + HOURS_WRITE_TIMEOUT_MS;
-      let healed = !unchanged || Date.now() - Date.parse(latest.at) < SAGA_GRACE_MS;
+      let healed = !unchanged || app.clock.now().getTime() - Date.parse(latest.at) < SAGA_GRACE_MS;
       for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
-        const written = (await writtenHoursSeries(calendar)).map((e) => e.id);
+        const written = (await writtenHoursSeries(calendar, app.clock.now())).map((e) => e.id);
         if (sameIds(written, expected)) return;
         if (!healed) {
           healed = true;
@@ -241,7 +241,7 @@ export const tutorCalendarRoutes =
         }));
         const savedHours = opened.tutor.weeklyHours.length > 0;
         // What the booking grid offers from: any "Topmark Hours" in the calendar's next 30 days.
-        const hasAvailability = status.accessible ? await holdsHours(opened.calendar).catch(() => savedHours) : savedHours;
+        const hasAvailability = status.accessible ? await holdsHours(opened.calendar, app.clock.now()).catch(() => savedHours) : savedHours;
         return {
           accessible: status.accessible,
           email: status.email,

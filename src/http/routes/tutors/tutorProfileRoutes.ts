@@ -61,7 +61,7 @@ export const tutorProfileRoutes =
   async (app) => {
     const handlers = tutorHandlers(store);
     const profileOf = async (tutorId: string) => {
-      const profile = await findTutorProfile(sql, tutorId);
+      const profile = await findTutorProfile(sql, tutorId, app.clock.now());
       if (!profile) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
       return profile;
     };
@@ -148,7 +148,7 @@ export const tutorProfileRoutes =
         async (request) => {
           const body = request.body as unknown;
           const bytes = body instanceof PictureBytes ? body.bytes : Buffer.alloc(0);
-          const received = await receivePictureUpload(files, principalOf(request).userId, request.params.token, bytes, new Date());
+          const received = await receivePictureUpload(files, principalOf(request).userId, request.params.token, bytes, app.clock.now());
           return { ok: true as const, ...received };
         },
       );
@@ -250,7 +250,7 @@ export const tutorProfileRoutes =
         const tutorId = principalOf(request).userId;
         const timeZone = await tutorTimeZone(sql, tutorId);
         if (!timeZone) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-        const now = new Date();
+        const now = app.clock.now();
         // The period's earnings must be the ones the payout will show: its periods are Toronto's, whatever the tutor's zone.
         const stats = await dashboardStats(sql, tutorId, {
           week: weekOf(now, timeZone),

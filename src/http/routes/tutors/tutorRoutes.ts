@@ -131,7 +131,7 @@ export const tutorRoutes =
           response: { 200: tutorInvitationListSchema },
         },
       },
-      () => listTutorInvitations(sql, new Date()),
+      () => listTutorInvitations(sql, app.clock.now()),
     );
 
     const invitationAction = (action: 'resend' | 'revoke', summary: string) =>
