@@ -117,7 +117,8 @@ export const tutorCalendarRoutes =
     const zoneOf = async (request: FastifyRequest, opened: OpenedTutorCalendar) =>
       opened.tutor.timeZone ?? (await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE;
 
-    const readHours = async (calendar: TutorCalendar, zone: string) => weeklyHoursOf(await topmarkHoursSeries(calendar, app.clock.now()), zone).map(toEntry);
+    const readHours = async (calendar: TutorCalendar, zone: string) =>
+      weeklyHoursOf(await topmarkHoursSeries(calendar, app.clock.now()), zone).map(toEntry);
 
     /**
      * Waits until the calendar holds exactly the series of the tutor's latest weekly hours (the saga
