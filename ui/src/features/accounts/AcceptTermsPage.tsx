@@ -5,17 +5,17 @@ import { CheckCircle2, FileText, Loader2 } from 'lucide-react';
 import type * as React from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { LogoutButton } from '../../app/auth/LogoutButton.tsx';
 import { termsLandingOf } from '../../app/auth/landing.ts';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { checkboxClasses } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { accountsApi } from './api.ts';
-import { checkboxClasses } from './FieldMessage.tsx';
 import { StudentParentAgreement } from './StudentParentAgreement.tsx';
 
 /** Spec part 1 §9: the pause between "Terms Accepted" and the redirect. */

@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import { postLogin, storeSignedInUser } from '../../app/auth/useAuthActions.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
@@ -15,7 +16,6 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { accountsApi } from './api.ts';
-import { FieldMessage, fieldA11y } from './FieldMessage.tsx';
 
 export const ADMIN_LOGIN_FAILED = 'Invalid email or password';
 

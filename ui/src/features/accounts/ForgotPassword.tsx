@@ -12,6 +12,7 @@ import { ArrowLeft, CircleAlert, KeyRound, Loader2, Mail } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -19,7 +20,6 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { accountsApi } from './api.ts';
 import { DevMailboxLink } from './devMailbox.tsx';
-import { FieldMessage, fieldA11y } from './FieldMessage.tsx';
 
 const FILL_ALL_FIELDS = 'Please fill in all fields';
 

@@ -5,11 +5,11 @@ import { Loader2, LogIn } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import { useLogin } from '../../app/auth/useAuthActions.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { FieldMessage, fieldA11y } from './FieldMessage.tsx';
 
 export const UNVERIFIED_EMAIL_MESSAGE = 'Please verify your email before logging in';
 

@@ -12,11 +12,11 @@ import { GraduationCap, Loader2, UserPlus } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import { useRegister } from '../../app/auth/useAuthActions.ts';
+import { checkboxClasses, FieldMessage, fieldA11y, selectClasses } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { checkboxClasses, FieldMessage, fieldA11y, selectClasses } from './FieldMessage.tsx';
 import { AgreementDialog } from './StudentParentAgreement.tsx';
 
 const emptyForm: RegistrationInput = {

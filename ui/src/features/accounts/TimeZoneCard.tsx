@@ -5,11 +5,11 @@ import { errorMessage } from '../../app/api.ts';
 import { browserTimezone } from '../../app/auth/timezoneSync.ts';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { selectableTimezones, timezoneLabel } from '../../lib/timezones.ts';
 import { accountsApi } from './api.ts';
-import { selectClasses } from './FieldMessage.tsx';
 
 type Mode = 'chosen' | 'device';
 

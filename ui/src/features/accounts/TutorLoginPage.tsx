@@ -4,11 +4,11 @@ import { CalendarDays, CheckCircle2, CircleAlert, FileText, Mail, UserCheck, Use
 import type * as React from 'react';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { checkboxClasses } from '../../components/FieldMessage.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { googleSignInUrl } from './api.ts';
-import { checkboxClasses } from './FieldMessage.tsx';
 import { GoogleMark } from './GoogleSignInButton.tsx';
 import { SignedOutOnly } from './SignedOutOnly.tsx';
 import { applicationDecision, TUTOR_APPLICATIONS_EMAIL } from './tutorApplication.ts';

@@ -1,13 +1,13 @@
 import { parseEntityRef } from '@shared/operations/entityKinds.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { LogoutButton } from '../../app/auth/LogoutButton.tsx';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
 import { Logo } from '../../app/layout/Logo.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
-import { LogoutButton } from '../dashboards/LogoutButton.tsx';
 import { AdminReviewsPanel } from '../reviews/ReviewLists.tsx';
 import { AlertsTab } from './AlertsTab.tsx';
 import { AuditLogTab } from './AuditLogTab.tsx';

@@ -5,12 +5,12 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import { Download, Loader2, ScrollText } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { auditLogApi } from './auditLogApi.ts';
 import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';

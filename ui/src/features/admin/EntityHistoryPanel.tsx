@@ -4,13 +4,13 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { ChevronLeft, ChevronRight, GitBranch, History, Loader2, Search } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { cn } from '../../lib/utils.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
 import { entityHistoryApi } from './entityHistoryApi.ts';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue } from './format.ts';

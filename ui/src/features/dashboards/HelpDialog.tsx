@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../app/api.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { FieldMessage, fieldA11y } from '../accounts/FieldMessage.tsx';
 import { dashboardsApi } from './api.ts';
 
 /** Spec part 2 §5 "Support message: subject and message required" (the server's rule, shared). */

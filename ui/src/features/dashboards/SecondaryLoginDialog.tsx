@@ -10,6 +10,7 @@ import { CircleAlert, Eye, EyeOff, KeyRound, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { readApiError } from '../../app/auth/apiErrors.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import {
@@ -25,7 +26,6 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { accountsApi } from '../accounts/api.ts';
-import { FieldMessage, fieldA11y } from '../accounts/FieldMessage.tsx';
 
 const USERNAME_TAKEN = 'Username already exists';
 

@@ -13,13 +13,13 @@ import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
 import { Alert, AlertDescription } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { accountsApi } from '../accounts/api.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
 
 export const MONTHS = [
   'January',

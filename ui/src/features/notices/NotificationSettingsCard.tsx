@@ -6,9 +6,9 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../app/api.ts';
+import { checkboxClasses } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { checkboxClasses } from '../accounts/FieldMessage.tsx';
 import { noticeKeys, noticesApi } from './api.ts';
 
 const formSchema = z.object(

@@ -8,12 +8,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { User } from '../../app/auth/types.ts';
+import { FieldMessage, selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { FieldMessage, selectClasses } from '../accounts/FieldMessage.tsx';
-import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type StudentCourse } from './api.ts';
 import { dollars, savePendingEnrollment } from './storage.ts';
 

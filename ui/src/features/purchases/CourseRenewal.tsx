@@ -8,6 +8,7 @@ import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/parts.tsx';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -22,7 +23,6 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { Loading } from '../tutors/parts.tsx';
 import { purchasesApi, type StudentCourse } from './api.ts';
 import { PromoCodeField } from './PromoCodeField.tsx';
 import { dollars } from './storage.ts';

@@ -5,13 +5,13 @@ import { useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { Loading, PendingButton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { FirstSessionBooking } from '../sessions/FirstSessionBooking.tsx';
-import { Loading, PendingButton } from '../tutors/parts.tsx';
 import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
+import { FirstSessionBooking } from './FirstSessionBooking.tsx';
 import { clearPendingEnrollment, type PendingEnrollment, readPendingEnrollment } from './storage.ts';
 import { EnrollmentSummary } from './TutorSelectionPage.tsx';
 

@@ -6,8 +6,8 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { sessionDateTime } from '../../lib/sessionFormat.ts';
 import { ReasonDialog } from '../admin/ReasonDialog.tsx';
-import { sessionDateTime } from '../tutors/sessionFormat.ts';
 import { type Review, reviewKeys, reviewsApi } from './api.ts';
 import { Stars } from './SessionReview.tsx';
 

@@ -4,12 +4,12 @@ import { Star } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { FieldMessage, fieldA11y } from '../accounts/FieldMessage.tsx';
 import { editable, type Review, type ReviewFormValues, reviewFormSchema, reviewKeys, reviewsApi } from './api.ts';
 
 const RATINGS = ['1', '2', '3', '4', '5'] as const;

@@ -4,6 +4,7 @@ import { CalendarClock, CalendarOff, CalendarX, Clock, Star } from 'lucide-react
 import type * as React from 'react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { initials, Loading, PendingButton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DateCalendar } from '../../components/ui/calendar.tsx';
@@ -11,10 +12,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { dateInRange, sessionDateTime, slotTime } from '../../lib/sessionFormat.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { cn } from '../../lib/utils.ts';
-import { initials, Loading, PendingButton } from '../tutors/parts.tsx';
-import { dateInRange, sessionDateTime, slotTime } from '../tutors/sessionFormat.ts';
 import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
 import {
   BOOKING_DAYS_AHEAD,

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
-import { errorMessage } from '../../app/api.ts';
+import { errorMessage, serverMessage } from '../../app/api.ts';
+import { PendingButton } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DateCalendar } from '../../components/ui/calendar.tsx';
 import {
@@ -13,11 +14,9 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { dateInRange, localDateTime, RESCHEDULE_DAYS_AHEAD, rescheduleRange, sessionDateTime } from '../../lib/sessionFormat.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { cn } from '../../lib/utils.ts';
-import { serverMessage } from '../tutors/api.ts';
-import { PendingButton } from '../tutors/parts.tsx';
-import { dateInRange, localDateTime, RESCHEDULE_DAYS_AHEAD, rescheduleRange, sessionDateTime } from '../tutors/sessionFormat.ts';
 import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
 import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, familyMoveWindow } from './bookingFormat.ts';
 import { RescheduleSlotGrid } from './RescheduleSlotGrid.tsx';

@@ -1,8 +1,8 @@
 import type * as React from 'react';
+import { Skeleton } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { RESCHEDULE_DAYS_AHEAD, SLOT_PLACEHOLDERS, slotTime } from '../../lib/sessionFormat.ts';
 import { cn } from '../../lib/utils.ts';
-import { Skeleton } from '../tutors/parts.tsx';
-import { RESCHEDULE_DAYS_AHEAD, SLOT_PLACEHOLDERS, slotTime } from '../tutors/sessionFormat.ts';
 
 /** Spec part 2 §2 (the reschedule dialog's empty message). */
 export const NO_SLOTS = 'No time slots available for this date (all slots have conflicts)';

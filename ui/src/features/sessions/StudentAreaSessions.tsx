@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { CalendarCheck, CalendarClock, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
+import { sessionDateTime } from '../../lib/sessionFormat.ts';
 import { reviewKeys, reviewsApi } from '../reviews/api.ts';
 import { SessionReviewAction } from '../reviews/SessionReview.tsx';
-import { sessionDateTime } from '../tutors/sessionFormat.ts';
 import { BookSessionButton, canBook } from './BookSessionButton.tsx';
 import { type ActionableSession, StudentSessionActions } from './StudentSessionActions.tsx';
 

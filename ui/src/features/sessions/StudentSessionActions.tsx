@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { CalendarClock, XCircle } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { PendingButton } from '../../components/parts.tsx';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -15,10 +16,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { sessionDateTime } from '../../lib/sessionFormat.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { cn } from '../../lib/utils.ts';
-import { PendingButton } from '../tutors/parts.tsx';
-import { sessionDateTime } from '../tutors/sessionFormat.ts';
 import { sessionsApi, useSessionChangeRefresh } from './api.ts';
 import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, creditComesBack } from './bookingFormat.ts';
 import { RescheduleDialog } from './RescheduleDialog.tsx';

@@ -1,11 +1,12 @@
 import type { CalendarStatusAnswer } from '@shared/tutors/tutorApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { CalendarCheck2, CalendarX2, Info, KeyRound } from 'lucide-react';
+import { serverMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/parts.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { Loading } from './parts.tsx';
+import { tutorKeys, tutorsApi } from './api.ts';
 
 /** Spec part 2 §9: calendar status polls every 30 seconds. */
 export const CALENDAR_POLL_MS = 30_000;

@@ -16,7 +16,10 @@ import { CalendarClock, Lock, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Temporal } from 'temporal-polyfill';
+import { serverMessage } from '../../app/api.ts';
+import { checkboxClasses, FieldMessage, fieldA11y, selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Loading, PendingButton } from '../../components/parts.tsx';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -34,10 +37,8 @@ import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
-import { checkboxClasses, FieldMessage, fieldA11y, selectClasses } from '../accounts/FieldMessage.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { eventTimeText } from './calendarWeekFormat.ts';
-import { Loading, PendingButton } from './parts.tsx';
 
 /** What the dialog shows: a new event (on a day, maybe at an hour), or an event of the week view. */
 export type EventDialogState = { kind: 'new'; date: string; startTime?: string } | { kind: 'edit'; event: CalendarEventAnswer };

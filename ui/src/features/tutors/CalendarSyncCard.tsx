@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck2, CalendarClock, CalendarX2, Loader2, RefreshCw } from 'lucide-react';
 import type * as React from 'react';
+import { serverMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Loading, PendingButton } from '../../components/parts.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { Loading, PendingButton } from './parts.tsx';
-import { lastSyncText, plural, SYNC_POLL_MS, syncState, unsyncedCount } from './sessionFormat.ts';
+import { lastSyncText, plural, SYNC_POLL_MS, syncState, unsyncedCount } from '../../lib/sessionFormat.ts';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { useNow } from './useNow.ts';
 
 /**

@@ -3,17 +3,18 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Lock, Plus, Repeat } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Temporal } from 'temporal-polyfill';
+import { serverMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { Skeleton } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { cn } from '../../lib/utils.ts';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { CALENDAR_POLL_MS } from './CalendarCards.tsx';
 import { CalendarEventDialog, type EventDialogState } from './CalendarEventDialog.tsx';
 import { dayLabel, eventLabel, hourText, minuteText, weekLabel } from './calendarWeekFormat.ts';
 import { layoutWeek, mondayOf, type Piece, weekWindow } from './calendarWeekLayout.ts';
-import { Skeleton } from './parts.tsx';
 
 /** Height of one hour in the grid. */
 const HOUR_PX = 44;

@@ -5,15 +5,16 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { serverMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
+import { FieldMessage, fieldA11y } from '../../components/FieldMessage.tsx';
+import { initials, Loading, PendingButton } from '../../components/parts.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { FieldMessage, fieldA11y } from '../accounts/FieldMessage.tsx';
-import { serverMessage, tutorKeys, tutorsApi, UploadError } from './api.ts';
-import { initials, Loading, PendingButton } from './parts.tsx';
+import { tutorKeys, tutorsApi, UploadError } from './api.ts';
 
 type NameValues = z.input<typeof changeNameBody>;
 

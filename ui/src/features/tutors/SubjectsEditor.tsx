@@ -4,12 +4,13 @@ import { AT_LEAST_ONE_SUBJECT } from '@shared/tutors/tutorDecider.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Info } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
+import { checkboxClasses, FieldMessage, selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { PendingButton, Skeleton } from '../../components/parts.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { checkboxClasses, FieldMessage, selectClasses } from '../accounts/FieldMessage.tsx';
-import { type CatalogSubject, serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { PendingButton, Skeleton } from './parts.tsx';
+import { type CatalogSubject, tutorKeys, tutorsApi } from './api.ts';
 
 /** Categories A–Z with their subjects A–Z (an area's levels side by side); a subject without one is under "Other", last. */
 function byCategory(subjects: readonly CatalogSubject[]): [string, CatalogSubject[]][] {

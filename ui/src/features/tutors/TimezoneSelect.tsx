@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
 import { currentUserKey } from '../../app/auth/useCurrentUser.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
+import { PendingButton } from '../../components/parts.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { selectableTimezones } from '../../lib/timezones.ts';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
-import { serverMessage, tutorsApi } from './api.ts';
-import { PendingButton } from './parts.tsx';
+import { tutorsApi } from './api.ts';
 
 /** The selectable zones, plus `current` when it is another IANA zone (e.g. the browser's). */
 export function TimezoneOptions({ current }: { current: string }) {

@@ -3,9 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CalendarDays, Check, Clock, GraduationCap, PartyPopper, UserRound } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { PendingButton, Skeleton } from '../../components/parts.tsx';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
@@ -13,11 +15,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { toast } from '../../components/ui/use-toast.ts';
 import { cn } from '../../lib/utils.ts';
 import { DashboardShell } from '../dashboards/DashboardShell.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';
-import { PendingButton, Skeleton, TutorOnly } from './parts.tsx';
 import { SubjectsEditor } from './SubjectsEditor.tsx';
+import { TutorOnly } from './TutorOnly.tsx';
 import { WeeklyHoursEditor } from './WeeklyHoursEditor.tsx';
 
 /** Set when the tutor leaves onboarding for the dashboard: it then stops sending them back (this tab only). */

@@ -3,7 +3,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarClock, CalendarDays, CheckCircle2, Clock, Mail, User as UserIcon, Video } from 'lucide-react';
 import type * as React from 'react';
 import { useId, useRef, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { PendingButton, Skeleton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -19,11 +21,10 @@ import {
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { hasStarted, SYNC_POLL_MS, sessionDateTime, splitSessions } from '../../lib/sessionFormat.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
 import { RescheduleDialog } from '../sessions/RescheduleDialog.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { PendingButton, Skeleton } from './parts.tsx';
-import { hasStarted, SYNC_POLL_MS, sessionDateTime, splitSessions } from './sessionFormat.ts';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { useNow } from './useNow.ts';
 import { useSessionsRefresh } from './useSessionsRefresh.ts';
 

@@ -3,15 +3,16 @@ import type { TutorListEntry } from '@shared/tutors/tutorApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { GraduationCap, Star, UserSearch } from 'lucide-react';
 import { useId, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
+import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/marketing/PageHeader.tsx';
+import { initials, Skeleton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
-import { selectClasses } from '../accounts/FieldMessage.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { initials, Skeleton } from './parts.tsx';
+import { tutorKeys, tutorsApi } from './api.ts';
 
 /** Spec part 2 §9: six placeholders while tutors load; at most three subjects on a card. */
 const SKELETONS = 6;

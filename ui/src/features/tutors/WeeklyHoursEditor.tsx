@@ -2,16 +2,17 @@ import { EndBeforeStartError, InvalidDayOfWeekError, InvalidTimeError, validateW
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
+import { serverMessage } from '../../app/api.ts';
 import { browserTimezone } from '../../app/auth/timezoneSync.ts';
 import type { User } from '../../app/auth/types.ts';
+import { FieldMessage, selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { PendingButton, Skeleton } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
-import { FieldMessage, selectClasses } from '../accounts/FieldMessage.tsx';
-import { serverMessage, tutorKeys, tutorsApi } from './api.ts';
-import { PendingButton, Skeleton } from './parts.tsx';
+import { tutorKeys, tutorsApi } from './api.ts';
 import { TimezoneOptions } from './TimezoneSelect.tsx';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;

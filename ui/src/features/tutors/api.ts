@@ -126,27 +126,3 @@ export const tutorsApi = {
 export class UploadError extends Error {
   override name = 'UploadError';
 }
-
-/**
- * The server's words from a failed call: `{message}`, `{details}` (joined, as the availability
- * failure of spec part 2 §8), `{error}`, or the raw text; `fallback` when there is nothing.
- */
-export function serverMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof Error)) return fallback;
-  const raw = /^\d{3}: ([\s\S]*)$/.exec(error.message)?.[1] ?? '';
-  if (!raw) return fallback;
-  try {
-    const body: unknown = JSON.parse(raw);
-    if (body && typeof body === 'object') {
-      const b = body as { message?: unknown; details?: unknown; error?: unknown };
-      if (Array.isArray(b.details) && b.details.length > 0) {
-        return b.details.map((d) => (typeof d === 'string' ? d : ((d as { message?: string })?.message ?? JSON.stringify(d)))).join('; ');
-      }
-      if (typeof b.message === 'string' && b.message) return b.message;
-      if (typeof b.error === 'string' && b.error) return b.error;
-    }
-  } catch {
-    // not JSON
-  }
-  return raw.length > 300 ? fallback : raw;
-}

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { api } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
 import { toast } from '../../components/ui/use-toast.ts';
-import { purchasesApi } from '../purchases/api.ts';
-import { clearPendingEnrollment } from '../purchases/storage.ts';
-import { BookingDialog } from './BookingDialog.tsx';
+import { BookingDialog } from '../sessions/BookingDialog.tsx';
+import { purchasesApi } from './api.ts';
+import { clearPendingEnrollment } from './storage.ts';
 
 /** POST /api/student-courses/lookup {studentId, subjectId} → {id}: the course the saved enrollment paid for. */
 const lookupCourse = (studentId: string, subjectId: string) =>

@@ -1,6 +1,6 @@
 import { Loader2, LogOut } from 'lucide-react';
-import { useLogout } from '../../app/auth/useAuthActions.ts';
 import { Button, type ButtonProps } from '../../components/ui/button.tsx';
+import { useLogout } from './useAuthActions.ts';
 
 /** Logout ("Logging out..." while pending; failure toast "Logout failed"). */
 export function LogoutButton({ variant = 'outline', size = 'sm', className }: Pick<ButtonProps, 'variant' | 'size' | 'className'>) {
