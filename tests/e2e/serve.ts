@@ -18,11 +18,12 @@ import { listSubjects } from '../../src/projections/subjects/queries.ts';
 import { createSystem } from '../../src/system.ts';
 import { adminUrl, createTestDatabase } from '../support/database.ts';
 import { DEMO_ACCOUNTS_FILE } from './demoAccounts.ts';
-import { installMovableClock } from './movableClock.ts';
+import { movableServerClock } from './movableClock.ts';
 import { seedPayoutPeriod } from './payoutsSeed.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
-installMovableClock(port + 1);
+// The server's clock, moved by the browser tests (helpers.ts, moveServerClock) through a loopback port.
+const clock = movableServerClock(port + 1);
 
 const probe = postgres(adminUrl(), { max: 1, connect_timeout: 3, onnotice: () => {} });
 try {
@@ -39,6 +40,7 @@ const uiDir = process.env.E2E_UI_DIR ? { UI_DIR: process.env.E2E_UI_DIR } : {};
 const system = await createSystem(
   loadConfig({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'test', ...uiDir }),
   'all',
+  { clock },
 );
 // The admin the admin sign-in journey uses.
 const admin = await createStaffAccount(system.accounts, {
