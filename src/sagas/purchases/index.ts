@@ -40,7 +40,7 @@ export const purchaseSagas: SagaFeature = {
     await workMoneyNotices(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
     const purchases = purchaseHandlers(ports.store);
     if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
-    await scheduleAbandonSweeps(ports.jobs, { sql: ports.sql, purchases, payments: ports.payments });
+    await scheduleAbandonSweeps(ports.jobs, { sql: ports.sql, purchases, payments: ports.payments }, ports.clock);
     await workOrphanedEnrollmentClaims(ports.jobs, { purchases, students: ports.accountHandlers });
   },
 };

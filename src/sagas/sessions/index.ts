@@ -38,8 +38,8 @@ export const sessionSagas: SagaFeature = {
     const noticeDeps = { sql: ports.sql, store: ports.store, mailer: ports.mailer, mailFrom: ports.mailFrom, publicUrl: ports.publicUrl };
     await workSessionNotices(ports.jobs, noticeDeps);
     await workSessionReminders(ports.jobs, noticeDeps);
-    await workOrphanedClaims(ports.jobs, ports.store);
-    await workSessionSettlement(ports.jobs, ports.store);
+    await workOrphanedClaims(ports.jobs, ports.store, ports.clock);
+    await workSessionSettlement(ports.jobs, ports.store, ports.clock);
     const calendarDeps = { store: ports.store, calendar: ports.calendar };
     const openCalendar = async (tutorId: string) => (await openTutorCalendar(calendarDeps, tutorId)).calendar;
     await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, openCalendar });

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
@@ -39,7 +40,7 @@ export const orphanedClaimReactor = reactor({
 });
 
 /** Runs one check; a claim not yet old enough (the job ran early) is retried by the queue. */
-export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = new Date()): Promise<OrphanSweepOutcome> {
+export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = systemClock.now()): Promise<OrphanSweepOutcome> {
   const ctx = commandContext({
     commandId: deterministicUuid(`orphaned-claim-sweep/${job.sessionId}/${job.at}`),
     actorRole: 'system',
@@ -51,8 +52,8 @@ export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJo
   return outcome;
 }
 
-export async function workOrphanedClaims(queue: JobQueue, store: EventStore): Promise<void> {
+export async function workOrphanedClaims(queue: JobQueue, store: EventStore, clock: Clock): Promise<void> {
   await queue.work<OrphanedClaimJob>(ORPHANED_CLAIM_QUEUE, async (job) => {
-    await sweepOrphanedClaim(store, job);
+    await sweepOrphanedClaim(store, job, clock.now());
   });
 }

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
 import type { EventStore, Position } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
@@ -46,7 +47,7 @@ export const sessionSettlementReactor = reactor({
 });
 
 /** Settles what the closing event decided; nothing when the request did it (the deciders append nothing twice). */
-export async function settleClosedSession(store: EventStore, job: SessionSettlementJob, now = new Date()): Promise<Position | null> {
+export async function settleClosedSession(store: EventStore, job: SessionSettlementJob, now = systemClock.now()): Promise<Position | null> {
   const ctx = commandContext({
     commandId: deterministicUuid(`session-settlement-job/${job.eventId}`),
     actorRole: 'system',
@@ -58,8 +59,8 @@ export async function settleClosedSession(store: EventStore, job: SessionSettlem
   return settleSession(sessionHandlers(store), ledger, { sessionId, tutorId, courseId, credit }, stepOf(ctx));
 }
 
-export async function workSessionSettlement(queue: JobQueue, store: EventStore): Promise<void> {
+export async function workSessionSettlement(queue: JobQueue, store: EventStore, clock: Clock): Promise<void> {
   await queue.work<SessionSettlementJob>(SESSION_SETTLEMENT_QUEUE, async (job) => {
-    await settleClosedSession(store, job);
+    await settleClosedSession(store, job, clock.now());
   });
 }
