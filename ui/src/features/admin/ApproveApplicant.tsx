@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { ConfirmAction } from './ConfirmAction.tsx';
+import { ConfirmAction } from '../../components/console/ConfirmAction.tsx';
 
 /**
  * Approve a tutor applicant, after a confirmation: approval creates a tutor account and e-mails the

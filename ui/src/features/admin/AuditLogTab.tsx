@@ -5,6 +5,7 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import { Download, Loader2, ScrollText } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue, timeAgo } from '../../components/console/format.ts';
 import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -14,7 +15,6 @@ import { Label } from '../../components/ui/label.tsx';
 import { auditLogApi } from './auditLogApi.ts';
 import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue, timeAgo } from './format.ts';
 
 const PAGE_SIZE = 50;
 /** A row shows this many changes; the rest are counted ("+3 more") and shown on demand. */

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BadgeCheck, Inbox, Loader2, Send, X } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
+import { applicantName, shortDate } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -11,7 +12,6 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { ApproveApplicant } from './ApproveApplicant.tsx';
 import { adminApi } from './api.ts';
-import { applicantName, shortDate } from './format.ts';
 import { InvitationsList } from './InvitationsList.tsx';
 import { useReview } from './useReview.ts';
 

@@ -4,6 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { ChevronLeft, ChevronRight, GitBranch, History, Loader2, Search } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue } from '../../components/console/format.ts';
 import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -13,7 +14,6 @@ import { Label } from '../../components/ui/label.tsx';
 import { cn } from '../../lib/utils.ts';
 import { entityHistoryApi } from './entityHistoryApi.ts';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { actorLabel, eventTypeLabel, exactTime, readableText, readableValue } from './format.ts';
 import { stateDiff } from './stateDiff.ts';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);

@@ -2,13 +2,13 @@ import type { TutorInvitationListEntry } from '@shared/tutors/adminApi.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Loader2, MailCheck, RotateCw } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
+import { ConfirmAction } from '../../components/console/ConfirmAction.tsx';
+import { exactTime, shortDate, timeAgo } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { adminApi } from './api.ts';
-import { ConfirmAction } from './ConfirmAction.tsx';
-import { exactTime, shortDate, timeAgo } from './format.ts';
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
 

@@ -4,11 +4,11 @@ import type { PaginationState } from '@tanstack/react-table';
 import { CalendarClock, CheckCircle2, Cog, RotateCw, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { ConfirmAction } from '../../components/console/ConfirmAction.tsx';
+import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
+import { exactTime, timeAgo } from '../../components/console/format.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { ConfirmAction } from './ConfirmAction.tsx';
-import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
-import { exactTime, timeAgo } from './format.ts';
 import { systemApi } from './systemApi.ts';
 
 const NO_SORTING = new Set<string>();

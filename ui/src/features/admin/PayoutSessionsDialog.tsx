@@ -3,10 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { exactTime } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { exactTime } from './format.ts';
 import { formatDay, formatMoney, payoutsApi } from './payoutsApi.ts';
 
 const STATUS_LABEL: Record<string, string> = { completed: 'Completed', cancelled: 'Cancelled late (paid)' };

@@ -6,6 +6,7 @@ import { ChevronLeft, ChevronRight, Download, Loader2, Wallet } from 'lucide-rea
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
+import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
 import { selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import {
@@ -24,7 +25,6 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
 import { PayoutSessionsButton } from './PayoutSessionsDialog.tsx';
 import { formatDay, formatMoney, PAYOUT_METHOD_LABELS, payoutMethods, payoutsApi } from './payoutsApi.ts';

@@ -9,11 +9,11 @@ import type { PaginationState } from '@tanstack/react-table';
 import { CheckCircle2, DatabaseZap, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { ConfirmAction, ReasonAction } from '../../components/console/ConfirmAction.tsx';
+import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
+import { eventTypeLabel, exactTime, timeAgo } from '../../components/console/format.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { ConfirmAction, ReasonAction } from './ConfirmAction.tsx';
-import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
-import { eventTypeLabel, exactTime, timeAgo } from './format.ts';
 import { systemApi } from './systemApi.ts';
 
 const NO_SORTING = new Set<string>();

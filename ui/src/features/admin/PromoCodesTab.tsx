@@ -5,6 +5,7 @@ import { Loader2, Pencil, Plus, Receipt, TicketPercent } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../app/api.ts';
+import { shortDate } from '../../components/console/format.ts';
 import { checkboxClasses, FieldMessage, fieldA11y, selectClasses } from '../../components/FieldMessage.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -14,7 +15,6 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { shortDate } from './format.ts';
 import { promoCodesApi } from './promoCodesApi.ts';
 import { discountLabel, formValuesOf, usesLabel } from './promoFormat.ts';
 

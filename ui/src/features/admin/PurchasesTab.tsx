@@ -12,18 +12,18 @@ import { Loader2, ShoppingCart } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
+import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from '../../components/console/ConsoleFilters.tsx';
+import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
+import { exactTime, shortDate } from '../../components/console/format.ts';
+import { usePageInUrl } from '../../components/console/usePageInUrl.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from './ConsoleFilters.tsx';
-import { ConsoleTable, consoleColumnHelper } from './ConsoleTable.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { exactTime, shortDate } from './format.ts';
 import { purchasesApi } from './purchasesApi.ts';
-import { usePageInUrl } from './usePageInUrl.ts';
 
 const PAGE_SIZE = 20;
 /** Columns the server sorts by (adminPurchaseApi's sort keys). */

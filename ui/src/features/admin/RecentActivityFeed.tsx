@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { History } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
+import { exactTime, readableText, timeAgo } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { auditLogApi } from './auditLogApi.ts';
 import { EntityLink } from './EntityLink.tsx';
 import { useOpenEntityHistory } from './entityHistoryLink.ts';
-import { exactTime, readableText, timeAgo } from './format.ts';
 
 const SKELETON_ITEMS = ['a', 'b', 'c', 'd', 'e'];
 /** The feed refreshes while the Overview is open, so new activity shows without a reload. */

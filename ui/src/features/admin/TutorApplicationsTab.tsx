@@ -18,6 +18,7 @@ import {
 import { ArrowDown, ArrowUp, ArrowUpDown, Inbox, Loader2, Mail, Search, X } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
+import { applicantName, exactTime, timeAgo } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import {
   AlertDialog,
@@ -36,7 +37,6 @@ import { Label } from '../../components/ui/label.tsx';
 import { ApplicationProcess } from './ApplicationProcess.tsx';
 import { ApproveApplicant } from './ApproveApplicant.tsx';
 import { adminApi } from './api.ts';
-import { applicantName, exactTime, timeAgo } from './format.ts';
 import { useReview } from './useReview.ts';
 
 export const DENY_CONFIRMATION = "Are you sure you want to deny this application? This will permanently remove the applicant's record.";

@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EyeOff, MessageSquareQuote } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
+import { ReasonDialog } from '../../components/console/ReasonDialog.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { sessionDateTime } from '../../lib/sessionFormat.ts';
-import { ReasonDialog } from '../admin/ReasonDialog.tsx';
 import { type Review, reviewKeys, reviewsApi } from './api.ts';
 import { Stars } from './SessionReview.tsx';
 

@@ -13,8 +13,8 @@ import {
 import { ArrowDown, ArrowUp, ArrowUpDown, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../app/api.ts';
-import { LoadError } from '../../components/LoadError.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { LoadError } from '../LoadError.tsx';
+import { Button } from '../ui/button.tsx';
 
 /**
  * The console's one table (issue 12): every list is paged, sorted and filtered by the server, so the

@@ -1,9 +1,9 @@
 import type { PaginationState } from '@tanstack/react-table';
 import type { Dispatch, SetStateAction } from 'react';
-import { selectClasses } from '../../components/FieldMessage.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
 import { cn } from '../../lib/utils.ts';
+import { selectClasses } from '../FieldMessage.tsx';
+import { Input } from '../ui/input.tsx';
+import { Label } from '../ui/label.tsx';
 
 /**
  * The filter controls above the console's tables (Sessions, Purchases, Users, Alerts): a labelled
