@@ -25,9 +25,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { useOpenEntityHistory } from './entityHistoryLink.ts';
+import { useOpenEntityHistory } from '../admin/entityHistoryLink.ts';
+import { formatDay, formatMoney, PAYOUT_METHOD_LABELS, payoutMethods, payoutsApi } from './api.ts';
 import { PayoutSessionsButton } from './PayoutSessionsDialog.tsx';
-import { formatDay, formatMoney, PAYOUT_METHOD_LABELS, payoutMethods, payoutsApi } from './payoutsApi.ts';
 
 const PAGE_SIZE = 25;
 const STATUS_BADGE: Record<PayoutPeriodView['status'], { variant: BadgeVariant; label: string }> = {

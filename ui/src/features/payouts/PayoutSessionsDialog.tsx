@@ -7,7 +7,7 @@ import { exactTime } from '../../components/console/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { formatDay, formatMoney, payoutsApi } from './payoutsApi.ts';
+import { formatDay, formatMoney, payoutsApi } from './api.ts';
 
 const STATUS_LABEL: Record<string, string> = { completed: 'Completed', cancelled: 'Cancelled late (paid)' };
 
