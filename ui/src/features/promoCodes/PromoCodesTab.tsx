@@ -15,7 +15,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { promoCodesApi } from './promoCodesApi.ts';
+import { promoCodesApi } from './api.ts';
 import { discountLabel, formValuesOf, usesLabel } from './promoFormat.ts';
 
 /** Promo Codes (spec part 2 §2, §5, §8): cards, the create and edit forms, the redemptions panel. */
