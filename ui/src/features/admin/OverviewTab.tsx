@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Clock, GraduationCap, UserCheck, Users } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { OpenEntityForm } from '../operations/EntityHistoryPanel.tsx';
+import { RecentActivityFeed } from '../operations/RecentActivityFeed.tsx';
 import { adminApi } from './api.ts';
-import { OpenEntityForm } from './EntityHistoryPanel.tsx';
-import { RecentActivityFeed } from './RecentActivityFeed.tsx';
 
 const COUNTERS = [
   { key: 'totalUsers', label: 'Total Users', icon: Users },

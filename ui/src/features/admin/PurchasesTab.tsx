@@ -22,7 +22,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { useOpenEntityHistory } from './entityHistoryLink.ts';
+import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
 import { purchasesApi } from './purchasesApi.ts';
 
 const PAGE_SIZE = 20;

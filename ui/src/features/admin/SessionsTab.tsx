@@ -20,7 +20,7 @@ import { usePageInUrl } from '../../components/console/usePageInUrl.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { useOpenEntityHistory } from './entityHistoryLink.ts';
+import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
 import { sessionsApi } from './sessionsApi.ts';
 
 const PAGE_SIZE = 20;

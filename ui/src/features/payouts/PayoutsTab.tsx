@@ -25,7 +25,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { useOpenEntityHistory } from '../admin/entityHistoryLink.ts';
+import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
 import { formatDay, formatMoney, PAYOUT_METHOD_LABELS, payoutMethods, payoutsApi } from './api.ts';
 import { PayoutSessionsButton } from './PayoutSessionsDialog.tsx';
 
