@@ -8,6 +8,7 @@ import { Logo } from '../../app/layout/Logo.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
+import { UsersTab } from '../accounts/UsersTab.tsx';
 import { AlertsTab } from '../operations/AlertsTab.tsx';
 import { AuditLogTab } from '../operations/AuditLogTab.tsx';
 import { EntityHistoryPanel } from '../operations/EntityHistoryPanel.tsx';
@@ -17,15 +18,14 @@ import { ProjectionsTab } from '../operations/ProjectionsTab.tsx';
 import { systemApi } from '../operations/systemApi.ts';
 import { PayoutsTab } from '../payouts/PayoutsTab.tsx';
 import { PromoCodesTab } from '../promoCodes/PromoCodesTab.tsx';
+import { PurchasesTab } from '../purchases/PurchasesTab.tsx';
 import { AdminReviewsPanel } from '../reviews/ReviewLists.tsx';
+import { SessionsTab } from '../sessions/SessionsTab.tsx';
 import { adminApi } from './api.ts';
 import { CreateTutorTab } from './CreateTutorTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
-import { PurchasesTab } from './PurchasesTab.tsx';
-import { SessionsTab } from './SessionsTab.tsx';
 import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, type ConsoleTabId, type SystemTab, systemTabsFor, tabsFor } from './tabs.ts';
-import { UsersTab } from './UsersTab.tsx';
 
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
 

@@ -7,7 +7,7 @@ import {
 import { api, jsonQuery } from '../../app/api.ts';
 
 /** The Purchases tab's calls (issue 12 §2): the list for admins and finance, the refund for admins. */
-export const purchasesApi = {
+export const purchasesConsoleApi = {
   allKey: ['/api/admin/purchases'] as const,
   listKey: (query: AdminPurchaseListQuery) => ['/api/admin/purchases', 'list', query] as const,
   list: (query: AdminPurchaseListQuery) => {

@@ -23,7 +23,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
-import { purchasesApi } from './purchasesApi.ts';
+import { purchasesConsoleApi } from './consoleApi.ts';
 
 const PAGE_SIZE = 20;
 /** Columns the server sorts by (adminPurchaseApi's sort keys). */
@@ -156,8 +156,8 @@ export function PurchasesTab() {
     pageSize: pagination.pageSize,
   };
   const purchases = useQuery({
-    queryKey: purchasesApi.listKey(query),
-    queryFn: purchasesApi.list(query),
+    queryKey: purchasesConsoleApi.listKey(query),
+    queryFn: purchasesConsoleApi.list(query),
     placeholderData: keepPreviousData,
   });
   const refilter = firstPageOnChange(setPagination);
@@ -250,9 +250,13 @@ function RefundDialog({ purchase, onClose }: { purchase: AdminPurchaseRow; onClo
   const [idempotencyKey] = useState(() => `refund-${purchase.id}-${crypto.randomUUID()}`);
   const reasonId = useId();
   const queryClient = useQueryClient();
-  const quote = useQuery({ queryKey: purchasesApi.quoteKey(purchase.id), queryFn: purchasesApi.quote(purchase.id), staleTime: 0 });
+  const quote = useQuery({
+    queryKey: purchasesConsoleApi.quoteKey(purchase.id),
+    queryFn: purchasesConsoleApi.quote(purchase.id),
+    staleTime: 0,
+  });
   const refund = useMutation({
-    mutationFn: () => purchasesApi.refund(purchase.id, reason.trim(), idempotencyKey),
+    mutationFn: () => purchasesConsoleApi.refund(purchase.id, reason.trim(), idempotencyKey),
     onSuccess: async (answer) => {
       onClose();
       toast({
@@ -260,11 +264,11 @@ function RefundDialog({ purchase, onClose }: { purchase: AdminPurchaseRow; onClo
         description: `${dollars(answer.amount)} refunded and ${answer.creditsRemoved} session(s) removed.`,
         variant: 'success',
       });
-      await queryClient.invalidateQueries({ queryKey: purchasesApi.allKey });
+      await queryClient.invalidateQueries({ queryKey: purchasesConsoleApi.allKey });
     },
     onError: (e) => {
       toast({ title: 'Refund failed', description: errorMessage(e, 'The purchase could not be refunded'), variant: 'destructive' });
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.allKey });
+      void queryClient.invalidateQueries({ queryKey: purchasesConsoleApi.allKey });
     },
   });
   const submit = () => {

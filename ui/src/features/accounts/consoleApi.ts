@@ -8,7 +8,7 @@ const query = (params: Record<string, unknown>) => {
 };
 
 /** The Users tab's calls (issue 12 §2). Keys start with the path, so the tutor approvals' refresh reaches them too. */
-export const usersApi = {
+export const usersConsoleApi = {
   allKey: ['/api/admin/users'] as const,
   listKey: (q: AdminUserListQuery) => ['/api/admin/users', 'list', q] as const,
   list: (q: AdminUserListQuery) => jsonQuery(`/api/admin/users?${query(q)}`, adminUserPageSchema),

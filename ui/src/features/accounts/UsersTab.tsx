@@ -22,7 +22,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
-import { usersApi } from './usersApi.ts';
+import { usersConsoleApi } from './consoleApi.ts';
 
 const PAGE_SIZE = 20;
 const SORTABLE = new Set<string>(adminUserSortColumns);
@@ -107,7 +107,11 @@ export function UsersTab() {
     page: pagination.pageIndex + 1,
     pageSize: pagination.pageSize,
   };
-  const users = useQuery({ queryKey: usersApi.listKey(query), queryFn: usersApi.list(query), placeholderData: keepPreviousData });
+  const users = useQuery({
+    queryKey: usersConsoleApi.listKey(query),
+    queryFn: usersConsoleApi.list(query),
+    placeholderData: keepPreviousData,
+  });
   const refilter = firstPageOnChange(setPagination);
 
   // Stable columns: the table renders each cell function as a component, so new functions on every
@@ -188,16 +192,16 @@ function StatusAction({ user }: { user: AdminUser }) {
   const action = user.status === 'active' ? 'deactivate' : 'reactivate';
   const name = `${user.firstName} ${user.lastName}`;
   const change = useMutation({
-    mutationFn: (reason: string) => usersApi.setStatus(user.id, action, reason),
+    mutationFn: (reason: string) => usersConsoleApi.setStatus(user.id, action, reason),
     onSuccess: async () => {
       setOpen(false);
       toast({ title: action === 'deactivate' ? 'Account deactivated' : 'Account reactivated', description: name, variant: 'success' });
-      await queryClient.invalidateQueries({ queryKey: usersApi.allKey });
+      await queryClient.invalidateQueries({ queryKey: usersConsoleApi.allKey });
     },
     onError: (e) => {
       toast({ title: 'Error', description: errorMessage(e, `Failed to ${action} the account`), variant: 'destructive' });
       // Another admin may have changed it meanwhile: show the table as it is now.
-      void queryClient.invalidateQueries({ queryKey: usersApi.allKey });
+      void queryClient.invalidateQueries({ queryKey: usersConsoleApi.allKey });
     },
   });
   return (

@@ -5,10 +5,10 @@ import {
   adminSessionPageSchema,
 } from '@shared/sessions/adminSessionApi.ts';
 import { api, jsonQuery } from '../../app/api.ts';
-import { listQueryParams } from './usersApi.ts';
+import { listQueryParams } from '../accounts/consoleApi.ts';
 
 /** The Sessions tab's calls (issue 12 §2). */
-export const sessionsApi = {
+export const sessionsConsoleApi = {
   allKey: ['/api/admin/sessions'] as const,
   listKey: (q: AdminSessionListQuery) => ['/api/admin/sessions', 'list', q] as const,
   list: (q: AdminSessionListQuery) => jsonQuery(`/api/admin/sessions?${listQueryParams(q)}`, adminSessionPageSchema),

@@ -21,7 +21,7 @@ import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { useOpenEntityHistory } from '../operations/entityHistoryLink.ts';
-import { sessionsApi } from './sessionsApi.ts';
+import { sessionsConsoleApi } from './consoleApi.ts';
 
 const PAGE_SIZE = 20;
 const SORTABLE = new Set<string>(adminSessionSortColumns);
@@ -163,7 +163,11 @@ export function SessionsTab() {
     page: pagination.pageIndex + 1,
     pageSize: pagination.pageSize,
   };
-  const sessions = useQuery({ queryKey: sessionsApi.listKey(query), queryFn: sessionsApi.list(query), placeholderData: keepPreviousData });
+  const sessions = useQuery({
+    queryKey: sessionsConsoleApi.listKey(query),
+    queryFn: sessionsConsoleApi.list(query),
+    placeholderData: keepPreviousData,
+  });
 
   // Stable columns: the table renders each cell function as a component, so new functions on every
   // render would remount the cells (and close a row's open dialog) whenever the list refetches.
@@ -272,7 +276,7 @@ function CancelSessionAction({ session }: { session: AdminSession }) {
   const policyName = useId();
   const queryClient = useQueryClient();
   const cancel = useMutation({
-    mutationFn: (reason: string) => sessionsApi.cancel(session.id, { reason, creditPolicy: policy }),
+    mutationFn: (reason: string) => sessionsConsoleApi.cancel(session.id, { reason, creditPolicy: policy }),
     onSuccess: async (answer) => {
       setOpen(false);
       toast({
@@ -280,11 +284,11 @@ function CancelSessionAction({ session }: { session: AdminSession }) {
         description: `${session.subjectName} with ${session.tutorName}: the credit was ${answer.credit === 'released' ? 'returned to the course' : 'forfeited'}.`,
         variant: 'success',
       });
-      await queryClient.invalidateQueries({ queryKey: sessionsApi.allKey });
+      await queryClient.invalidateQueries({ queryKey: sessionsConsoleApi.allKey });
     },
     onError: (e) => {
       toast({ title: 'Error', description: errorMessage(e, 'Failed to cancel the session'), variant: 'destructive' });
-      void queryClient.invalidateQueries({ queryKey: sessionsApi.allKey });
+      void queryClient.invalidateQueries({ queryKey: sessionsConsoleApi.allKey });
     },
   });
   const byRule = creditOutcome(session.start, now, 'rule');
