@@ -1,3 +1,4 @@
+import { devMailboxResponseSchema } from '@shared/accounts/accountApi.ts';
 import { type AdminUserListQuery, adminUserPageSchema, adminUserSchema } from '@shared/accounts/adminUserApi.ts';
 import { api, jsonQuery } from '../../app/api.ts';
 
@@ -17,3 +18,9 @@ export const usersConsoleApi = {
 };
 
 export const listQueryParams = query;
+
+/** The console's Mailbox tab (issue 12 §9): the dev outbox, the same mail the /dev/mailbox page lists. */
+export const mailboxConsoleApi = {
+  mailboxKey: ['/api/admin/mailbox'] as const,
+  mailbox: jsonQuery('/api/admin/mailbox', devMailboxResponseSchema),
+};

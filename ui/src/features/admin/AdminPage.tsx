@@ -8,14 +8,14 @@ import { Logo } from '../../app/layout/Logo.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/utils.ts';
+import { mailboxConsoleApi } from '../accounts/consoleApi.ts';
+import { MailboxTab } from '../accounts/MailboxTab.tsx';
 import { UsersTab } from '../accounts/UsersTab.tsx';
 import { AlertsTab } from '../operations/AlertsTab.tsx';
 import { AuditLogTab } from '../operations/AuditLogTab.tsx';
 import { EntityHistoryPanel } from '../operations/EntityHistoryPanel.tsx';
 import { JobsTab } from '../operations/JobsTab.tsx';
-import { MailboxTab } from '../operations/MailboxTab.tsx';
 import { ProjectionsTab } from '../operations/ProjectionsTab.tsx';
-import { systemApi } from '../operations/systemApi.ts';
 import { PayoutsTab } from '../payouts/PayoutsTab.tsx';
 import { PromoCodesTab } from '../promoCodes/PromoCodesTab.tsx';
 import { PurchasesTab } from '../purchases/PurchasesTab.tsx';
@@ -203,8 +203,8 @@ function useTabBadges(isAdmin: boolean): Partial<Record<AdminTabId, number>> {
  */
 function useConsoleMailbox(isAdmin: boolean, requested: boolean): boolean {
   const mailbox = useQuery({
-    queryKey: systemApi.mailboxKey,
-    queryFn: systemApi.mailbox,
+    queryKey: mailboxConsoleApi.mailboxKey,
+    queryFn: mailboxConsoleApi.mailbox,
     enabled: isAdmin,
     retry: false,
     throwOnError: false,

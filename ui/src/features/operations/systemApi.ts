@@ -1,4 +1,3 @@
-import { devMailboxResponseSchema } from '@shared/accounts/accountApi.ts';
 import { failedJobsPageSchema, jobActionSchema, jobsOverviewSchema } from '@shared/operations/jobApi.ts';
 import {
   parkedEventListSchema,
@@ -10,7 +9,7 @@ import { api, jsonQuery } from '../../app/api.ts';
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** The console's System group (issue 12 §7–§9): projections, jobs and the dev mailbox. */
+/** The console's System group (issue 12 §7–§9): projections and jobs (the dev mailbox is accounts' consoleApi). */
 export const systemApi = {
   projectionsKey: ['/api/admin/projections'] as const,
   projections: jsonQuery('/api/admin/projections', projectionListSchema),
@@ -27,7 +26,4 @@ export const systemApi = {
   failedJobs: (page: number) => jsonQuery(`/api/admin/jobs/failed?page=${page}`, failedJobsPageSchema),
   jobAction: (queue: string, jobId: string, action: 'retry' | 'cancel') =>
     api.send('POST', `/api/admin/jobs/${id(queue)}/${id(jobId)}/${action}`, undefined, jobActionSchema),
-
-  mailboxKey: ['/api/admin/mailbox'] as const,
-  mailbox: jsonQuery('/api/admin/mailbox', devMailboxResponseSchema),
 };

@@ -3,12 +3,12 @@ import { Inbox, Loader2, RotateCw } from 'lucide-react';
 import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { MailList } from '../accounts/MailList.tsx';
-import { systemApi } from './systemApi.ts';
+import { mailboxConsoleApi } from './consoleApi.ts';
+import { MailList } from './MailList.tsx';
 
 /** Mailbox (issue 12 §9): the mail this server kept in its outbox instead of sending, newest first. */
 export function MailboxTab() {
-  const mailbox = useQuery({ queryKey: systemApi.mailboxKey, queryFn: systemApi.mailbox, refetchInterval: 10_000 });
+  const mailbox = useQuery({ queryKey: mailboxConsoleApi.mailboxKey, queryFn: mailboxConsoleApi.mailbox, refetchInterval: 10_000 });
   return (
     <section aria-labelledby="mailbox-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
