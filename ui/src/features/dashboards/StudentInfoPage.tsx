@@ -4,6 +4,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { ArrowLeft, BookOpen, CalendarClock, Receipt } from 'lucide-react';
 import { ProtectedRoute } from '../../app/auth/ProtectedRoute.tsx';
 import type { User } from '../../app/auth/types.ts';
+import { DashboardShell } from '../../app/layout/DashboardShell.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Skeleton } from '../../components/parts.tsx';
@@ -11,7 +12,6 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { dollars } from '../purchases/storage.ts';
 import { dashboardsApi } from './api.ts';
-import { DashboardShell } from './DashboardShell.tsx';
 import { monthName } from './StudentAccountDialog.tsx';
 import { SessionRow } from './StudentSessions.tsx';
 

@@ -5,6 +5,7 @@ import { CalendarDays, Check, Clock, GraduationCap, PartyPopper, UserRound } fro
 import { useRef, useState } from 'react';
 import { serverMessage } from '../../app/api.ts';
 import type { User } from '../../app/auth/types.ts';
+import { DashboardShell } from '../../app/layout/DashboardShell.tsx';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PendingButton, Skeleton } from '../../components/parts.tsx';
@@ -14,7 +15,6 @@ import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { cn } from '../../lib/utils.ts';
-import { DashboardShell } from '../dashboards/DashboardShell.tsx';
 import { tutorKeys, tutorsApi } from './api.ts';
 import { AvailabilityInstructions, CalendarStatusSection, useCalendarStatus } from './CalendarCards.tsx';
 import { BioEditor, NameEditor, PictureUpload } from './ProfileEditors.tsx';

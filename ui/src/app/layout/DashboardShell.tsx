@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import type * as React from 'react';
-import { LogoutButton } from '../../app/auth/LogoutButton.tsx';
-import { fullName, initialsOf, type User } from '../../app/auth/types.ts';
-import { Logo } from '../../app/layout/Logo.tsx';
-import { hasNotices } from '../notices/api.ts';
-import { NoticeBell } from '../notices/NoticeBell.tsx';
+import { hasNotices } from '../../features/notices/api.ts';
+import { NoticeBell } from '../../features/notices/NoticeBell.tsx';
+import { LogoutButton } from '../auth/LogoutButton.tsx';
+import { fullName, initialsOf, type User } from '../auth/types.ts';
+import { Logo } from './Logo.tsx';
 
 /**
  * The frame of a role area: a top bar with the logo, the notices' bell (students, parents and

@@ -1,5 +1,5 @@
-import type { User } from '../../app/auth/types.ts';
 import { timezoneLabel } from '../../lib/timezones.ts';
+import type { User } from './types.ts';
 
 /** "Toronto (America/Toronto)" for a selectable zone; the IANA id alone for any other. */
 export function timezoneFact(user: User): string {
