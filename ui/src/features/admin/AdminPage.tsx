@@ -162,8 +162,10 @@ function TabLink({
       activeOptions={{ exact: true, includeSearch: true }}
       activeProps={{}}
       aria-current={active ? 'page' : undefined}
+      // relative: the count's screen-reader words (absolutely placed) stay inside the phone's
+      // scrolling tab strip instead of widening the page.
       className={cn(
-        'flex items-center gap-2 rounded-md px-3 font-medium whitespace-nowrap transition-colors',
+        'relative flex items-center gap-2 rounded-md px-3 font-medium whitespace-nowrap transition-colors',
         small ? 'py-1.5 text-xs' : 'py-2 text-sm',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
         active ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
