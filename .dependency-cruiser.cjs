@@ -20,6 +20,40 @@ const ports = [
   'src/adapters/clock/clock\\.ts$',
 ];
 
+/**
+ * The UI features (ui/src/features/<feature>) in layers, top to bottom: a feature imports only
+ * features of the layers below its own, so feature folders never import each other in a cycle
+ * (dependency-cruiser's folder-scoped cycle check cannot leave out app/, the composition root that
+ * imports every feature's routes). The shells compose the domain features; a new feature takes the
+ * lowest layer that fits; pieces two features of one layer both need go to app/, components/ or lib/.
+ */
+const uiFeatureLayers = [
+  ['admin', 'dashboards'],
+  ['purchases'],
+  ['tutors'],
+  ['sessions', 'payouts', 'home'],
+  ['accounts'],
+  ['operations', 'notices', 'reviews', 'promoCodes', 'subjects', 'about', 'contact', 'how-it-works', 'not-found', 'pricing'],
+];
+const oneOf = (names) => `(${names.join('|')})`;
+const uiFeatureLayerRules = [
+  ...uiFeatureLayers.map((layer, index) => ({
+    name: 'ui-features-import-downwards',
+    comment:
+      'A UI feature imports only features of lower layers (uiFeatureLayers above): no cycles between feature folders. Shared pieces go to app/, components/ or lib/ (docs/architecture.md, UI).',
+    severity: 'error',
+    from: { path: `^ui/src/features/${oneOf(layer)}/` },
+    to: { path: `^ui/src/features/${oneOf(uiFeatureLayers.slice(0, index + 1).flat())}/`, pathNot: '^ui/src/features/$1/' },
+  })),
+  {
+    name: 'ui-feature-has-a-layer',
+    comment: 'Every ui/src/features folder is listed in uiFeatureLayers, so the one-way rule covers it.',
+    severity: 'error',
+    from: { path: '^ui/src/features/', pathNot: `^ui/src/features/${oneOf(uiFeatureLayers.flat())}/` },
+    to: {},
+  },
+];
+
 module.exports = {
   forbidden: [
     {
@@ -84,6 +118,23 @@ module.exports = {
       severity: 'error',
       from: { path: '^ui/' },
       to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    ...uiFeatureLayerRules,
+    {
+      name: 'ui-console-shell-composes',
+      comment:
+        'features/admin is the console shell: it composes the domain features\' tabs, and nothing but the router imports it (a tab belongs to its domain\'s feature, not to the console).',
+      severity: 'error',
+      from: { path: '^ui/src/', pathNot: ['^ui/src/features/admin/', '^ui/src/app/router\\.tsx$'] },
+      to: { path: '^ui/src/features/admin/' },
+    },
+    {
+      name: 'ui-kit-is-domain-free',
+      comment:
+        'components/ (the UI kit and the console kit) and lib/ know no feature, so every feature may use them without a cycle.',
+      severity: 'error',
+      from: { path: '^ui/src/(components|lib)/' },
+      to: { path: '^ui/src/features/' },
     },
     {
       name: 'src-not-into-tests',
