@@ -6,7 +6,7 @@ import { demoTutorAccounts, seedDemoAccounts } from '../commands/accounts/seedDe
 import { seedPackages } from '../commands/packages/seedPackages.ts';
 import { seedSubjectCatalog } from '../commands/subjects/seedCatalog.ts';
 import { seedDemoTutors } from '../commands/tutors/seedDemoTutors.ts';
-import { billingPeriodOf } from '../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf } from '../domain/payouts/billingPeriod.ts';
 import { waitForProjections } from '../projections/runner/projectionRunner.ts';
 import { listSubjects } from '../projections/subjects/queries.ts';
 import { seedDemoConsole } from './seedDemoConsole.ts';

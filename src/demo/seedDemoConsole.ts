@@ -6,7 +6,7 @@ import type { SessionPorts } from '../commands/sessions/ports.ts';
 import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../commands/sessions/sessionHandlers.ts';
 import { cancelSession, completeSession } from '../commands/sessions/sessionLifecycle.ts';
 import { tutorHandlers } from '../commands/tutors/tutorHandlers.ts';
-import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../domain/payouts/billingPeriod.ts';
 import { findUserByLogin, studentsOfParent } from '../projections/accounts/queries.ts';
 import type { System } from '../system.ts';
 

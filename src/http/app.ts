@@ -30,6 +30,7 @@ import { consoleMailboxRoutes } from './routes/operations/mailboxRoutes.ts';
 import { projectionRoutes } from './routes/operations/projectionRoutes.ts';
 import { packageRoutes } from './routes/packages/packageRoutes.ts';
 import { payoutRoutes } from './routes/payouts/payoutRoutes.ts';
+import { tutorRateRoutes } from './routes/payouts/tutorRateRoutes.ts';
 import { promoCodeRoutes } from './routes/promoCodes/promoCodeRoutes.ts';
 import { adminPurchaseRoutes } from './routes/purchases/adminPurchaseRoutes.ts';
 import { purchaseRoutes } from './routes/purchases/purchaseRoutes.ts';
@@ -47,7 +48,6 @@ import { tutorCalendarEventsRoutes } from './routes/tutors/tutorCalendarEventsRo
 import { tutorCalendarRoutes } from './routes/tutors/tutorCalendarRoutes.ts';
 import { tutorDirectoryRoutes } from './routes/tutors/tutorDirectoryRoutes.ts';
 import { tutorProfileRoutes } from './routes/tutors/tutorProfileRoutes.ts';
-import { tutorRateRoutes } from './routes/tutors/tutorRateRoutes.ts';
 import { tutorRoutes } from './routes/tutors/tutorRoutes.ts';
 
 declare module 'fastify' {

@@ -1,9 +1,9 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
+import { billingPeriodOfDay, isBillingPeriodStart, PAYOUT_TIME_ZONE, type Span } from '../../domain/payouts/billingPeriod.ts';
 import { type PayoutMethod, payoutPeriodStreamId } from '../../domain/payouts/payoutPeriod.ts';
 import { NOT_A_PERIOD_START, payoutPeriodDecider } from '../../domain/payouts/payoutPeriodDecider.ts';
-import { billingPeriodOfDay, isBillingPeriodStart, PAYOUT_TIME_ZONE, type Span } from '../../domain/tutors/billingPeriod.ts';
 import { previewLines } from '../../projections/payouts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { commandHandler } from '../kit/handleCommand.ts';

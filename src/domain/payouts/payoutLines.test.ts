@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingPeriodOfDay, PAYOUT_TIME_ZONE } from '../tutors/billingPeriod.ts';
+import { billingPeriodOfDay, PAYOUT_TIME_ZONE } from './billingPeriod.ts';
 import { adjustmentLines, periodsAdjustedBy, sessionLines, totalCents } from './payoutLines.ts';
 import type { PayoutLine } from './payoutPeriod.ts';
 

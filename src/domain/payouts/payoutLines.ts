@@ -1,4 +1,4 @@
-import { PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from '../tutors/billingPeriod.ts';
+import { PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from './billingPeriod.ts';
 import type { PayoutLine } from './payoutPeriod.ts';
 
 /**

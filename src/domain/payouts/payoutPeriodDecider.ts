@@ -1,5 +1,5 @@
 import { type Command, type CommandMetadata, type Decider, DomainError, decideWith } from '../kit/decider.ts';
-import { billingPeriodOfDay, isBillingPeriodStart, PAYOUT_TIME_ZONE } from '../tutors/billingPeriod.ts';
+import { billingPeriodOfDay, isBillingPeriodStart, PAYOUT_TIME_ZONE } from './billingPeriod.ts';
 import {
   evolve,
   initialState,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
-import { billingPeriodOfDay, PAYOUT_TIME_ZONE, type Span } from '../../domain/tutors/billingPeriod.ts';
+import { billingPeriodOfDay, PAYOUT_TIME_ZONE, type Span } from '../../domain/payouts/billingPeriod.ts';
 import { event, type ProjectionSpec, projectionSpec } from '../kit/projectionSpec.ts';
 import { projectors } from '../projectors.ts';
 import { findTutorProfile } from '../tutors/queries.ts';

@@ -1,9 +1,9 @@
 import type { Sql } from '../../adapters/db/db.ts';
+import { nextBillingPeriod, PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from '../../domain/payouts/billingPeriod.ts';
 import { type RateChange, rateInForce } from '../../domain/payouts/hourlyRate.ts';
 import type { PayoutLineView, PayoutPeriodView, PayoutTutorSessionsView } from '../../domain/payouts/payoutApi.ts';
 import { adjustmentLines, periodsAdjustedBy, type SessionTally, sessionLines, totalCents } from '../../domain/payouts/payoutLines.ts';
 import type { PayoutLine, PayoutMethod, PayoutStatus } from '../../domain/payouts/payoutPeriod.ts';
-import { nextBillingPeriod, PAYOUT_TIME_ZONE, previousBillingPeriod, type Span } from '../../domain/tutors/billingPeriod.ts';
 import { DELETED_USER } from '../operations/entityNames.ts';
 
 /**

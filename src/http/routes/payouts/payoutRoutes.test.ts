@@ -4,6 +4,7 @@ import { appendBookedSession, registeredStudent } from '../../../../tests/suppor
 import { type TestSystem, withTestApp } from '../../../../tests/support/system.ts';
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { createStaffAccount } from '../../../commands/accounts/seedDemo.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../../../domain/payouts/billingPeriod.ts';
 import { payoutPeriodViewSchema, payoutTutorSessionsSchema } from '../../../domain/payouts/payoutApi.ts';
 import {
   ALREADY_APPROVED,
@@ -12,7 +13,6 @@ import {
   NOTHING_TO_APPROVE,
   PERIOD_NOT_ENDED,
 } from '../../../domain/payouts/payoutPeriodDecider.ts';
-import { billingPeriodOf, PAYOUT_TIME_ZONE } from '../../../domain/tutors/billingPeriod.ts';
 import { RATE_REASON_REQUIRED, TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { PERIOD_INVALID } from './payoutRoutes.ts';

@@ -7,6 +7,7 @@ import {
   payoutPeriodStarting,
 } from '../../../commands/payouts/payoutPeriods.ts';
 import { InvalidFieldError } from '../../../domain/kit/domainError.ts';
+import { billingPeriodOf, billingPeriodOfDay, PAYOUT_TIME_ZONE, previousBillingPeriod } from '../../../domain/payouts/billingPeriod.ts';
 import {
   markPaidBodySchema,
   PERIOD_INVALID,
@@ -16,7 +17,6 @@ import {
   payoutSessionsParamsSchema,
   payoutTutorSessionsSchema,
 } from '../../../domain/payouts/payoutApi.ts';
-import { billingPeriodOf, billingPeriodOfDay, PAYOUT_TIME_ZONE, previousBillingPeriod } from '../../../domain/tutors/billingPeriod.ts';
 import { payoutPeriodView, payoutTutorSessions } from '../../../projections/payouts/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';

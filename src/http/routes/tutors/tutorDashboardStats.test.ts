@@ -6,7 +6,7 @@ import { createTestSystem, type TestSystem } from '../../../../tests/support/sys
 import { type ApprovedTutor, approvedTutor } from '../../../../tests/support/tutors.ts';
 import { courseHandlers, enrollCourse } from '../../../commands/courses/courseHandlers.ts';
 import { commandContext } from '../../../commands/kit/commandContext.ts';
-import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/payouts/billingPeriod.ts';
 import { dashboardStatsSchema } from '../../../domain/tutors/tutorApi.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import { buildApp } from '../../app.ts';

@@ -6,7 +6,7 @@ import { openPictureUpload, receivePictureUpload, uploadPath, useUploadedPicture
 import { setQualifications } from '../../../commands/tutors/setQualifications.ts';
 import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/tutors/billingPeriod.ts';
+import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/payouts/billingPeriod.ts';
 import {
   dashboardStatsSchema,
   editTutorProfileBody,
