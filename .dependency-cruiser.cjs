@@ -10,7 +10,7 @@ const ports = [
   'src/adapters/mail/mailer\\.ts$',
   'src/adapters/identity/identityProvider\\.ts$',
   'src/adapters/jobs/jobQueue\\.ts$',
-  'src/adapters/sessions/sessionStore\\.ts$',
+  'src/adapters/signIns/signInStore\\.ts$',
   'src/adapters/rateLimit/',
   'src/adapters/passwords/passwordHasher\\.ts$',
   'src/adapters/personalData/personalDataVault\\.ts$',

@@ -26,7 +26,7 @@ import { SandboxPayments } from './adapters/payments/sandbox/sandboxPayments.ts'
 import { PersonalDataVault } from './adapters/personalData/personalDataVault.ts';
 import { ProtectedEventStore } from './adapters/personalData/protectedEventStore.ts';
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
-import { SessionStore } from './adapters/sessions/sessionStore.ts';
+import { SignInStore } from './adapters/signIns/signInStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
 import { recordEventParked } from './commands/operations/parkedEvents.ts';
 import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
@@ -57,7 +57,7 @@ export interface System {
   reactors: ProjectionRunner;
   /** Rebuilds asked for from the console, run by the process that runs the projectors. */
   rebuilds: RebuildRequests;
-  sessions: SessionStore;
+  signIns: SignInStore;
   accounts: AccountDeps;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
@@ -189,13 +189,13 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     }
   }
 
-  const sessions = new SessionStore(sql);
+  const signIns = new SignInStore(sql);
   const accounts: AccountDeps = {
     handlers: accountCommandHandlers,
     store,
     sql,
     hasher: argon2Hasher,
-    sessions,
+    signIns,
     rateLimiter: new RateLimiter(sql),
     vault,
   };
@@ -211,7 +211,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     config,
     cookieSecret,
     log,
-    sessions,
+    signIns,
     accounts,
     identity,
     calendar,

@@ -256,7 +256,7 @@ describe('erasure', () => {
     await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } }, ctx());
     await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
     await caughtUp();
-    const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
 
     // Two sessions three days ahead, booked with notes; the second cancelled with a reason.
     const day = Temporal.Now.zonedDateTimeISO(NY).toPlainDate().add({ days: 3 }).toString();

@@ -159,7 +159,7 @@ async function arrange(system: System): Promise<Tutor[]> {
       { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.id, tutorQualified: true } },
       ctx(),
     );
-    tutor.students.push({ cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}`, courseId });
+    tutor.students.push({ cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}`, courseId });
   }
   await caughtUp(system, ['users', 'students', 'tutors', 'student_courses', 'subjects']);
   return tutors;

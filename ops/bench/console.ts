@@ -507,7 +507,7 @@ try {
   say(`  projections and reactors caught up ${catchUpSeconds.toFixed(1)} s after the last append`);
   await jobsSettled(system);
 
-  const cookie = `tm_session=${(await system.sessions.create(adminId, 'admin')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(adminId, 'admin')).token}`;
   app = await buildApp(system, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

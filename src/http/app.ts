@@ -129,7 +129,7 @@ export async function buildApp(system: System, options: { logger?: boolean } = {
       if (method !== 'HEAD') declared.push({ method, url: route.url, roles, binaryBody: route.config?.binaryBody === true });
   });
 
-  installAuth(app, system.sessions);
+  installAuth(app, system.signIns);
   installStorableTextGuard(app);
   await app.register(healthRoutes(system));
   await app.register(accountRoutes(system));

@@ -602,7 +602,7 @@ beforeAll(async () => {
   await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
   await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: maya.tutorId, tutorQualified: true } }, ctx());
   await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
-  sam = { userId, studentId, courseId, purchaseId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  sam = { userId, studentId, courseId, purchaseId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 
   const staff = await createStaffAccount(system.accounts, {
     username: 'extreme-admin',
@@ -612,7 +612,7 @@ beforeAll(async () => {
     password: 'Extreme-admin-2026!',
     role: 'admin',
   });
-  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}`;
   await caughtUp();
 
   const booked = await call('POST', '/api/book-session', sam.cookie, {

@@ -35,7 +35,7 @@ beforeAll(async () => {
             commandContext(),
           );
     await waitForProjections(system.sql, ['users', 'students'], position, 5000);
-    const { token } = await system.sessions.create(userId, role, role === 'student_secondary' ? studentId : null);
+    const { token } = await system.signIns.create(userId, role, role === 'student_secondary' ? studentId : null);
     cookies.set(role, `tm_session=${token}`);
   }
 });

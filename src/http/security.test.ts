@@ -142,7 +142,7 @@ describe('operators only (issue 23 §6)', () => {
       password: 'Health-admin-2026!',
       role: 'admin',
     });
-    const admin = await health(app, { cookie: `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}` });
+    const admin = await health(app, { cookie: `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}` });
     expect(admin.statusCode).toBe(200);
     expect(detailed(admin.json())).toBe(true);
     expect(admin.json().projections.length).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ beforeAll(async () => {
   system = await createTestSystem('all');
   app = await buildApp(system, { logger: false });
   for (const role of ['admin', 'finance', 'tutor', 'parent', 'student', 'student_secondary']) {
-    const { token } = await system.sessions.create(`probe-${role}`, role, role === 'student_secondary' ? 'probe-student' : null);
+    const { token } = await system.signIns.create(`probe-${role}`, role, role === 'student_secondary' ? 'probe-student' : null);
     cookies.set(role, `tm_session=${token}`);
   }
 });

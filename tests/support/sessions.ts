@@ -15,7 +15,7 @@ export interface RegisteredStudent {
 
 /** A verified local student account with its profile (Grade 10), signed in; `parentId` makes it a parent's child. */
 export async function registeredStudent(
-  system: Pick<System, 'accounts' | 'sessions'>,
+  system: Pick<System, 'accounts' | 'signIns'>,
   n: string,
   options: { parentId?: string; firstName?: string; lastName?: string } = {},
 ): Promise<RegisteredStudent> {
@@ -39,7 +39,7 @@ export async function registeredStudent(
     commandContext(),
   );
   if (!studentId) throw new Error('no student profile');
-  return { userId, studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  return { userId, studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
 
 /** A verified local parent account (no student of their own yet): `registeredStudent(…, { parentId })` adds one. */

@@ -21,7 +21,7 @@ export interface ApprovedTutor {
  * `tutorRoutes.test.ts` covers. `n` keeps usernames and addresses apart within a database.
  */
 export async function approvedTutor(
-  system: Pick<System, 'accounts' | 'store' | 'sql' | 'sessions'>,
+  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns'>,
   n: string,
   name: { firstName: string; lastName: string } = { firstName: 'Tess', lastName: `Tutor${n}` },
 ): Promise<ApprovedTutor> {
@@ -49,7 +49,7 @@ export async function approvedTutor(
   );
   if (!(await waitForProjections(system.sql, ['users', 'tutors'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up with the tutor');
-  const cookie = `tm_session=${(await system.sessions.create(userId, 'tutor')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(userId, 'tutor')).token}`;
   return { tutorId: userId, userId, email, cookie };
 }
 
@@ -92,7 +92,7 @@ export async function setWeeklyHours(
  * test that buys a subject first gives it a tutor. Waits until the directory lists them.
  */
 export async function listedTutorTeaching(
-  system: Pick<System, 'accounts' | 'store' | 'sql' | 'sessions'>,
+  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns'>,
   n: string,
   subjectNames: readonly string[],
 ): Promise<ApprovedTutor> {

@@ -185,19 +185,19 @@ export interface SandboxPaymentControls {
   confirmWithCard(paymentIntentId: string, cardNumber: string): Promise<CardResult>;
   /** The customer's answer to the 3-D Secure challenge of an intent in `requires_action`. */
   completeAuthentication(paymentIntentId: string, approve: boolean): Promise<CardResult>;
-  /** The hosted checkout page's card form; the session completes when its payment succeeds. */
-  completeCheckoutSession(sessionId: string, cardNumber: string): Promise<CardResult>;
-  /** The hosted checkout page's 3-D Secure answer, for a session whose card asked for it. */
-  authenticateCheckoutSession(sessionId: string, approve: boolean): Promise<CardResult>;
+  /** The hosted checkout page's card form; the checkout session completes when its payment succeeds. */
+  completeCheckoutSession(checkoutSessionId: string, cardNumber: string): Promise<CardResult>;
+  /** The hosted checkout page's 3-D Secure answer, for a checkout session whose card asked for it. */
+  authenticateCheckoutSession(checkoutSessionId: string, approve: boolean): Promise<CardResult>;
   /** What the hosted checkout page shows and where it sends the customer (`{CHECKOUT_SESSION_ID}` replaced). */
-  checkoutPage(sessionId: string): Promise<SandboxCheckoutPage>;
+  checkoutPage(checkoutSessionId: string): Promise<SandboxCheckoutPage>;
 }
 
 /** The sandbox's hosted checkout page (`/sandbox/checkout/{id}`): the order, and where Pay and Cancel lead. */
 export interface SandboxCheckoutPage {
-  session: CheckoutSession;
+  checkoutSession: CheckoutSession;
   description: string;
-  /** The success URL with the session id in place of `{CHECKOUT_SESSION_ID}`. */
+  /** The success URL with the checkout session id in place of `{CHECKOUT_SESSION_ID}`. */
   successUrl: string;
   cancelUrl: string;
   /** The payment waits for the customer's 3-D Secure answer. */

@@ -4,7 +4,7 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { PasswordHasher } from '../../adapters/passwords/passwordHasher.ts';
 import type { PersonalDataVault } from '../../adapters/personalData/personalDataVault.ts';
 import type { RateLimiter } from '../../adapters/rateLimit/rateLimiter.ts';
-import type { SessionStore } from '../../adapters/sessions/sessionStore.ts';
+import type { SignInStore } from '../../adapters/signIns/signInStore.ts';
 import { reservationDecider } from '../../domain/accounts/reservationDecider.ts';
 import { studentStreamId } from '../../domain/accounts/student.ts';
 import { studentDecider } from '../../domain/accounts/studentDecider.ts';
@@ -35,7 +35,7 @@ export interface AccountDeps {
   /** Read models (users, students) for look-ups by username or e-mail. */
   sql: Sql;
   hasher: PasswordHasher;
-  sessions: SessionStore;
+  signIns: SignInStore;
   rateLimiter: RateLimiter;
   vault: PersonalDataVault;
 }

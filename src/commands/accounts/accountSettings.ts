@@ -12,7 +12,7 @@ export function acceptTerms(deps: AccountDeps, userId: string, version: string, 
 
 export async function chooseRole(deps: AccountDeps, userId: string, role: string, ctx: CommandContext) {
   const result = await deps.handlers.users.handle(userId, { type: 'ChooseRole', data: { userId, role } }, ctx);
-  await deps.sessions.updateRole(userId, 'student');
+  await deps.signIns.updateRole(userId, 'student');
   return result;
 }
 
@@ -68,6 +68,6 @@ export async function setSecondaryLogin(
   if (oldName && oldName !== newName) {
     await reservations.handle(oldName, { type: 'Release', data: { holderId } }, step('release-old'));
   }
-  await deps.sessions.endSecondaryFor(studentId);
+  await deps.signIns.endSecondaryFor(studentId);
   return result;
 }

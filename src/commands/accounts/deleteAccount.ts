@@ -24,7 +24,7 @@ export async function deleteAccount(deps: AccountDeps, userId: string, ctx: Comm
     { type: 'DeleteAccount', data: { userId, contactIds: fromAddress, sessionIds } },
     ctx,
   );
-  await deps.sessions.endAllFor(userId);
+  await deps.signIns.endAllFor(userId);
   await deps.sql`DELETE FROM http_idempotency WHERE subject = ${userId}`;
   return result;
 }

@@ -21,7 +21,7 @@ export { GOOGLE_ACCOUNT_MISMATCH, GOOGLE_EMAIL_UNVERIFIED } from '../../domain/a
 export interface GoogleSignInResult {
   outcome: 'signed_in' | 'registered' | 'applied';
   /** Absent for a tutor applicant: no account until an admin approves the application. */
-  session?: SignedIn;
+  signIn?: SignedIn;
   /** A tutor applicant's application as it stands: an applicant signing in again learns a rejection or denial. */
   application?: 'submitted' | 'rejected' | 'denied';
   /** Position of the last event written (for read-your-writes waits). */
@@ -55,13 +55,13 @@ async function emailHolder(deps: AccountDeps, email: string): Promise<string | n
   return holder?.startsWith('user-') ? holder.slice('user-'.length) : null;
 }
 
-/** Link the tokens, record the sign-in, open a session: the same for a found and a new account. */
+/** Link the tokens, record the sign-in, open a sign-in session: the same for a found and a new account. */
 async function completeSignIn(
   deps: AccountDeps,
   found: Pick<FoundAccount, 'userId' | 'matchedBy'>,
   identity: ExternalIdentity,
   step: Step,
-): Promise<{ session: SignedIn; position: Position | null; role: string }> {
+): Promise<{ signIn: SignedIn; position: Position | null; role: string }> {
   const { userId } = found;
   // A deactivated account is refused before Google's tokens are stored on it.
   if ((await deps.handlers.users.load(userId)).deactivated) throw new DomainError(ACCOUNT_DEACTIVATED, 'forbidden');
@@ -92,13 +92,13 @@ async function completeSignIn(
   const refusal = signedIn.events[0] ? signInRefusal(signedIn.events[0]) : null;
   if (refusal) throw refusal;
   const role = user.role ?? 'student';
-  const session = await deps.sessions.create(userId, role);
-  return { session: { userId, role, studentId: null, ...session }, position: signedIn.position, role };
+  const opened = await deps.signIns.create(userId, role);
+  return { signIn: { userId, role, studentId: null, ...opened }, position: signedIn.position, role };
 }
 
 async function signInExisting(deps: AccountDeps, found: FoundAccount, identity: ExternalIdentity, step: Step): Promise<GoogleSignInResult> {
-  const { session, position } = await completeSignIn(deps, found, identity, step);
-  return { outcome: 'signed_in', session, position };
+  const { signIn, position } = await completeSignIn(deps, found, identity, step);
+  return { outcome: 'signed_in', signIn, position };
 }
 
 /** A username from the e-mail's local part: letters, digits, `.`, `_`, `-`; a random suffix when taken. */
@@ -140,8 +140,8 @@ async function registerStudentFromGoogle(deps: AccountDeps, identity: ExternalId
         },
         step(`register-${attempt}`),
       );
-      const { session, position } = await completeSignIn(deps, { userId, matchedBy: 'google' }, identity, step);
-      return { outcome: 'registered', session, position };
+      const { signIn, position } = await completeSignIn(deps, { userId, matchedBy: 'google' }, identity, step);
+      return { outcome: 'registered', signIn, position };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.message === USERNAME_TAKEN && attempt < 5) continue;
@@ -180,7 +180,7 @@ async function acceptInvitation(
 
 /**
  * A tutor who is not yet a user applies (spec part 1 §1: tutors get an account only once
- * selected). No user and no session are created, so an applicant has no tutor powers; the
+ * selected). No user and no sign-in session are created, so an applicant has no tutor powers; the
  * application (personal fields sealed) waits for an admin. The application is keyed by the
  * Google subject, so signing in again does not apply twice. Calendar tokens are not kept for an
  * applicant: a selected tutor grants them again at the first sign-in (prompt=consent).
@@ -223,7 +223,7 @@ async function submitTutorApplication(
  * - an account linked to the Google id, or holding its verified e-mail address, is signed into
  *   (whatever the button: its role decides the landing page), and the tokens are linked;
  * - otherwise a student button creates a verified, password-less student account;
- * - otherwise a tutor button submits a tutor application, without an account or a session,
+ * - otherwise a tutor button submits a tutor application, without an account or a sign-in session,
  *   recording the agreement the applicant accepted on /tutor-signup (`termsAcceptedVersion`), so
  *   the approved tutor is not asked to accept the Student/Parent Agreement.
  */

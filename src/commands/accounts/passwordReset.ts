@@ -32,6 +32,6 @@ export async function resetPassword(deps: AccountDeps, email: string, code: stri
   );
   if (result.events.some((e) => e.type === 'PasswordResetFailed')) throw new DomainError(INVALID_RESET_CODE, 'invalid');
   // A new password ends every session, wherever it was opened.
-  await deps.sessions.endAllFor(user.id);
+  await deps.signIns.endAllFor(user.id);
   return { userId: user.id, position: result.position };
 }

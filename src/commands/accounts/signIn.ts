@@ -148,8 +148,8 @@ export async function signIn(
   }
   await giveBack(true);
   const role = state.role ?? user.role;
-  const session = await deps.sessions.create(user.id, role);
-  return { userId: user.id, role, studentId: null, ...session };
+  const opened = await deps.signIns.create(user.id, role);
+  return { userId: user.id, role, studentId: null, ...opened };
 }
 
 async function signInSecondary(
@@ -174,6 +174,6 @@ async function signInSecondary(
   // The view-only login opens the holder's account: a deactivated holder's students are refused too.
   const refusal = events[0] ? signInRefusal(events[0]) : null;
   if (refusal) throw refusal;
-  const session = await deps.sessions.create(target.userId, 'student_secondary', target.studentId);
-  return { userId: target.userId, role: 'student_secondary', studentId: target.studentId, ...session };
+  const opened = await deps.signIns.create(target.userId, 'student_secondary', target.studentId);
+  return { userId: target.userId, role: 'student_secondary', studentId: target.studentId, ...opened };
 }

@@ -229,7 +229,7 @@ export const REPURCHASE_SESSION_COUNTS: readonly number[] = [4, 8, 12];
  * The session id a free repurchase (nothing owed, no hosted checkout) returns to checkout with:
  * `/checkout?repurchase=true&session_id=free_<purchaseId>`, verified like a provider's session.
  */
-export const FREE_REPURCHASE_SESSION_PREFIX = 'free_';
+export const FREE_REPURCHASE_CHECKOUT_SESSION_PREFIX = 'free_';
 
 const CARD_BRANDS: Readonly<Record<string, string>> = {
   visa: 'Visa',

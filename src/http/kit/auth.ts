@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_DAYS, type SessionStore } from '../../adapters/sessions/sessionStore.ts';
+import { SIGN_IN_DAYS, type SignInStore } from '../../adapters/signIns/signInStore.ts';
 
-export const SESSION_COOKIE = 'tm_session';
+/** The cookie keeps its first name: renaming it would sign every browser out. */
+export const SIGN_IN_COOKIE = 'tm_session';
 
 export interface Principal {
   userId: string;
@@ -20,18 +21,18 @@ export const NOT_AUTHENTICATED = 'Not authenticated';
 export const FORBIDDEN = 'You do not have permission to do this';
 
 /**
- * Every request is resolved to its principal from the session cookie, then checked against the
+ * Every request is resolved to its principal from the sign-in cookie, then checked against the
  * roles its route declares. The check runs on the server for every route; UI guards only mirror it.
  */
-export function installAuth(app: FastifyInstance, sessions: SessionStore): void {
+export function installAuth(app: FastifyInstance, signIns: SignInStore): void {
   app.decorateRequest('principal', null);
   // Before validation: an anonymous or unauthorised caller learns nothing from validation errors.
   app.addHook('preValidation', async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[SIGN_IN_COOKIE];
     if (token) {
-      const session = await sessions.find(token);
-      request.principal = session ? { userId: session.userId, role: session.role, studentId: session.studentId } : null;
-      if (!session) clearSessionCookie(reply, request);
+      const signIn = await signIns.find(token);
+      request.principal = signIn ? { userId: signIn.userId, role: signIn.role, studentId: signIn.studentId } : null;
+      if (!signIn) clearSignInCookie(reply, request);
     }
     const roles = request.routeOptions.config?.roles;
     if (!roles || roles === 'public') return;
@@ -42,18 +43,18 @@ export function installAuth(app: FastifyInstance, sessions: SessionStore): void 
 
 const secure = (request: FastifyRequest) => request.protocol === 'https' || process.env.NODE_ENV === 'production';
 
-export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
+export function setSignInCookie(reply: FastifyReply, request: FastifyRequest, token: string): void {
+  reply.setCookie(SIGN_IN_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
     secure: secure(request),
-    maxAge: SESSION_DAYS * 86_400,
+    maxAge: SIGN_IN_DAYS * 86_400,
   });
 }
 
-export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+export function clearSignInCookie(reply: FastifyReply, request: FastifyRequest): void {
+  reply.clearCookie(SIGN_IN_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request) });
 }
 
 /** The principal of a route that declared roles (the guard already refused anonymous callers). */

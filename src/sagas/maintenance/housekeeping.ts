@@ -4,7 +4,7 @@ import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
 
 /**
- * Short-lived infrastructure rows expire: stored idempotent responses after a day, sessions and
+ * Short-lived infrastructure rows expire: stored idempotent responses after a day, sign-in sessions and
  * one-time sign-in codes when they lapse, rate-limit windows once they are over.
  */
 export async function housekeeping(sql: Sql): Promise<Record<string, number>> {
@@ -14,7 +14,7 @@ export async function housekeeping(sql: Sql): Promise<Record<string, number>> {
     removed[name] = (await statement).length;
   };
   await run('idempotency', sql`DELETE FROM http_idempotency WHERE created_at < now() - interval '24 hours' RETURNING 1`);
-  await run('sessions', sql`DELETE FROM user_sessions WHERE expires_at < now() RETURNING 1`);
+  await run('signIns', sql`DELETE FROM user_sessions WHERE expires_at < now() RETURNING 1`);
   await run('rateLimits', sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day' RETURNING 1`);
   await run('devIdentityCodes', sql`DELETE FROM dev_identity_codes WHERE created_at < now() - interval '1 hour' RETURNING 1`);
   return removed;

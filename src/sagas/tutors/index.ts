@@ -26,7 +26,7 @@ function registrationPort(ports: SagaPorts) {
     sql: ports.sql,
     vault: ports.vault,
     hasher: unavailable('hasher'),
-    sessions: unavailable('sessions'),
+    signIns: unavailable('signIns'),
     rateLimiter: unavailable('rateLimiter'),
   };
   return (account: Parameters<typeof registerAccount>[1], ctx: Parameters<typeof registerAccount>[2]) =>

@@ -120,7 +120,7 @@ export class SandboxCheckoutSessions {
     const row = await sessionRow(this.sql, sessionId);
     const intent = row.payment_intent_id ? await intentRow(this.sql, row.payment_intent_id) : null;
     return {
-      session: this.sessionOf(row),
+      checkoutSession: this.sessionOf(row),
       description: row.description,
       successUrl: row.success_url.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(row.id)),
       cancelUrl: row.cancel_url,

@@ -188,7 +188,7 @@ describe('sandbox payments', () => {
       successUrl: `${PUBLIC_URL}/checkout?repurchase=true&session_id=${session.id}`,
       cancelUrl: `${PUBLIC_URL}/checkout?repurchase=true&cancelled=true`,
       requiresAction: false,
-      session: { id: session.id, status: 'open', amountCents: 22_800 },
+      checkoutSession: { id: session.id, status: 'open', amountCents: 22_800 },
     });
     expect((await failure(port.authenticateCheckoutSession(session.id, true)))?.reason).toBe('invalid_request');
     expect(await port.completeCheckoutSession(session.id, CARD.authentication)).toEqual({ status: 'requires_action' });

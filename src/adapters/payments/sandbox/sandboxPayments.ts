@@ -73,7 +73,7 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
   private readonly webhookSecret: string;
   private readonly events: SandboxOutbox;
   private readonly intents: SandboxIntents;
-  private readonly sessions: SandboxCheckoutSessions;
+  private readonly checkoutSessions: SandboxCheckoutSessions;
 
   constructor(
     sql: Sql,
@@ -87,7 +87,7 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     this.webhookSecret = options.webhookSecret ?? `whsec_sbx_${randomBytes(24).toString('hex')}`;
     this.events = new SandboxOutbox(sql);
     this.intents = new SandboxIntents(sql, this.events);
-    this.sessions = new SandboxCheckoutSessions(sql, this.events, this.intents, options);
+    this.checkoutSessions = new SandboxCheckoutSessions(sql, this.events, this.intents, options);
   }
 
   // --- PaymentPort --------------------------------------------------------------------------------
@@ -109,15 +109,15 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
   }
 
   createCheckoutSession(input: CreateCheckoutSessionInput): Promise<{ id: string; url: string }> {
-    return this.sessions.create(input);
+    return this.checkoutSessions.create(input);
   }
 
   retrieveCheckoutSession(id: string): Promise<CheckoutSession> {
-    return this.sessions.retrieve(id);
+    return this.checkoutSessions.retrieve(id);
   }
 
   expireCheckoutSession(id: string): Promise<CheckoutSession> {
-    return this.sessions.expire(id);
+    return this.checkoutSessions.expire(id);
   }
 
   refund(input: RefundInput): Promise<Refund> {
@@ -138,20 +138,20 @@ export class SandboxPayments implements PaymentPort, SandboxPaymentControls, Pay
     return this.intents.completeAuthentication(paymentIntentId, approve);
   }
 
-  completeCheckoutSession(sessionId: string, cardNumber: string): Promise<CardResult> {
-    return this.sessions.complete(sessionId, cardNumber);
+  completeCheckoutSession(checkoutSessionId: string, cardNumber: string): Promise<CardResult> {
+    return this.checkoutSessions.complete(checkoutSessionId, cardNumber);
   }
 
-  authenticateCheckoutSession(sessionId: string, approve: boolean): Promise<CardResult> {
-    return this.sessions.authenticate(sessionId, approve);
+  authenticateCheckoutSession(checkoutSessionId: string, approve: boolean): Promise<CardResult> {
+    return this.checkoutSessions.authenticate(checkoutSessionId, approve);
   }
 
-  checkoutPage(sessionId: string): Promise<SandboxCheckoutPage> {
-    return this.sessions.page(sessionId);
+  checkoutPage(checkoutSessionId: string): Promise<SandboxCheckoutPage> {
+    return this.checkoutSessions.page(checkoutSessionId);
   }
 
-  checkoutUrl(sessionId: string): string {
-    return this.sessions.url(sessionId);
+  checkoutUrl(checkoutSessionId: string): string {
+    return this.checkoutSessions.url(checkoutSessionId);
   }
 
   pendingEvents(limit?: number): Promise<PaymentEvent[]> {

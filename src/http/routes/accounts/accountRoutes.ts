@@ -31,7 +31,7 @@ import { currentUser } from '../../../projections/accounts/currentUser.ts';
 import { findOwnStudent, studentsOfParent } from '../../../projections/accounts/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
-import { clearSessionCookie, NOT_AUTHENTICATED, principalOf, SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
+import { clearSignInCookie, NOT_AUTHENTICATED, principalOf, SIGN_IN_COOKIE, setSignInCookie } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
 import { COMMON_PASSWORD, isCommonPassword, refuseCommonPassword } from '../../kit/commonPasswords.ts';
 import { statusOfKind } from '../../kit/errors.ts';
@@ -50,7 +50,7 @@ const CODE_SENT = { ok: true, message: 'New verification code sent! Please check
 const timezoneSchema = z.object({ timezone: timeZoneField(), mode: z.enum(timezoneModes).optional() });
 
 export const accountRoutes =
-  (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'signIns' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     const deps = system.accounts;
     const { config } = system;
@@ -74,7 +74,7 @@ export const accountRoutes =
           user = await currentUser(system.sql, request.principal);
         }
         if (!user) {
-          clearSessionCookie(reply, request);
+          clearSignInCookie(reply, request);
           return reply.status(401).send({ message: NOT_AUTHENTICATED });
         }
         return user;
@@ -154,19 +154,19 @@ export const accountRoutes =
       { config: { roles: 'public' }, schema: { tags: ['accounts'], body: loginSchema.strict() } },
       async (request, reply) => {
         const ctx = contextFrom(request);
-        const previous = request.cookies[SESSION_COOKIE];
-        const session = await signIn(deps, request.body.username, request.body.password, ctx, signInLimits(config));
-        // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
-        if (previous) await system.sessions.end(previous);
-        setSessionCookie(reply, request, session.token);
-        return me({ userId: session.userId, role: session.role, studentId: session.studentId });
+        const previous = request.cookies[SIGN_IN_COOKIE];
+        const signedIn = await signIn(deps, request.body.username, request.body.password, ctx, signInLimits(config));
+        // A new sign-in token at every sign-in: a token fixed before sign-in is never upgraded.
+        if (previous) await system.signIns.end(previous);
+        setSignInCookie(reply, request, signedIn.token);
+        return me({ userId: signedIn.userId, role: signedIn.role, studentId: signedIn.studentId });
       },
     );
 
     app.post('/api/logout', { config: { roles: 'public' }, schema: { tags: ['accounts'] } }, async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) await system.sessions.end(token);
-      clearSessionCookie(reply, request);
+      const token = request.cookies[SIGN_IN_COOKIE];
+      if (token) await system.signIns.end(token);
+      clearSignInCookie(reply, request);
       return { ok: true };
     });
 
@@ -200,7 +200,7 @@ export const accountRoutes =
         const { userId } = await resetPassword(deps, request.body.email, request.body.code, request.body.newPassword, contextFrom(request));
         // The owner proved it: failed sign-ins (an attacker's lock) no longer hold the account.
         await clearSignInFailures(deps, userId);
-        clearSessionCookie(reply, request);
+        clearSignInCookie(reply, request);
         return { ok: true, message: 'Password reset successful. You can now log in.' };
       },
     );
@@ -360,7 +360,7 @@ export const accountRoutes =
         [...accountProjections, 'contact_messages', 'tutor_applications'],
         await system.store.committedPosition(),
       );
-      clearSessionCookie(reply, request);
+      clearSignInCookie(reply, request);
       return { ok: true };
     });
 

@@ -36,7 +36,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Users-staff-2026!',
     role,
   });
-  return { userId, cookie: `tm_session=${(await system.sessions.create(userId, role)).token}` };
+  return { userId, cookie: `tm_session=${(await system.signIns.create(userId, role)).token}` };
 }
 
 const caughtUp = async () =>
@@ -139,7 +139,7 @@ describe('deactivating and reactivating an account', () => {
     expect(viewerRefused.statusCode).toBe(403);
     expect(viewerRefused.json().message).toBe(ACCOUNT_DEACTIVATED);
     // A session somehow opened meanwhile (a sign-in racing the deactivation) is refused by the store too.
-    const raced = await system.sessions.create(victim.userId, 'student');
+    const raced = await system.signIns.create(victim.userId, 'student');
     expect((await me(`tm_session=${raced.token}`)).statusCode).toBe(401);
 
     const list = adminUserPageSchema.parse((await get('/api/admin/users?status=deactivated')).json());

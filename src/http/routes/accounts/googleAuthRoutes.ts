@@ -12,7 +12,7 @@ import { cleanName } from '../../../domain/kit/nameText.ts';
 import { INVITATION_REVOKED } from '../../../domain/tutors/invitationDecider.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
-import { SESSION_COOKIE, setSessionCookie } from '../../kit/auth.ts';
+import { SIGN_IN_COOKIE, setSignInCookie } from '../../kit/auth.ts';
 import { contextFrom } from '../../kit/commandRequest.ts';
 import { statusOfKind } from '../../kit/errors.ts';
 import { landingOf, tutorApplicationLanding } from './landing.ts';
@@ -205,7 +205,7 @@ const INVALID_EMAIL = 'Please enter a valid email address';
  * provider's consent page that stands in for Google when no credentials are configured.
  */
 export const googleAuthRoutes =
-  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'sessions' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'signIns' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
   async (app) => {
     const identity = system.identity;
     const dev = identity.devConsent ?? null;
@@ -252,18 +252,18 @@ export const googleAuthRoutes =
       const termsVersion = flow.termsAcceptedVersion === CURRENT_TERMS_VERSION ? CURRENT_TERMS_VERSION : null;
       const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request), termsVersion);
       // A browser redirect cannot be retried by a script: wait longer than an API answer would.
-      await waitForProjections(system.sql, result.session ? ['users', 'students'] : ['tutor_applications'], result.position, 10_000);
-      if (result.session) {
-        // A new session id at every sign-in: a session fixed before sign-in is never upgraded.
-        const previous = request.cookies[SESSION_COOKIE];
-        if (previous) await system.sessions.end(previous);
-        setSessionCookie(reply, request, result.session.token);
+      await waitForProjections(system.sql, result.signIn ? ['users', 'students'] : ['tutor_applications'], result.position, 10_000);
+      if (result.signIn) {
+        // A new sign-in token at every sign-in: a token fixed before sign-in is never upgraded.
+        const previous = request.cookies[SIGN_IN_COOKIE];
+        if (previous) await system.signIns.end(previous);
+        setSignInCookie(reply, request, result.signIn.token);
       }
       request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
       if (result.outcome === 'applied') return tutorApplicationLanding(result.application);
-      const role = result.session?.role;
+      const role = result.signIn?.role;
       // An approved tutor finishes onboarding first (the tutor stream knows; the read model may lag).
-      const tutor = role === 'tutor' && result.session ? await tutorHandlers(system.store).tutors.load(result.session.userId) : null;
+      const tutor = role === 'tutor' && result.signIn ? await tutorHandlers(system.store).tutors.load(result.signIn.userId) : null;
       return landingOf(role, { onboardingPending: tutor?.exists === true && !tutor.onboardingCompleted });
     };
 

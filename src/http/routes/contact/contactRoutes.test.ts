@@ -93,7 +93,7 @@ describe('HTTP basics', () => {
       password: 'Contact-health-2026!',
       role: 'admin',
     });
-    const cookie = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}`;
     const res = await app.inject({ method: 'GET', url: '/api/health', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const body = res.json() as { status: string; database: { ok: boolean }; projections: { name: string }[]; queues: { name: string }[] };

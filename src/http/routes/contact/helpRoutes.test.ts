@@ -44,7 +44,7 @@ async function account(n: string, role: 'student' | 'parent', parentId: string |
     commandContext(),
   );
   await waitForProjections(system.sql, ['users', 'students'], position, 10_000);
-  return { userId, studentId: studentId ?? '', cookie: `tm_session=${(await system.sessions.create(userId, role)).token}` };
+  return { userId, studentId: studentId ?? '', cookie: `tm_session=${(await system.signIns.create(userId, role)).token}` };
 }
 
 let addresses = 0;
@@ -79,7 +79,7 @@ beforeAll(async () => {
   parent = await account('parent', 'parent');
   child = await account('child', 'student', parent.userId);
   otherChild = await account('other', 'student');
-  viewOnly = `tm_session=${(await system.sessions.create(child.userId, 'student_secondary', child.studentId)).token}`;
+  viewOnly = `tm_session=${(await system.signIns.create(child.userId, 'student_secondary', child.studentId)).token}`;
 });
 
 describe('POST /api/contact/help', () => {
@@ -174,7 +174,7 @@ describe('POST /api/contact/help', () => {
 
   it('is for signed-in students, parents and view-only logins only', async () => {
     expect((await help(null, { subject: 'Hi', message: 'Hello' })).statusCode).toBe(401);
-    const tutor = `tm_session=${(await system.sessions.create('some-tutor', 'tutor')).token}`;
+    const tutor = `tm_session=${(await system.signIns.create('some-tutor', 'tutor')).token}`;
     expect((await help(tutor, { subject: 'Hi', message: 'Hello' })).statusCode).toBe(403);
   });
 

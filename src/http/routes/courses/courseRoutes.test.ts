@@ -68,7 +68,7 @@ async function student(n: string, parentId: string | null = null): Promise<Stude
     commandContext(),
   );
   if (!studentId) throw new Error('no student profile');
-  return { userId, studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  return { userId, studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
 
 /** A course bought without checkout: claim, course created by the purchase, claim confirmed. */
@@ -129,8 +129,8 @@ beforeAll(async () => {
     password: 'Course-admin-2026!',
     role: 'admin',
   });
-  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
-  viewOnly = `tm_session=${(await system.sessions.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
+  admin = `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}`;
+  viewOnly = `tm_session=${(await system.signIns.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
   maths = await approvedTutor(system, 'course-maths', { firstName: 'Maya', lastName: 'Okafor' });
   chemist = await approvedTutor(system, 'course-chem', { firstName: 'Dan', lastName: 'Reyes' });
   await onboard(maths, ['Math (Grade 10 & Under)']);
@@ -251,7 +251,7 @@ describe('student courses over HTTP', () => {
         },
         commandContext(),
       );
-      return { userId, cookie: `tm_session=${(await system.sessions.create(userId, 'parent')).token}` };
+      return { userId, cookie: `tm_session=${(await system.signIns.create(userId, 'parent')).token}` };
     };
     const parent = await register('parent');
     const parentCookie = parent.cookie;

@@ -59,7 +59,7 @@ async function familyAndTutor(n: string): Promise<Family> {
   const tutor = await approvedTutor(system, `bell-${n}`, { firstName: 'Maya', lastName: 'Okafor' });
   return {
     parentId,
-    parentCookie: `tm_session=${(await system.sessions.create(parentId, 'parent')).token}`,
+    parentCookie: `tm_session=${(await system.signIns.create(parentId, 'parent')).token}`,
     kidCookie: kid.cookie,
     tutorId: tutor.tutorId,
     tutorCookie: tutor.cookie,

@@ -27,7 +27,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Alerts-staff-2026!',
     role,
   });
-  return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+  return `tm_session=${(await system.signIns.create(userId, role)).token}`;
 }
 
 /** Raises a job_failed alert and waits until the console can see it; its id is the event's. */

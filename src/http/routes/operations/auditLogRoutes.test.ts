@@ -35,7 +35,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Audit-staff-2026!',
     role,
   });
-  return { userId, cookie: `tm_session=${(await system.sessions.create(userId, role)).token}` };
+  return { userId, cookie: `tm_session=${(await system.signIns.create(userId, role)).token}` };
 }
 
 beforeAll(async () => {
@@ -193,7 +193,7 @@ describe('the audit log over HTTP', () => {
     expect(before.rows.some((r) => r.ip === '198.51.100.77')).toBe(true);
     expect(before.rows.find((r) => r.action === 'TimezoneChanged')?.actor.name).toBe('Gwendolyn Erased');
 
-    const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
     const deleted = await app.inject({ method: 'DELETE', url: '/api/user/delete', headers: { cookie } });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await waitForProjections(system.sql, ['audit_log'], await system.store.committedPosition(), 30_000)).toBe(true);

@@ -33,7 +33,7 @@ async function account(username: string, firstName: string, lastName: string, ro
     password: 'Names-staff-2026!',
     role,
   });
-  return { userId, cookie: `tm_session=${(await system.sessions.create(userId, role)).token}` };
+  return { userId, cookie: `tm_session=${(await system.signIns.create(userId, role)).token}` };
 }
 
 beforeAll(async () => {

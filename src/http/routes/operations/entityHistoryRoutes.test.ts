@@ -87,7 +87,7 @@ beforeAll(async () => {
       password: 'History-staff-2026!',
       role,
     });
-    const cookie = `tm_session=${(await system.sessions.create(staff.userId, role)).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(staff.userId, role)).token}`;
     if (role === 'admin') admin = cookie;
     else finance = cookie;
   }

@@ -22,7 +22,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Jobs-staff-2026!',
     role,
   });
-  return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+  return `tm_session=${(await system.signIns.create(userId, role)).token}`;
 }
 
 beforeAll(async () => {

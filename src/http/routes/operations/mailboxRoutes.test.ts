@@ -24,7 +24,7 @@ async function consoleOf(options: { mailer?: Mailer } = {}) {
       password: 'Mailbox-staff-2026!',
       role,
     });
-    return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+    return `tm_session=${(await system.signIns.create(userId, role)).token}`;
   };
   return { system, app, cookie };
 }

@@ -34,7 +34,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Projections-staff-2026!',
     role,
   });
-  return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+  return `tm_session=${(await system.signIns.create(userId, role)).token}`;
 }
 
 const get = (url: string, cookie = admin) => app.inject({ method: 'GET', url, headers: { cookie } });

@@ -39,7 +39,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Payouts-staff-2026!',
     role,
   });
-  return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+  return `tm_session=${(await system.signIns.create(userId, role)).token}`;
 }
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: Record<string, unknown>) =>

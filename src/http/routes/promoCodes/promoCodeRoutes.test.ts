@@ -56,10 +56,10 @@ beforeAll(async () => {
     role: 'admin',
   });
   await waitForProjections(system.sql, ['users', 'packages'], await system.store.committedPosition(), 30_000);
-  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
-  student = { userId: 'student-1', cookie: `tm_session=${(await system.sessions.create('student-1', 'student')).token}` };
-  other = { userId: 'student-2', cookie: `tm_session=${(await system.sessions.create('student-2', 'student')).token}` };
-  tutor = `tm_session=${(await system.sessions.create('tutor-1', 'tutor')).token}`;
+  admin = `tm_session=${(await system.signIns.create(userId, 'admin')).token}`;
+  student = { userId: 'student-1', cookie: `tm_session=${(await system.signIns.create('student-1', 'student')).token}` };
+  other = { userId: 'student-2', cookie: `tm_session=${(await system.signIns.create('student-2', 'student')).token}` };
+  tutor = `tm_session=${(await system.signIns.create('tutor-1', 'tutor')).token}`;
   for (let i = 0; i < 300; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 8);
     if (found) {

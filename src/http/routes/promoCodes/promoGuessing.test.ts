@@ -29,7 +29,7 @@ beforeAll(async () => {
     password: 'Guess-admin-2026!',
     role: 'admin',
   });
-  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(userId, 'admin')).token}`;
   await waitForProjections(system.sql, ['users', 'packages'], await system.store.committedPosition(), 30_000);
   packageId = (await listPackages(system.sql))[0]?.id as string;
   const created = await app.inject({
@@ -57,7 +57,7 @@ afterAll(async () => {
 let admin: string;
 let packageId: string;
 
-const student = async (userId: string) => ({ userId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` });
+const student = async (userId: string) => ({ userId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` });
 
 const check = (who: { userId: string; cookie: string }, code: string, address: string) =>
   app.inject({

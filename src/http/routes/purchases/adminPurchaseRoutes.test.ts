@@ -44,7 +44,7 @@ async function staff(role: 'admin' | 'finance') {
     password: 'Refunds-staff-2026!',
     role,
   });
-  return `tm_session=${(await system.sessions.create(userId, role)).token}`;
+  return `tm_session=${(await system.signIns.create(userId, role)).token}`;
 }
 
 beforeAll(async () => {
@@ -122,7 +122,7 @@ async function newStudent() {
     },
     commandContext(),
   );
-  const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, cookie, lastName };
 }
 

@@ -86,7 +86,7 @@ async function newStudent(grade = 'Grade 11') {
     },
     commandContext(),
   );
-  const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, userId, cookie };
 }
 

@@ -83,7 +83,7 @@ async function newStudent(options: { parentId?: string } = {}) {
     },
     commandContext(),
   );
-  const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, userId, cookie };
 }
 
@@ -306,7 +306,7 @@ describe('checkout', () => {
 
   it('a parent buys for their own student; not for someone else’s (403); a view-only login buys nothing', async () => {
     const parentId = `parent-${randomUUID().slice(0, 8)}`;
-    const parentCookie = `tm_session=${(await system.sessions.create(parentId, 'parent')).token}`;
+    const parentCookie = `tm_session=${(await system.signIns.create(parentId, 'parent')).token}`;
     const own = await newStudent({ parentId });
     const stranger = await newStudent();
     const ok = await post('/api/create-payment-intent', parentCookie, checkoutBody(own.studentId));
@@ -315,7 +315,7 @@ describe('checkout', () => {
     expect(refused.statusCode, refused.body).toBe(403);
     const otherStudent = await post('/api/create-payment-intent', own.cookie, checkoutBody(stranger.studentId));
     expect(otherStudent.statusCode).toBe(403);
-    const viewOnly = `tm_session=${(await system.sessions.create(own.userId, 'student_secondary', own.studentId)).token}`;
+    const viewOnly = `tm_session=${(await system.signIns.create(own.userId, 'student_secondary', own.studentId)).token}`;
     expect((await post('/api/create-payment-intent', viewOnly, checkoutBody(own.studentId))).statusCode).toBe(403);
     const list = await app.inject({
       method: 'GET',

@@ -79,7 +79,7 @@ async function newStudent() {
     },
     commandContext(),
   );
-  return { studentId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  return { studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
 
 const post = (url: string, cookie: string, payload: object) => app.inject({ method: 'POST', url, headers: { cookie }, payload });

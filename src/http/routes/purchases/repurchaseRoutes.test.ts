@@ -139,7 +139,7 @@ async function studentWithCourse(options: { used?: number; parentId?: string; su
     await waitForProjections(system.sql, ['student_courses'], position, 10_000);
   }
   await waitForProjections(system.sql, ['student_courses', 'students'], await system.store.committedPosition(), 10_000);
-  const cookie = `tm_session=${(await system.sessions.create(userId, 'student')).token}`;
+  const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, userId, courseId, cookie };
 }
 
@@ -248,7 +248,7 @@ describe('repurchase', () => {
   it('only the student’s account holder: a view-only login 403, someone else’s student 403, someone else’s course 404, signed out 401', async () => {
     const own = await studentWithCourse();
     const other = await studentWithCourse();
-    const viewOnly = `tm_session=${(await system.sessions.create(own.userId, 'student_secondary', own.studentId)).token}`;
+    const viewOnly = `tm_session=${(await system.signIns.create(own.userId, 'student_secondary', own.studentId)).token}`;
     expect((await post(repurchaseUrl(own.studentId, own.courseId), viewOnly, body(tier11[4]!))).statusCode).toBe(403);
     expect((await post(repurchaseUrl(other.studentId, other.courseId), own.cookie, body(tier11[4]!))).statusCode).toBe(403);
     const foreignCourse = await post(repurchaseUrl(own.studentId, other.courseId), own.cookie, body(tier11[4]!));
@@ -261,7 +261,7 @@ describe('repurchase', () => {
   it('a parent repurchases for their student on the sandbox’s hosted page; verify ×10 and the webhook at once credit the course once', async () => {
     const parentId = `parent-${randomUUID().slice(0, 8)}`;
     const { studentId, courseId } = await studentWithCourse({ parentId });
-    const cookie = `tm_session=${(await system.sessions.create(parentId, 'parent')).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(parentId, 'parent')).token}`;
     const res = await post(repurchaseUrl(studentId, courseId), cookie, body(tier11[8]!));
     expect(res.statusCode, res.body).toBe(200);
     const answer = repurchaseAnswerSchema.parse(res.json());

@@ -25,7 +25,7 @@ import type { PromoQuote } from '../../../domain/promoCodes/promoTerms.ts';
 import { priceFromCatalogue } from '../../../domain/purchases/checkoutCatalogue.ts';
 import {
   FREE_PURCHASE,
-  FREE_REPURCHASE_SESSION_PREFIX,
+  FREE_REPURCHASE_CHECKOUT_SESSION_PREFIX,
   PAYMENT_WINDOW_MINUTES,
   type PurchaseStartedData,
 } from '../../../domain/purchases/purchase.ts';
@@ -51,12 +51,13 @@ import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
 import { checkAmounts, dollarsOf, holderCheck, promoFor } from './checkoutTerms.ts';
 import { NO_TUTOR_FOR_SUBJECT } from './purchaseRoutes.ts';
 
-export const REPURCHASE_SESSION_NOT_FOUND = 'Checkout session not found';
+export const REPURCHASE_CHECKOUT_SESSION_NOT_FOUND = 'Checkout session not found';
 
 /** Who may buy more sessions: the student or their parent (a view-only login never). */
 const buyers = { roles: ['student', 'parent'] } as const;
 const messageSchema = z.object({ message: z.string() });
 const id = z.string().min(1).max(100);
+/** The provider's checkout session id, named `sessionId` in the public URLs. */
 const sessionIdParam = z.object({ sessionId: z.string().min(1).max(255) });
 const purchaseProjections = ['purchases'] as const;
 const fulfilmentProjections = ['purchases', 'purchase_fulfilment'] as const;
@@ -65,9 +66,9 @@ const courseProjections = ['student_courses'] as const;
 /**
  * A checkout session's expiry: the payment window plus up to 10 minutes, rounded to a 10-minute
  * step so that a retried request (same purchase, same idempotency key) asks the provider for the
- * same session. Stripe accepts 30 minutes to 24 hours ahead.
+ * same checkout session. Stripe accepts 30 minutes to 24 hours ahead.
  */
-export function sessionExpiry(now: Date): number {
+export function checkoutSessionExpiry(now: Date): number {
   const step = 600;
   return Math.ceil(now.getTime() / 1000 / step) * step + PAYMENT_WINDOW_MINUTES * 60 + 60;
 }
@@ -79,7 +80,7 @@ export function sessionExpiry(now: Date): number {
  *
  * Free repurchases (a 100% code) never see a checkout page: the purchase completes at once and the
  * answer's `checkoutUrl` is `/checkout?repurchase=true&session_id=free_<purchaseId>`, which the
- * checkout page verifies like a provider's session.
+ * checkout page verifies like a provider's checkout session.
  */
 export const repurchaseRoutes =
   ({ sql, store, payments, accounts, config }: Pick<System, 'sql' | 'store' | 'payments' | 'accounts' | 'config'>): FastifyPluginAsyncZod =>
@@ -221,10 +222,10 @@ export const repurchaseRoutes =
           const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
           await readYourWrites(sql, fulfilmentProjections, position, 10_000);
           await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
-          const sessionId = `${FREE_REPURCHASE_SESSION_PREFIX}${purchaseId}`;
-          return { checkoutUrl: `/checkout?repurchase=true&session_id=${encodeURIComponent(sessionId)}`, purchaseId };
+          const checkoutSessionId = `${FREE_REPURCHASE_CHECKOUT_SESSION_PREFIX}${purchaseId}`;
+          return { checkoutUrl: `/checkout?repurchase=true&session_id=${encodeURIComponent(checkoutSessionId)}`, purchaseId };
         }
-        const session = await payments.createCheckoutSession({
+        const checkoutSession = await payments.createCheckoutSession({
           amountCents: quote.finalCents,
           currency: 'cad',
           idempotencyKey: paymentIdempotencyKey(purchaseId),
@@ -232,45 +233,47 @@ export const repurchaseRoutes =
           metadata: { purchaseId, kind: REPURCHASE_METADATA_KIND, studentId, courseId, packageId },
           successUrl: `${site}/checkout?repurchase=true&session_id={CHECKOUT_SESSION_ID}`,
           cancelUrl: `${site}/checkout?repurchase=true&cancelled=true&purchase=${encodeURIComponent(purchaseId)}`,
-          expiresAt: sessionExpiry(ctx.now),
+          expiresAt: checkoutSessionExpiry(ctx.now),
           ...(order.email ? { customerEmail: order.email } : {}),
         });
         const { position } = await startRepurchase(
           purchases,
-          { terms: { ...terms, checkoutSessionId: session.id }, ...facts },
+          { terms: { ...terms, checkoutSessionId: checkoutSession.id }, ...facts },
           step('start'),
         );
         await readYourWrites(sql, purchaseProjections, position);
-        return { checkoutUrl: session.url, purchaseId };
+        return { checkoutUrl: checkoutSession.url, purchaseId };
       });
     }
 
-    /** The purchase a session pays, for its buyer only (404 for an unknown session, 403 for someone else's). */
-    async function repurchaseOfSession(principal: Principal, sessionId: string) {
-      const { started, session } = sessionId.startsWith(FREE_REPURCHASE_SESSION_PREFIX)
-        ? await freeRepurchase(sessionId.slice(FREE_REPURCHASE_SESSION_PREFIX.length))
-        : await paidRepurchase(sessionId);
+    /** The purchase a checkout session pays, for its buyer only (404 for an unknown checkout session, 403 for someone else's). */
+    async function repurchaseOfCheckoutSession(principal: Principal, checkoutSessionId: string) {
+      const { started, checkoutSession } = checkoutSessionId.startsWith(FREE_REPURCHASE_CHECKOUT_SESSION_PREFIX)
+        ? await freeRepurchase(checkoutSessionId.slice(FREE_REPURCHASE_CHECKOUT_SESSION_PREFIX.length))
+        : await paidRepurchase(checkoutSessionId);
       if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
-      return { started, session };
+      return { started, checkoutSession };
     }
     async function freeRepurchase(purchaseId: string) {
       const { started } = await purchases.purchases.load(purchaseId);
-      if (started?.kind !== 'repurchase' || started.finalCents !== 0) throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
-      return { started, session: null };
+      if (started?.kind !== 'repurchase' || started.finalCents !== 0)
+        throw new DomainError(REPURCHASE_CHECKOUT_SESSION_NOT_FOUND, 'not_found');
+      return { started, checkoutSession: null };
     }
-    async function paidRepurchase(sessionId: string) {
-      let session: CheckoutSession;
+    async function paidRepurchase(checkoutSessionId: string) {
+      let checkoutSession: CheckoutSession;
       try {
-        session = await payments.retrieveCheckoutSession(sessionId);
+        checkoutSession = await payments.retrieveCheckoutSession(checkoutSessionId);
       } catch (error) {
         if (error instanceof PaymentError && (error.reason === 'not_found' || error.reason === 'invalid_request'))
-          throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+          throw new DomainError(REPURCHASE_CHECKOUT_SESSION_NOT_FOUND, 'not_found');
         throw error;
       }
-      const purchaseId = session.metadata.purchaseId;
+      const purchaseId = checkoutSession.metadata.purchaseId;
       const { started } = purchaseId ? await purchases.purchases.load(purchaseId) : { started: null };
-      if (!started || started.checkoutSessionId !== session.id) throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
-      return { started, session };
+      if (!started || started.checkoutSessionId !== checkoutSession.id)
+        throw new DomainError(REPURCHASE_CHECKOUT_SESSION_NOT_FOUND, 'not_found');
+      return { started, checkoutSession };
     }
 
     /** Whether the course's ledger holds the repurchase's credits (its own stream says). */
@@ -311,20 +314,26 @@ export const repurchaseRoutes =
       },
       async (request) => {
         const principal = principalOf(request);
-        const { started, session } = await repurchaseOfSession(principal, request.params.sessionId);
-        if (session) {
-          if (session.status !== 'complete' || session.paymentStatus !== 'paid' || !session.paymentIntentId) return { processed: false };
+        const { started, checkoutSession } = await repurchaseOfCheckoutSession(principal, request.params.sessionId);
+        if (checkoutSession) {
+          if (checkoutSession.status !== 'complete' || checkoutSession.paymentStatus !== 'paid' || !checkoutSession.paymentIntentId)
+            return { processed: false };
           const ctx = commandContext({
-            commandId: deterministicUuid(`repurchase-verify/${session.id}`),
+            commandId: deterministicUuid(`repurchase-verify/${checkoutSession.id}`),
             actorId: principal.userId,
             actorRole: principal.role,
             correlationId: request.id,
             now: app.clock.now(),
           });
-          const card = await paidCard(payments, session.paymentIntentId);
+          const card = await paidCard(payments, checkoutSession.paymentIntentId);
           await completePurchase(
             purchases,
-            { purchaseId: started.purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id, card },
+            {
+              purchaseId: started.purchaseId,
+              paymentIntentId: checkoutSession.paymentIntentId,
+              checkoutSessionId: checkoutSession.id,
+              card,
+            },
             ctx,
           );
         }
@@ -359,7 +368,7 @@ export const repurchaseRoutes =
         const { purchaseId } = request.params;
         const state = await purchases.purchases.load(purchaseId);
         const started = state.started;
-        if (started?.kind !== 'repurchase') throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+        if (started?.kind !== 'repurchase') throw new DomainError(REPURCHASE_CHECKOUT_SESSION_NOT_FOUND, 'not_found');
         if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
         if (state.status !== 'pending' || !started.checkoutSessionId) return { cancelled: state.status === 'abandoned' };
         const ctx = (step: string) =>
@@ -370,12 +379,12 @@ export const repurchaseRoutes =
             correlationId: request.id,
             now: app.clock.now(),
           });
-        const session = await payments.expireCheckoutSession(started.checkoutSessionId);
-        if (session.status === 'complete' && session.paymentStatus === 'paid' && session.paymentIntentId) {
-          const card = await paidCard(payments, session.paymentIntentId);
+        const checkoutSession = await payments.expireCheckoutSession(started.checkoutSessionId);
+        if (checkoutSession.status === 'complete' && checkoutSession.paymentStatus === 'paid' && checkoutSession.paymentIntentId) {
+          const card = await paidCard(payments, checkoutSession.paymentIntentId);
           await completePurchase(
             purchases,
-            { purchaseId, paymentIntentId: session.paymentIntentId, checkoutSessionId: session.id, card },
+            { purchaseId, paymentIntentId: checkoutSession.paymentIntentId, checkoutSessionId: checkoutSession.id, card },
             ctx('complete'),
           );
           return { cancelled: false };
@@ -395,23 +404,24 @@ export const repurchaseRoutes =
       return sandbox;
     };
     const sandboxFailure = (error: unknown): never => {
-      if (error instanceof PaymentError && error.reason === 'not_found') throw new DomainError(REPURCHASE_SESSION_NOT_FOUND, 'not_found');
+      if (error instanceof PaymentError && error.reason === 'not_found')
+        throw new DomainError(REPURCHASE_CHECKOUT_SESSION_NOT_FOUND, 'not_found');
       if (error instanceof PaymentError && error.reason === 'invalid_request') throw new DomainError(error.message, 'conflict');
       throw error;
     };
-    /** The page, for the buyer of the repurchase the session pays. */
-    async function sandboxPage(principal: Principal, sessionId: string) {
+    /** The page, for the buyer of the repurchase the checkout session pays. */
+    async function sandboxPage(principal: Principal, checkoutSessionId: string) {
       const sandbox = sandboxControls();
-      const page = await sandbox.checkoutPage(sessionId).catch(sandboxFailure);
-      await repurchaseOfSession(principal, page.session.id);
+      const page = await sandbox.checkoutPage(checkoutSessionId).catch(sandboxFailure);
+      await repurchaseOfCheckoutSession(principal, page.checkoutSession.id);
       return { sandbox, page };
     }
     const pageView = (page: Awaited<ReturnType<typeof sandboxPage>>['page']) => ({
-      id: page.session.id,
+      id: page.checkoutSession.id,
       description: page.description,
-      amount: dollarsOf(page.session.amountCents),
+      amount: dollarsOf(page.checkoutSession.amountCents),
       currency: 'CAD' as const,
-      status: page.session.status,
+      status: page.checkoutSession.status,
       requiresAction: page.requiresAction,
       successUrl: page.successUrl,
       cancelUrl: page.cancelUrl,
@@ -437,7 +447,7 @@ export const repurchaseRoutes =
       body: B,
       act: (
         sandbox: ReturnType<typeof sandboxControls>,
-        sessionId: string,
+        checkoutSessionId: string,
         body: z.output<B>,
       ) => Promise<{ status: string; message?: string }>,
     ) =>
@@ -454,9 +464,9 @@ export const repurchaseRoutes =
           },
         },
         async (request) => {
-          const { sessionId } = request.params as z.output<typeof sessionIdParam>;
-          const { sandbox, page } = await sandboxPage(principalOf(request), sessionId);
-          const result = await act(sandbox, page.session.id, request.body as z.output<B>).catch(sandboxFailure);
+          const { sessionId: checkoutSessionId } = request.params as z.output<typeof sessionIdParam>;
+          const { sandbox, page } = await sandboxPage(principalOf(request), checkoutSessionId);
+          const result = await act(sandbox, page.checkoutSession.id, request.body as z.output<B>).catch(sandboxFailure);
           const status = result.status as z.output<typeof sandboxCheckoutResultSchema>['status'];
           return {
             status,
@@ -469,12 +479,12 @@ export const repurchaseRoutes =
       '/api/sandbox/checkout-sessions/:sessionId/pay',
       'The sandbox’s hosted checkout page: pay with one of Stripe’s test cards (the buyer only)',
       z.object({ cardNumber: z.string().min(1).max(40) }),
-      (sandbox, sessionId, body) => sandbox.completeCheckoutSession(sessionId, body.cardNumber),
+      (sandbox, checkoutSessionId, body) => sandbox.completeCheckoutSession(checkoutSessionId, body.cardNumber),
     );
     pageStep(
       '/api/sandbox/checkout-sessions/:sessionId/authenticate',
       'The sandbox’s hosted checkout page: the 3-D Secure answer for a card that asked for it (the buyer only)',
       z.object({ approve: z.boolean() }),
-      (sandbox, sessionId, body) => sandbox.authenticateCheckoutSession(sessionId, body.approve),
+      (sandbox, checkoutSessionId, body) => sandbox.authenticateCheckoutSession(checkoutSessionId, body.approve),
     );
   };

@@ -116,7 +116,7 @@ beforeAll(async () => {
   );
   await tutors.handle(tutorId, { type: 'CompleteOnboarding', data: { tutorId, calendarConnected: true } }, ctx());
   const parent = await registeredParent(system, 'rev-parent');
-  parentCookie = `tm_session=${(await system.sessions.create(parent.userId, 'parent')).token}`;
+  parentCookie = `tm_session=${(await system.signIns.create(parent.userId, 'parent')).token}`;
   child = await registeredStudent(system, 'rev-kid', { parentId: parent.userId, firstName: 'Kit', lastName: 'Lee' });
   stranger = await registeredStudent(system, 'rev-other');
   const staff = await createStaffAccount(system.accounts, {
@@ -127,7 +127,7 @@ beforeAll(async () => {
     password: 'Reviews-staff-2026!',
     role: 'admin',
   });
-  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}`;
   await caughtUp();
 }, 120_000);
 

@@ -81,7 +81,7 @@ async function student(n: string, firstName: string, credits = 8): Promise<Stude
   await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
   await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } }, ctx());
   await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
-  return { userId, studentId, courseId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  return { userId, studentId, courseId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
 
 /**
@@ -144,7 +144,7 @@ beforeAll(async () => {
       password: 'Sessions-staff-2026!',
       role,
     });
-    const cookie = `tm_session=${(await system.sessions.create(staff.userId, role)).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(staff.userId, role)).token}`;
     if (role === 'admin') admin = cookie;
     else finance = cookie;
   }

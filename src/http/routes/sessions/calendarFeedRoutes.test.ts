@@ -89,7 +89,7 @@ describe('the personal calendar feed', () => {
     const t = await approvedTutor(system, 'feed', { firstName: 'Maya', lastName: 'Okafor' });
     family = {
       parentId,
-      parentCookie: `tm_session=${(await system.sessions.create(parentId, 'parent')).token}`,
+      parentCookie: `tm_session=${(await system.signIns.create(parentId, 'parent')).token}`,
       studentUserId: kid.userId,
       studentId: kid.studentId,
       studentCookie: kid.cookie,

@@ -99,7 +99,7 @@ async function student(n: string, tutor: ApprovedTutor, credits = 4, parentId: s
   await confirmEnrollment(system.accounts.handlers, { studentId, purchaseId, courseId }, ctx());
   await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } }, ctx());
   await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
-  return { userId, studentId, courseId, cookie: `tm_session=${(await system.sessions.create(userId, 'student')).token}` };
+  return { userId, studentId, courseId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
 
 /** Every day 08:00–20:00 New York time, in the tutor's calendar as "Topmark Hours". */
@@ -178,7 +178,7 @@ beforeAll(async () => {
     password: 'Book-admin-2026!',
     role: 'admin',
   });
-  admin = `tm_session=${(await system.sessions.create(staff.userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(staff.userId, 'admin')).token}`;
   await caughtUp();
 }, 120_000);
 
@@ -243,7 +243,7 @@ describe('slots and booking over HTTP', () => {
     expect((await book({ ...sam, cookie: stranger.cookie }, at(day, '11:00'))).statusCode).toBe(403);
     expect((await book({ ...sam, courseId: 'no-such-course' }, at(day, '11:00'))).statusCode).toBe(404);
     expect((await book(sam, at(day, '11:00'), dan)).statusCode).toBe(409);
-    const viewOnly = `tm_session=${(await system.sessions.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
+    const viewOnly = `tm_session=${(await system.signIns.create(sam.userId, 'student_secondary', sam.studentId)).token}`;
     expect((await book({ ...sam, cookie: viewOnly }, at(day, '11:00'))).statusCode).toBe(403);
     const bad = await call('POST', '/api/book-session', sam.cookie, {
       tutorId: maya.tutorId,
@@ -275,7 +275,7 @@ describe('slots and booking over HTTP', () => {
         },
         commandContext(),
       );
-      return { userId, cookie: `tm_session=${(await system.sessions.create(userId, 'parent')).token}` };
+      return { userId, cookie: `tm_session=${(await system.signIns.create(userId, 'parent')).token}` };
     };
     const pat = await parent('pat');
     const other = await parent('other-parent');

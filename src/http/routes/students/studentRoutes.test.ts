@@ -35,7 +35,7 @@ const caughtUp = async () => {
     throw new Error('the read models did not catch up');
 };
 const session = async (userId: string, role: string, studentId: string | null = null) =>
-  `tm_session=${(await system.sessions.create(userId, role, studentId)).token}`;
+  `tm_session=${(await system.signIns.create(userId, role, studentId)).token}`;
 
 interface Account {
   userId: string;
@@ -377,7 +377,7 @@ describe('the sessions seam (StudentSessions)', () => {
     seamApp.setValidatorCompiler(validatorCompiler);
     seamApp.setSerializerCompiler(serializerCompiler);
     await seamApp.register(fastifyCookie);
-    installAuth(seamApp, system.sessions);
+    installAuth(seamApp, system.signIns);
     installErrorHandling(seamApp);
     await seamApp.register(
       studentRoutes({

@@ -38,8 +38,8 @@ beforeAll(async () => {
     30_000,
   );
   if (!caughtUp) throw new Error('the read models did not catch up with the seeded catalogue');
-  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
-  tutor = `tm_session=${(await system.sessions.create('someone', 'tutor')).token}`;
+  admin = `tm_session=${(await system.signIns.create(userId, 'admin')).token}`;
+  tutor = `tm_session=${(await system.signIns.create('someone', 'tutor')).token}`;
 });
 
 interface Subject {

@@ -349,7 +349,7 @@ describe('refusals', () => {
       password: 'secret123',
       role: 'admin',
     });
-    const admin = { cookie: `tm_session=${(await system.sessions.create(userId, 'admin')).token}` };
+    const admin = { cookie: `tm_session=${(await system.signIns.create(userId, 'admin')).token}` };
     expect((await call('GET', EVENTS, admin)).statusCode).toBe(403);
     expect((await call('DELETE', `${EVENTS}/${series.id}`, admin)).statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: EVENTS })).statusCode).toBe(401);

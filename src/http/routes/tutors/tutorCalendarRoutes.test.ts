@@ -228,7 +228,7 @@ describe('calendar status', () => {
       password: 'secret123',
       role: 'admin',
     });
-    const admin = { cookie: `tm_session=${(await system.sessions.create(userId, 'admin')).token}` };
+    const admin = { cookie: `tm_session=${(await system.signIns.create(userId, 'admin')).token}` };
     expect((await get(admin, `/api/tutor/${tutor.tutorId}/calendar-status`)).statusCode).toBe(200);
 
     expect((await saveHours(tutor, { availability: weekdays })).statusCode).toBe(200);
@@ -317,7 +317,7 @@ describe('onboarding completion', () => {
       { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: 'application-onboarding' } },
       commandContext(),
     );
-    const cookie = `tm_session=${(await system.sessions.create(userId, 'tutor')).token}`;
+    const cookie = `tm_session=${(await system.signIns.create(userId, 'tutor')).token}`;
     const tutor: ApprovedTutor = { tutorId: userId, userId, email, cookie };
     await vi.waitFor(async () => expect(await currentUser(system.sql, { userId, role: 'tutor', studentId: null })).not.toBeNull());
     expect(await landingAfterSignIn(tutor.email)).toBe('/tutor-onboarding');

@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   if (!(await waitForProjections(system.sql, ['users', 'subjects'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up');
-  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(userId, 'admin')).token}`;
 });
 
 type Method = 'GET' | 'PUT' | 'POST' | 'PATCH';
@@ -142,7 +142,7 @@ describe('the name', () => {
     const empty = await call('PATCH', '/api/user/name', ada.cookie, { firstName: '  ', lastName: 'King' });
     expect([empty.statusCode, empty.json().message]).toEqual([400, 'First name is required']);
     expect((await call('PATCH', '/api/user/name', null, { firstName: 'A', lastName: 'B' })).statusCode).toBe(401);
-    const viewOnly = `tm_session=${(await system.sessions.create(ada.userId, 'student_secondary', null)).token}`;
+    const viewOnly = `tm_session=${(await system.signIns.create(ada.userId, 'student_secondary', null)).token}`;
     expect((await call('PATCH', '/api/user/name', viewOnly, { firstName: 'A', lastName: 'B' })).statusCode).toBe(403);
   });
 });

@@ -27,7 +27,7 @@ import {
   tutorTimeZone,
 } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
-import { principalOf, SESSION_COOKIE } from '../../kit/auth.ts';
+import { principalOf, SIGN_IN_COOKIE } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
 
@@ -132,7 +132,7 @@ export const tutorProfileRoutes =
           bodyLimit: MAX_PICTURE_BYTES,
           // No session cookie: refused before 5 MB are read (the full role check follows as for every route).
           preParsing: async (request, reply) => {
-            if (!request.cookies[SESSION_COOKIE]) return reply.status(401).send({ message: 'Not authenticated' });
+            if (!request.cookies[SIGN_IN_COOKIE]) return reply.status(401).send({ message: 'Not authenticated' });
           },
           schema: {
             tags: ['tutors'],

@@ -50,7 +50,7 @@ beforeAll(async () => {
   });
   const caughtUp = await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
   if (!caughtUp) throw new Error('the read models did not catch up with the admin');
-  admin = `tm_session=${(await system.sessions.create(userId, 'admin')).token}`;
+  admin = `tm_session=${(await system.signIns.create(userId, 'admin')).token}`;
 });
 
 const hidden = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? '';
@@ -135,7 +135,7 @@ describe('tutor invitations', () => {
     expect((await app.inject({ method: 'POST', url: '/api/admin/tutors/invite', payload: { email: 'x@example.com' } })).statusCode).toBe(
       401,
     );
-    const student = `tm_session=${(await system.sessions.create('someone', 'student')).token}`;
+    const student = `tm_session=${(await system.signIns.create('someone', 'student')).token}`;
     const refused = await app.inject({ method: 'GET', url: '/api/admin/tutor-applications', headers: { cookie: student } });
     expect(refused.statusCode).toBe(403);
   });
@@ -314,7 +314,7 @@ describe('outstanding invitations: one per address, resent, revoked', () => {
     const email = 'guarded.invited@example.com';
     const { invitationId } = (await asAdmin('POST', '/api/admin/tutors/invite', { email })).json() as { invitationId: string };
     for (const role of ['student', 'parent', 'tutor'] as const) {
-      const cookie = `tm_session=${(await system.sessions.create(`someone-${role}`, role)).token}`;
+      const cookie = `tm_session=${(await system.signIns.create(`someone-${role}`, role)).token}`;
       expect((await app.inject({ method: 'GET', url: '/api/admin/tutors/invitations', headers: { cookie } })).statusCode).toBe(403);
       for (const action of ['resend', 'revoke'])
         expect(

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from '../db/db.ts';
 
-export const SESSION_DAYS = 14;
-/** A session seen more recently than this is not written again (its expiry slides by the minute). */
+export const SIGN_IN_DAYS = 14;
+/** A sign-in seen more recently than this is not written again (its expiry slides by the minute). */
 export const TOUCH_EVERY_SECONDS = 60;
 
-export interface SessionRecord {
+export interface SignInRecord {
   userId: string;
   role: string;
   /** For a student's view-only login: the student it opens. */
@@ -16,27 +16,28 @@ export interface SessionRecord {
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Server-side sessions. The cookie holds a random token; the table holds only its hash, so a
+ * Sign-in sessions, kept on the server (not the tutoring sessions of the domain). The cookie holds a
+ * random token; the table (`user_sessions`, named before the store was) holds only its hash, so a
  * database dump cannot be replayed as cookies.
  */
-export class SessionStore {
+export class SignInStore {
   constructor(private readonly sql: Sql) {}
 
   async create(userId: string, role: string, studentId: string | null = null): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+    const expiresAt = new Date(Date.now() + SIGN_IN_DAYS * 86_400_000);
     await this.sql`INSERT INTO user_sessions (token_hash, user_id, role, student_id, expires_at)
                    VALUES (${digest(token)}, ${userId}, ${role}, ${studentId}, ${expiresAt})`;
     return { token, expiresAt };
   }
 
   /**
-   * The session, when found and unexpired, extended (sliding expiry). Written at most once a
-   * minute per session: every authenticated request reads it, and rewriting the row each time cost
+   * The sign-in, when found and unexpired, extended (sliding expiry). Written at most once a
+   * minute per sign-in: every authenticated request reads it, and rewriting the row each time cost
    * a new row version and its WAL per request for an expiry 14 days out.
    */
-  async find(token: string): Promise<SessionRecord | null> {
-    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+  async find(token: string): Promise<SignInRecord | null> {
+    const expiresAt = new Date(Date.now() + SIGN_IN_DAYS * 86_400_000);
     const [row] = await this.sql<{ user_id: string; role: string; student_id: string | null; expires_at: Date }[]>`
       WITH found AS (
         SELECT token_hash, user_id, role, student_id, expires_at, last_seen_at FROM user_sessions
@@ -58,14 +59,14 @@ export class SessionStore {
     await this.sql`DELETE FROM user_sessions WHERE user_id = ${userId}`;
   }
 
-  /** A student's view-only login was renamed or given a new password: its open sessions end. */
+  /** A student's view-only login was renamed or given a new password: its open sign-ins end. */
   async endSecondaryFor(studentId: string): Promise<void> {
     await this.sql`DELETE FROM user_sessions WHERE student_id = ${studentId} AND role = 'student_secondary'`;
   }
 
   /**
-   * An admin deactivated the account: its sessions (and its students' view-only ones, which carry
-   * the holder's id) end, and `find` refuses any session of the user while they are suspended, so a
+   * An admin deactivated the account: its sign-ins (and its students' view-only ones, which carry
+   * the holder's id) end, and `find` refuses any sign-in of the user while they are suspended, so a
    * sign-in that raced the deactivation cannot leave a working cookie behind.
    */
   async suspend(userId: string): Promise<void> {
@@ -73,7 +74,7 @@ export class SessionStore {
     await this.endAllFor(userId);
   }
 
-  /** Reactivated: sessions left from before (none work while suspended) are dropped, then sign-in may open new ones. */
+  /** Reactivated: sign-ins left from before (none work while suspended) are dropped, then sign-in may open new ones. */
   async resume(userId: string): Promise<void> {
     await this.sql.begin(async (tx) => {
       await tx`DELETE FROM user_sessions WHERE user_id = ${userId}`;
@@ -81,7 +82,7 @@ export class SessionStore {
     });
   }
 
-  /** A role change takes effect on open sessions at once. */
+  /** A role change takes effect on open sign-ins at once. */
   async updateRole(userId: string, role: string): Promise<void> {
     await this.sql`UPDATE user_sessions SET role = ${role} WHERE user_id = ${userId} AND role <> 'student_secondary'`;
   }

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { SESSION_DAYS, SessionStore } from './sessionStore.ts';
+import { SIGN_IN_DAYS, SignInStore } from './signInStore.ts';
 
 let db: TestDatabase;
-let store: SessionStore;
+let store: SignInStore;
 
 beforeAll(async () => {
   db = await createTestDatabase('sess');
   await migrate(db.sql);
-  store = new SessionStore(db.sql);
+  store = new SignInStore(db.sql);
 });
 afterAll(async () => db.drop());
 
@@ -19,7 +19,7 @@ const rowOf = async (userId: string) =>
       SELECT xmin::text AS version, last_seen_at, expires_at FROM user_sessions WHERE user_id = ${userId}`
   )[0];
 
-describe('server-side sessions', () => {
+describe('sign-in sessions', () => {
   it('finds a session without rewriting it when it was seen within the minute, and slides its expiry after that', async () => {
     const { token } = await store.create('u-slide', 'student');
     const created = await rowOf('u-slide');
@@ -32,7 +32,7 @@ describe('server-side sessions', () => {
     await db.sql`UPDATE user_sessions SET last_seen_at = now() - interval '2 minutes', expires_at = now() + interval '1 hour' WHERE user_id = 'u-slide'`;
     const found = await store.find(token);
     const row = await rowOf('u-slide');
-    const fullTerm = Date.now() + SESSION_DAYS * 86_400_000;
+    const fullTerm = Date.now() + SIGN_IN_DAYS * 86_400_000;
     expect(Math.abs((found?.expiresAt.getTime() ?? 0) - fullTerm)).toBeLessThan(60_000);
     expect(row?.expires_at.getTime()).toBe(found?.expiresAt.getTime());
     expect(Date.now() - (row?.last_seen_at.getTime() ?? 0)).toBeLessThan(60_000);
