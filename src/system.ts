@@ -131,10 +131,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
 
   const jobs = new JobQueue(databaseUrl);
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);
+  const clock = options.clock ?? systemClock;
   const projections = new ProjectionRunner(sql, store, projectors, {
     log: runnerLog,
     onParked: async (projector, event, error) => {
-      await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error });
+      await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error }, clock.now());
     },
   });
   const accountCommandHandlers = accountHandlers(store);
@@ -142,7 +143,6 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const calendar = withCalendarRevisions(options.calendar ?? (await calendarFor(config, sql)), revisionsOfCalendars);
   const files = options.files ?? (await fileStorageFor(sql, embedded && mode !== 'cli' ? config.DATA_DIR : null, log));
   const payments = options.payments ?? (await paymentsFor(config, sql));
-  const clock = options.clock ?? systemClock;
   const sagaPorts: SagaPorts = {
     sql,
     store,
@@ -184,7 +184,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     for (const q of queueDefinitions) {
       await jobs.work<Record<string, unknown>>(deadLetterOf(q.name), async (_data, job) => {
         log.error({ queue: q.name, jobId: job.id }, 'job gave up after its retries');
-        await recordJobGaveUp(store, { queue: q.name, jobId: job.id, error: 'retries exhausted', attempts: (q.retryLimit ?? 5) + 1 });
+        await recordJobGaveUp(
+          store,
+          { queue: q.name, jobId: job.id, error: 'retries exhausted', attempts: (q.retryLimit ?? 5) + 1 },
+          clock.now(),
+        );
       });
     }
   }

@@ -282,12 +282,12 @@ export async function skipParked(
 ): Promise<CommandResult> {
   const reason = decision.reason.trim();
   if (!reason) throw new UsageError('--reason must say why the event is skipped');
-  const outcome = await skipParkedEvent(runnerOf(system, name), system.store, {
-    projector: name,
-    eventId,
-    reason,
-    actor: decision.actor,
-  }).catch(notParked);
+  const outcome = await skipParkedEvent(
+    runnerOf(system, name),
+    system.store,
+    { projector: name, eventId, reason, actor: decision.actor },
+    system.clock.now(),
+  ).catch(notParked);
   return {
     data: outcome,
     exitCode: outcome.error ? EXIT_FAILED : 0,

@@ -33,7 +33,7 @@ async function record(store: EventStore, fact: ParkedEventFact, type: string, da
 }
 
 /** The alert's source: a projector parked an event it could not apply (`EventParked`). */
-export function recordEventParked(store: EventStore, fact: ParkedEventFact & { error: string }, now = new Date()): Promise<Recorded> {
+export function recordEventParked(store: EventStore, fact: ParkedEventFact & { error: string }, now: Date): Promise<Recorded> {
   const commandId = deterministicUuid(`event-parked/${keyOf(fact)}`);
   const data = { ...fact, parkedAt: now.toISOString() };
   return record(store, fact, 'EventParked', data, commandContext({ actorRole: 'system', commandId, now }));
@@ -46,7 +46,7 @@ export function recordEventParked(store: EventStore, fact: ParkedEventFact & { e
 export function recordParkedEventSkipped(
   store: EventStore,
   fact: ParkedEventFact & { reason: string; actor: string | null },
-  now = new Date(),
+  now: Date,
   by: Pick<CommandContext, 'actorId' | 'actorRole'> = { actorId: null, actorRole: 'operator' },
 ): Promise<Recorded> {
   const reason = plainReason(fact.reason, fact.actor);
@@ -134,6 +134,7 @@ export function skipParkedEvent<Resume, Skip>(
   runner: ParkedEventsRunner<Resume, Skip>,
   store: EventStore,
   request: { projector: string; eventId: string; reason: string; actor: string | null },
+  now: Date,
   by?: Pick<CommandContext, 'actorId' | 'actorRole'>,
 ): Promise<Skip> {
   const reason = plainReason(request.reason, request.actor);
@@ -141,7 +142,7 @@ export function skipParkedEvent<Resume, Skip>(
     await recordParkedEventSkipped(
       store,
       { projector: event.projector, eventId: event.eventId, eventType: event.type, streamId: event.streamId, reason, actor: request.actor },
-      new Date(),
+      now,
       by,
     );
   });

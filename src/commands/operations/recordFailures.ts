@@ -9,7 +9,7 @@ const system = { actorRole: 'system' } as const;
 export function recordProjectorStopped(
   store: EventStore,
   data: { projector: string; eventId: string; eventType: string; error: string },
-  now = new Date(),
+  now: Date,
 ) {
   const key = `${data.projector}/${data.eventId}`;
   return commandHandler(store, operationsDecider, projectorFailureStreamId).handle(
@@ -19,11 +19,7 @@ export function recordProjectorStopped(
   );
 }
 
-export function recordJobGaveUp(
-  store: EventStore,
-  data: { queue: string; jobId: string; error: string; attempts: number },
-  now = new Date(),
-) {
+export function recordJobGaveUp(store: EventStore, data: { queue: string; jobId: string; error: string; attempts: number }, now: Date) {
   return commandHandler(store, operationsDecider, jobFailureStreamId).handle(
     data.jobId,
     { type: 'RecordJobGaveUp', data: { ...data, gaveUpAt: now.toISOString() } },

@@ -5,6 +5,7 @@ import {
   type EventInput,
   type TutorCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { SESSION_EVENT_PROPERTY } from '../../domain/calendar/calendarHours.ts';
@@ -28,6 +29,8 @@ export interface SessionCalendarDeps {
   store: EventStore;
   /** The tutor's calendar, watched for lost access (the tutors feature's openTutorCalendar). */
   openCalendar: (tutorId: string) => Promise<TutorCalendar>;
+  /** Business time: what counts as upcoming, and the time every record is decided at. */
+  clock: Clock;
 }
 
 /** The session and its calendar side as their streams hold them now (the handlers' load reads afresh). */
@@ -102,7 +105,7 @@ export async function syncSessionCalendar(
   const { calendars } = sessionCalendarHandlers(deps.store);
   const ref = { sessionId, tutorId: session.booked.tutorId };
   const ctx = (what: string) =>
-    commandContext({ actorRole: 'system', commandId: deterministicUuid(`session-calendar/${sessionId}/${what}`) });
+    commandContext({ actorRole: 'system', commandId: deterministicUuid(`session-calendar/${sessionId}/${what}`), now: deps.clock.now() });
 
   const wanted = session.status === 'cancelled' ? 'absent' : session.status === 'completed' ? 'kept' : 'present';
   if (wanted === 'kept') return 'unchanged';
@@ -178,7 +181,11 @@ async function writeSessionEvent(
       await calendars.handle(
         sessionId,
         { type: 'RecordCalendarEventLost', data: { sessionId, tutorId, calendarEventId: id } },
-        commandContext({ actorRole: 'system', commandId: deterministicUuid(`session-calendar/${sessionId}/lost/${id}`) }),
+        commandContext({
+          actorRole: 'system',
+          commandId: deterministicUuid(`session-calendar/${sessionId}/lost/${id}`),
+          now: deps.clock.now(),
+        }),
       );
       generation += 1;
       side = { ...side, calendarEventId: null, generation };
@@ -209,7 +216,7 @@ export async function sendSessionInvite(deps: SessionCalendarDeps, sessionId: st
   await calendars.handle(
     sessionId,
     { type: 'RecordInviteSent', data: { ...ref, meetingLink } },
-    commandContext({ commandId: ctxCommandId }),
+    commandContext({ commandId: ctxCommandId, now: deps.clock.now() }),
   );
   return meetingLink;
 }
@@ -221,7 +228,7 @@ export async function sendSessionInvite(deps: SessionCalendarDeps, sessionId: st
 export async function resyncTutorCalendar(
   deps: SessionCalendarDeps,
   tutorId: string,
-  now: Date = new Date(),
+  now: Date = deps.clock.now(),
 ): Promise<{ updatedSessions: number; errors: { sessionId: string; message: string }[] }> {
   const upcoming = await deps.sql<{ id: string }[]>`
     SELECT id FROM sessions WHERE tutor_id = ${tutorId} AND status = 'scheduled' AND end_at > ${now} ORDER BY start_at LIMIT 500`;
@@ -266,7 +273,11 @@ async function driftOf(
     await calendars.handle(
       sessionId,
       { type: 'RecordCalendarEventLost', data: { sessionId, tutorId, calendarEventId: eventId } },
-      commandContext({ actorRole: 'system', commandId: deterministicUuid(`session-calendar/${sessionId}/lost/${eventId}`) }),
+      commandContext({
+        actorRole: 'system',
+        commandId: deterministicUuid(`session-calendar/${sessionId}/lost/${eventId}`),
+        now: deps.clock.now(),
+      }),
     );
     return 'lost';
   }
@@ -284,7 +295,11 @@ async function driftOf(
           calendarStart: new Date(calendarStart).toISOString(),
         },
       },
-      commandContext({ actorRole: 'system', commandId: deterministicUuid(`session-calendar/${sessionId}/moved/${calendarStart}`) }),
+      commandContext({
+        actorRole: 'system',
+        commandId: deterministicUuid(`session-calendar/${sessionId}/moved/${calendarStart}`),
+        now: deps.clock.now(),
+      }),
     );
     return 'moved';
   }
@@ -292,7 +307,7 @@ async function driftOf(
 }
 
 /** Every 5 minutes: each tutor with upcoming sessions, one after another. */
-export async function resyncAllCalendars(deps: SessionCalendarDeps, now: Date = new Date()): Promise<void> {
+export async function resyncAllCalendars(deps: SessionCalendarDeps, now: Date = deps.clock.now()): Promise<void> {
   const tutors = await deps.sql<{ tutor_id: string }[]>`
     SELECT DISTINCT tutor_id FROM sessions WHERE status = 'scheduled' AND end_at > ${now}`;
   for (const { tutor_id } of tutors) await resyncTutorCalendar(deps, tutor_id, now);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CalendarError, type PushChannel, type WatchableCalendar } from '../../adapters/calendar/calendarPort.ts';
 import { calendarRevisions } from '../../adapters/calendar/calendarRevisions.ts';
 import { type CalendarWatch, calendarWatches, channelTokens } from '../../adapters/calendar/calendarWatches.ts';
+import { systemClock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
 import { openTutorCalendar, type TutorCalendarDeps } from './tutorCalendar.ts';
@@ -76,7 +77,7 @@ export interface CalendarPush {
  */
 export type PushOutcome = 'accepted' | 'ignored' | 'unauthorised' | 'unknown_channel';
 
-export async function acceptCalendarPush(deps: { sql: Sql; jobs: JobQueue }, push: CalendarPush, now = new Date()): Promise<PushOutcome> {
+export async function acceptCalendarPush(deps: { sql: Sql; jobs: JobQueue }, push: CalendarPush, now: Date): Promise<PushOutcome> {
   // The token first: checked without a query, so forged messages cost no database work.
   if (!push.channelId || !push.token || !(await channelTokens(deps.sql).matches(push.channelId, push.token))) return 'unauthorised';
   // Sent as the channel is made, possibly before it is recorded: nothing to sync.
@@ -101,7 +102,6 @@ export interface CalendarSyncDeps extends TutorCalendarDeps {
   sql: Sql;
   /** `pushAddressOf(PUBLIC_URL)`: null when Google cannot deliver (no https), then no channels are made. */
   pushAddress: string | null;
-  now?: () => Date;
 }
 
 export type CalendarSyncOutcome =
@@ -130,7 +130,7 @@ const lostAccess = (error: unknown): error is CalendarError =>
  * Provider outages are thrown (the queue retries); a refused grant is not retried.
  */
 export async function syncTutorCalendar(deps: CalendarSyncDeps, tutorId: string): Promise<CalendarSyncOutcome> {
-  const now = deps.now?.() ?? new Date();
+  const now = (deps.clock ?? systemClock).now();
   const watches = calendarWatches(deps.sql);
   const revisions = calendarRevisions(deps.sql);
   const opened = await openTutorCalendar(deps, tutorId);

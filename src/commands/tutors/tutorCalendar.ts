@@ -11,6 +11,7 @@ import {
   type TutorCalendar,
   type WatchableCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
+import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
@@ -39,7 +40,11 @@ import { tutorHandlers } from './tutorHandlers.ts';
 export interface TutorCalendarDeps {
   store: EventStore;
   calendar: CalendarPort;
+  /** Business time of what is recorded and of the hours' window (the system's clock); left out, the real time. */
+  clock?: Clock;
 }
+
+const nowOf = (deps: TutorCalendarDeps): Date => (deps.clock ?? systemClock).now();
 
 const opened = (value: string | null) => (value === null || value === ERASED ? null : value);
 
@@ -101,7 +106,7 @@ export async function tutorCalendarTarget(
             tokenExpiry: tokens.expiresAt?.toISOString() ?? null,
           },
         },
-        commandContext(),
+        commandContext({ now: nowOf(deps) }),
       );
     };
     return {
@@ -144,7 +149,7 @@ export async function openTutorCalendar(deps: TutorCalendarDeps, tutorId: string
         type === 'lost'
           ? { type: 'RecordCalendarAccessLost', data: { tutorId, reason } }
           : { type: 'RecordCalendarAccessRestored', data: { tutorId } },
-        commandContext(),
+        commandContext({ now: nowOf(deps) }),
       );
     } catch {
       // The decider is idempotent on the stream's state: the next call records it again.
@@ -197,7 +202,7 @@ function seriesWindow(now: Date): { from: string; to: string } {
 }
 
 /** The recurring series (masters) named "Topmark Hours", whoever made them (Topmark, or the tutor by hand in Google). */
-export async function topmarkHoursSeries(calendar: TutorCalendar, now: Date = new Date()): Promise<CalendarEvent[]> {
+export async function topmarkHoursSeries(calendar: TutorCalendar, now: Date): Promise<CalendarEvent[]> {
   const events = await calendar.listEvents({ ...seriesWindow(now), expand: false });
   return events.filter((e) => e.status !== 'cancelled' && isTopmarkHours(e.summary) && (e.recurrence?.length ?? 0) > 0);
 }
@@ -206,7 +211,7 @@ export async function topmarkHoursSeries(calendar: TutorCalendar, now: Date = ne
  * Whether the calendar holds any "Topmark Hours" in the bookable window (the next 31 days): the
  * same reading the slot engine makes, so a one-off or hand-made event counts as much as a series.
  */
-export async function holdsHours(calendar: TutorCalendar, now: Date = new Date()): Promise<boolean> {
+export async function holdsHours(calendar: TutorCalendar, now: Date): Promise<boolean> {
   const events = await calendar.listEvents({
     from: now.toISOString(),
     to: new Date(now.getTime() + 31 * 86_400_000).toISOString(),
@@ -216,7 +221,7 @@ export async function holdsHours(calendar: TutorCalendar, now: Date = new Date()
 }
 
 /** The series Topmark wrote (marked with its private property). */
-export async function writtenHoursSeries(calendar: TutorCalendar, now: Date = new Date()): Promise<CalendarEvent[]> {
+export async function writtenHoursSeries(calendar: TutorCalendar, now: Date): Promise<CalendarEvent[]> {
   const events = await calendar.listEvents({ ...seriesWindow(now), expand: false, privateProperty: TOPMARK_HOURS_PROPERTY });
   return events.filter((e) => e.status !== 'cancelled' && (e.recurrence?.length ?? 0) > 0);
 }
@@ -301,7 +306,7 @@ export async function writeWeeklyHours(deps: TutorCalendarDeps, tutorId: string,
       if (!(error instanceof CalendarError && error.reason === 'conflict')) throw error;
     }
   }
-  const previous = (await writtenHoursSeries(calendar)).filter((e) => !ids.has(e.id));
+  const previous = (await writtenHoursSeries(calendar, nowOf(deps))).filter((e) => !ids.has(e.id));
   await deleteAll(
     calendar,
     previous.map((e) => e.id),

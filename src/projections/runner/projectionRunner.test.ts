@@ -244,7 +244,11 @@ describe('projection runner', () => {
       pollMs: 50,
       onParked: async (projector, event, error) => {
         alerts.push({ projector, eventId: event.id, error });
-        await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error });
+        await recordEventParked(
+          store,
+          { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error },
+          new Date(),
+        );
       },
     });
     await runner.start();
@@ -268,13 +272,17 @@ describe('projection runner', () => {
         }),
       },
     ]);
-    const again = await recordEventParked(store, {
-      projector: poisoned.projector.name,
-      eventId: poison.id,
-      eventType: 'Counted',
-      streamId: `${prefix}-x`,
-      error: 'cannot project this',
-    });
+    const again = await recordEventParked(
+      store,
+      {
+        projector: poisoned.projector.name,
+        eventId: poison.id,
+        eventType: 'Counted',
+        streamId: `${prefix}-x`,
+        error: 'cannot project this',
+      },
+      new Date(),
+    );
     expect(again.alreadyRecorded).toBe(true);
     expect(await counts(`${healthy.name}_counts`)).toEqual(await expectedCounts());
     const applied = await poisoned.revisions();
@@ -335,7 +343,7 @@ describe('projection runner', () => {
       poison.id,
       { reason: 'test data', actor: 'ops:alice' },
       async (event) => {
-        await recordParkedEventSkipped(store, { ...event, eventType: event.type, reason: 'test data', actor: 'ops:alice' });
+        await recordParkedEventSkipped(store, { ...event, eventType: event.type, reason: 'test data', actor: 'ops:alice' }, new Date());
       },
     );
     expect(outcome).toMatchObject({
@@ -362,14 +370,18 @@ describe('projection runner', () => {
     });
     expect(skip?.metadata).toMatchObject({ actorRole: 'operator' });
     // Recording the same skip again appends nothing.
-    const again = await recordParkedEventSkipped(store, {
-      projector: poisoned.projector.name,
-      eventId: poison.id,
-      eventType: 'Counted',
-      streamId: `${prefix}-z`,
-      reason: 'test data',
-      actor: 'ops:alice',
-    });
+    const again = await recordParkedEventSkipped(
+      store,
+      {
+        projector: poisoned.projector.name,
+        eventId: poison.id,
+        eventType: 'Counted',
+        streamId: `${prefix}-z`,
+        reason: 'test data',
+        actor: 'ops:alice',
+      },
+      new Date(),
+    );
     expect(again.alreadyRecorded).toBe(true);
     await expect(runner.skipParked(poisoned.projector.name, poison.id, { reason: 'again', actor: null })).rejects.toBeInstanceOf(
       NotParkedError,

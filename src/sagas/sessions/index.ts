@@ -40,9 +40,9 @@ export const sessionSagas: SagaFeature = {
     await workSessionReminders(ports.jobs, noticeDeps);
     await workOrphanedClaims(ports.jobs, ports.store, ports.clock);
     await workSessionSettlement(ports.jobs, ports.store, ports.clock);
-    const calendarDeps = { store: ports.store, calendar: ports.calendar };
+    const calendarDeps = { store: ports.store, calendar: ports.calendar, clock: ports.clock };
     const openCalendar = async (tutorId: string) => (await openTutorCalendar(calendarDeps, tutorId)).calendar;
-    await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, openCalendar });
+    await workSessionCalendar(ports.jobs, { sql: ports.sql, store: ports.store, openCalendar, clock: ports.clock });
     await ports.jobs.work<SessionCalendarErasureJob>(
       SESSION_CALENDAR_ERASURE_QUEUE,
       async (job) => {

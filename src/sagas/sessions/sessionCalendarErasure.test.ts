@@ -61,6 +61,7 @@ const deps = () => ({
   sql: system.sql,
   store: system.store,
   openCalendar: async (id: string) => (await openTutorCalendar(system, id)).calendar,
+  clock: system.clock,
 });
 /** What the provider stores under the event's id, deleted events included (the API hides them). */
 const stored = (sessionId: string): calendar_v3.Schema$Event | undefined =>

@@ -69,6 +69,7 @@ const deps = () => ({
   sql: system.sql,
   store: system.store,
   openCalendar: async (id: string) => (await openTutorCalendar(system, id)).calendar,
+  clock: system.clock,
 });
 const sessionEvents = async (sessionId: string): Promise<CalendarEvent[]> =>
   (await calendar()).listEvents({

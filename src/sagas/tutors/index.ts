@@ -51,15 +51,17 @@ export const tutorSagas: SagaFeature = {
       tutors: tutorHandlers(ports.store),
       registerAccount: registrationPort(ports),
       jobs: ports.jobs,
+      clock: ports.clock,
     }),
   ],
   work: async (ports) => {
     await workTutorMail(ports.jobs, ports);
-    await workTutorHours(ports.jobs, { store: ports.store, calendar: ports.calendar });
+    await workTutorHours(ports.jobs, { store: ports.store, calendar: ports.calendar, clock: ports.clock });
     await workTutorCalendarSync(ports.jobs, {
       sql: ports.sql,
       store: ports.store,
       calendar: ports.calendar,
+      clock: ports.clock,
       pushAddress: pushAddressOf(ports.publicUrl),
       log: ports.log,
     });

@@ -33,7 +33,7 @@ async function staff(role: 'admin' | 'finance') {
 /** Raises a job_failed alert and waits until the console can see it; its id is the event's. */
 async function raiseAlert(queue = 'calendar-sync'): Promise<string> {
   const jobId = randomUUID();
-  const { events, position } = await recordJobGaveUp(system.store, { queue, jobId, error: 'timeout', attempts: 5 });
+  const { events, position } = await recordJobGaveUp(system.store, { queue, jobId, error: 'timeout', attempts: 5 }, new Date());
   expect(events).toHaveLength(1);
   expect(await waitForProjections(system.sql, ['alerts'], position ?? (await system.store.committedPosition()), 30_000)).toBe(true);
   const [row] = await system.sql<{ id: string }[]>`SELECT id FROM alerts WHERE metadata->>'jobId' = ${jobId}`;

@@ -84,7 +84,11 @@ beforeAll(async () => {
 describe('projections over HTTP', () => {
   it('lists every projection and reactor with position, lag, rows and status; finance is refused', async () => {
     const appendedFrom = Date.now();
-    const { position } = await recordJobGaveUp(system.store, { queue: 'calendar-sync', jobId: randomUUID(), error: 'x', attempts: 1 });
+    const { position } = await recordJobGaveUp(
+      system.store,
+      { queue: 'calendar-sync', jobId: randomUUID(), error: 'x', attempts: 1 },
+      new Date(),
+    );
     await waitForProjections(system.sql, ['alerts'], position, 10_000);
     const alerts = await projection('alerts');
     expect(alerts).toMatchObject({ kind: 'projector', rebuildable: true, status: 'running', lagEvents: 0 });
@@ -139,7 +143,7 @@ describe('projections over HTTP', () => {
     const writer = (async () => {
       while (writing) {
         const jobId = randomUUID();
-        await recordJobGaveUp(system.store, { queue: 'calendar-sync', jobId, error: 'during the rebuild', attempts: 5 });
+        await recordJobGaveUp(system.store, { queue: 'calendar-sync', jobId, error: 'during the rebuild', attempts: 5 }, new Date());
         written.push(jobId);
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -175,7 +179,7 @@ describe('projections over HTTP', () => {
   it('retries and skips a parked event with a reason, each recorded as an event', async () => {
     const park = async () => {
       const jobId = randomUUID();
-      const { position } = await recordJobGaveUp(system.store, { queue: 'mail', jobId, error: 'x', attempts: 2 });
+      const { position } = await recordJobGaveUp(system.store, { queue: 'mail', jobId, error: 'x', attempts: 2 }, new Date());
       await waitForProjections(system.sql, ['alerts'], position, 10_000);
       const [event] = await system.store.readStream(`jobFailure-${jobId}`);
       if (!event) throw new Error('event not stored');

@@ -246,6 +246,7 @@ export const projectionRoutes =
             runnerOf(name),
             store,
             { projector: name, eventId, reason: request.body.reason, actor: ctx.actorId },
+            ctx.now,
             { actorId: ctx.actorId, actorRole: ctx.actorRole },
           ).catch(notParked);
           return { status: 200, body: outcomeView(outcome) };

@@ -27,7 +27,9 @@ function mayActFor(principal: Principal, tutorId: string): void {
 export const sessionCalendarRoutes =
   ({ sql, store, calendar }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = { sql, store, openCalendar: async (tutorId: string) => (await openTutorCalendar({ store, calendar }, tutorId)).calendar };
+    const clock = app.clock;
+    const openCalendar = async (tutorId: string) => (await openTutorCalendar({ store, calendar, clock }, tutorId)).calendar;
+    const deps = { sql, store, openCalendar, clock };
     const tutors = tutorHandlers(store).tutors;
     const existingTutor = async (tutorId: string) => {
       if (!(await tutors.load(tutorId)).exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');

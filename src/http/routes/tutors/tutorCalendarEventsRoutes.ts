@@ -52,7 +52,7 @@ const eventParams = z.object({ id: z.string().max(1100) });
 export const tutorCalendarEventsRoutes =
   ({ sql, store, calendar: port }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = { store, calendar: port };
+    const deps = { store, calendar: port, clock: app.clock };
 
     /** The signed-in tutor's own calendar (never another's: the tutor is the session's user); 404 without a tutor profile. */
     const ownCalendar = async (request: FastifyRequest): Promise<OpenedTutorCalendar & { tutorId: string }> => {

@@ -81,7 +81,7 @@ const plain = (entries: { dayOfWeek: number; startTime: string; endTime: string 
 async function expectWrittenOnce(tutorId: string) {
   const latest = await latestWeeklyHours(system.store, tutorId);
   const expected = hoursSeriesOf(latest!).map((s) => s.id);
-  const written = await writtenHoursSeries(sandboxOf(tutorId));
+  const written = await writtenHoursSeries(sandboxOf(tutorId), new Date());
   expect(written.map((e) => e.id).sort()).toEqual([...expected].sort());
   return written;
 }
@@ -114,7 +114,7 @@ describe('weekly hours', () => {
   });
 
   it('replaces the series it wrote when the hours change, and defaults the zone to the account’s', async () => {
-    const before = (await writtenHoursSeries(sandboxOf(tutor.tutorId))).map((e) => e.id);
+    const before = (await writtenHoursSeries(sandboxOf(tutor.tutorId), new Date())).map((e) => e.id);
     const saved = await saveHours(tutor, { availability: [{ dayOfWeek: 0, startTime: '10:00', endTime: '11:00' }] });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(availabilityEntrySchema.array().parse(saved.json())).toEqual([

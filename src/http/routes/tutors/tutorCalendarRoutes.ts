@@ -104,7 +104,7 @@ export const tutorCalendarRoutes =
   ({ sql, store, calendar: port }: Pick<System, 'sql' | 'store' | 'config' | 'calendar'>): FastifyPluginAsyncZod =>
   async (app) => {
     const handlers = tutorHandlers(store);
-    const deps = { store, calendar: port };
+    const deps = { store, calendar: port, clock: app.clock };
 
     /** The signed-in tutor's calendar; 404 for an account without a tutor profile. */
     const ownCalendar = async (request: FastifyRequest): Promise<OpenedTutorCalendar & { tutorId: string }> => {
