@@ -28,8 +28,13 @@ import { ProtectedEventStore } from './adapters/personalData/protectedEventStore
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SignInStore } from './adapters/signIns/signInStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
+import { courseLedger } from './commands/courses/courseLedger.ts';
 import { recordEventParked } from './commands/operations/parkedEvents.ts';
 import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
+import { SCHEDULE_ATTEMPTS } from './commands/sessions/sessionHandlers.ts';
+import { type SessionsModule, sessionsModule } from './commands/sessions/sessionsModule.ts';
+import { openTutorCalendar } from './commands/tutors/tutorCalendar.ts';
+import { tutorHandlers } from './commands/tutors/tutorHandlers.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
@@ -59,6 +64,8 @@ export interface System {
   rebuilds: RebuildRequests;
   signIns: SignInStore;
   accounts: AccountDeps;
+  /** The tutoring sessions feature: free slots, booking, moving, cancelling, completing, and the lists (docs/architecture.md "Feature modules"). */
+  sessions: SessionsModule;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
   /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL; every write raises the calendar's revision. */
@@ -203,6 +210,24 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     rateLimiter: new RateLimiter(sql),
     vault,
   };
+  // One module per feature, closed over the store, the read models and the adapters; what a
+  // feature needs of another (the course ledger, the tutor's facts and calendar) is given here.
+  const tutors = tutorHandlers(store).tutors;
+  const sessions = sessionsModule({
+    sql,
+    store,
+    clock,
+    // One student's concurrent bookings race on their course's stream: allow as many rounds as the schedule.
+    courses: courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }),
+    // The tutor's stream read to its head on every use (from the cached fold, so only what is new
+    // is read): a zone change made through any process counts at once.
+    tutor: async (tutorId) => {
+      const state = await tutors.load(tutorId);
+      return { exists: state.exists, timeZone: state.timeZone };
+    },
+    tutorCalendar: async (tutorId) => (await openTutorCalendar({ store, calendar, clock }, tutorId)).calendar,
+    calendarRevision: (tutorId) => revisionsOfCalendars.of(tutorId),
+  });
   const identity: IdentityProvider =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({
@@ -217,6 +242,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     log,
     signIns,
     accounts,
+    sessions,
     identity,
     calendar,
     calendarRevisions: revisionsOfCalendars,

@@ -117,3 +117,39 @@ export async function upcomingSessionIdsWithTutor(sql: Sql, courseId: string, tu
     ORDER BY start_at, id`;
   return rows.map((r) => r.id);
 }
+
+/** A booking's student: the account holders (for the permission check) and the facts the session records, in one query. */
+export async function bookingStudent(
+  sql: Sql,
+  studentId: string,
+  subjectId: string | null,
+): Promise<{ userId: string; parentId: string | null; timezone: string | null; subjectName: string | null } | null> {
+  const [facts] = await sql<{ user_id: string; parent_id: string | null; timezone: string | null; subject_name: string | null }[]>`
+    SELECT s.user_id, s.parent_id, u.timezone, (SELECT name FROM subjects WHERE id = ${subjectId ?? ''}) AS subject_name
+    FROM students s LEFT JOIN users u ON u.id = s.user_id
+    WHERE s.id = ${studentId}`;
+  return facts ? { userId: facts.user_id, parentId: facts.parent_id, timezone: facts.timezone, subjectName: facts.subject_name } : null;
+}
+
+/**
+ * The course a calendar booking names (spec part 2 §7): the student's course of the purchase (or
+ * the course id itself), else one of the named subject; an active one and the purchase's first.
+ */
+export async function courseOfCalendarBooking(
+  sql: Sql,
+  query: { studentId: string; purchaseId: string; subject: string | null },
+): Promise<string | null> {
+  const [course] = await sql<{ id: string }[]>`
+    SELECT c.id FROM student_courses c
+    WHERE c.student_id = ${query.studentId}
+      AND (c.purchase_id = ${query.purchaseId} OR c.id = ${query.purchaseId}
+           OR (${query.subject}::text IS NOT NULL AND c.subject_id IN (SELECT id FROM subjects WHERE name = ${query.subject})))
+    ORDER BY c.status = 'inactive', c.purchase_id = ${query.purchaseId} DESC, c.created_at DESC LIMIT 1`;
+  return course?.id ?? null;
+}
+
+/** The zone an account chose (null: none on file). */
+export async function accountTimeZone(sql: Sql, userId: string): Promise<string | null> {
+  const [user] = await sql<{ timezone: string | null }[]>`SELECT timezone FROM users WHERE id = ${userId}`;
+  return user?.timezone ?? null;
+}

@@ -1,8 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { courseLedger } from '../../../commands/courses/courseLedger.ts';
-import { SCHEDULE_ATTEMPTS, sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
-import { cancelSession } from '../../../commands/sessions/sessionLifecycle.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import {
   adminCancelSessionAnswerSchema,
@@ -32,11 +29,8 @@ const sessionModels = ['sessions', 'student_courses'] as const;
  * credit settled on the course, the hour freed; the calendar saga and reminders follow the event).
  */
 export const adminSessionRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, sessions }: Pick<System, 'sql' | 'sessions'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = sessionHandlers(store);
-    const ports = { courses: courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }) };
-
     app.get(
       '/api/admin/sessions',
       {
@@ -68,7 +62,7 @@ export const adminSessionRoutes =
         idempotent(sql, request, reply, async (ctx) => {
           const sessionId = request.params.id;
           const { reason, creditPolicy } = request.body;
-          const { position, credit } = await cancelSession(handlers, ports, { sessionId, reason, onBehalf: { creditPolicy } }, ctx);
+          const { position, credit } = await sessions.cancel(sessionId, { reason, onBehalf: { creditPolicy } }, ctx);
           // The decider refuses a closed session, so a credit outcome is always there; guard the type anyway.
           if (!credit) throw new DomainError(SESSION_CANCELLED, 'conflict');
           await readYourWrites(sql, sessionModels, position);

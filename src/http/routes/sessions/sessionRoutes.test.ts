@@ -25,6 +25,7 @@ import { NO_SESSIONS_REMAINING } from '../../../domain/courses/courseDecider.ts'
 import { sessionStreamId } from '../../../domain/sessions/session.ts';
 import { START_NOT_NEW_DATE } from '../../../domain/sessions/sessionApi.ts';
 import { COMPLETE_TOO_EARLY, MOVE_AFTER_START, MOVE_TOO_LATE, REFUND_AFTER_START } from '../../../domain/sessions/sessionDecider.ts';
+import { NO_AVAILABILITY_SET } from '../../../domain/sessions/sessionMessages.ts';
 import { SLOT_TAKEN, tutorScheduleStreamId } from '../../../domain/sessions/tutorSchedule.ts';
 import { listPackages } from '../../../projections/packages/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
@@ -33,7 +34,6 @@ import { listSubjects } from '../../../projections/subjects/queries.ts';
 import { type OrphanedClaimJob, orphanedClaimReactor, sweepOrphanedClaim } from '../../../sagas/sessions/orphanedClaimSweep.ts';
 import { createSystem, type System } from '../../../system.ts';
 import { buildApp } from '../../app.ts';
-import { NO_AVAILABILITY_SET } from './sessionRoutes.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
