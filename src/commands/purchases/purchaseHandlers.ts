@@ -92,8 +92,9 @@ export async function handlePaymentEvent(
   handlers: PurchaseHandlers,
   event: PaymentEvent,
   payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+  now: Date,
 ): Promise<'handled' | 'ignored'> {
-  const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system' });
+  const ctx = commandContext({ commandId: deterministicUuid(`payment-event/${event.eventId}`), actorRole: 'system', now });
   if (event.type === 'checkout.session.completed') return handleCheckoutCompleted(handlers, event.session, payments, ctx);
   if (event.type === 'charge.refunded') return handleChargeRefunded(handlers, event, payments, ctx);
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';

@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { FileStorage } from '../../adapters/files/fileStorage.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
@@ -25,29 +26,34 @@ export interface AccountDeletionDeps {
   store: EventStore;
   /** The calendar is left to a retried job. */
   jobs: Pick<JobQueue, 'send'>;
+  clock: Clock;
 }
 
 /** The deletion cascade: each step of the workflow as a command on its stream, the key shredded last. */
 export function accountDeletionSaga(deps: AccountDeletionDeps): Projector {
   const { students, reservations, contacts } = deps.handlers;
-  return workflowProjector(accountDeletionWorkflow(reservationStreamId), async (step: AccountDeletionStep, ctx) => {
-    switch (step.target) {
-      case 'students':
-        return students.handle(step.id, step.command, ctx);
-      case 'reservations':
-        return reservations.handle(step.id, step.command, ctx);
-      case 'contacts':
-        return contacts.handle(step.id, step.command, ctx);
-      case 'sessions':
-        return cancelForErasure(deps.store, step.id, ctx);
-      case 'calendar':
-        return deps.jobs.send(calendarErasureJob(step.sessionId, ctx.commandId));
-      case 'personalData':
-        return deps.vault.shred(step.subject);
-      case 'files':
-        return deleteFilesOf(deps.files, step.ownerId);
-    }
-  });
+  return workflowProjector(
+    accountDeletionWorkflow(reservationStreamId),
+    async (step: AccountDeletionStep, ctx) => {
+      switch (step.target) {
+        case 'students':
+          return students.handle(step.id, step.command, ctx);
+        case 'reservations':
+          return reservations.handle(step.id, step.command, ctx);
+        case 'contacts':
+          return contacts.handle(step.id, step.command, ctx);
+        case 'sessions':
+          return cancelForErasure(deps.store, step.id, ctx);
+        case 'calendar':
+          return deps.jobs.send(calendarErasureJob(step.sessionId, ctx.commandId));
+        case 'personalData':
+          return deps.vault.shred(step.subject);
+        case 'files':
+          return deleteFilesOf(deps.files, step.ownerId);
+      }
+    },
+    deps.clock,
+  );
 }
 
 /**

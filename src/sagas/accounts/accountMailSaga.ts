@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
@@ -28,7 +29,7 @@ export const accountMailReactor = reactor({
   ],
 });
 
-export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer }, job: AccountMailJob): Promise<void> {
+export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer; clock: Clock }, job: AccountMailJob): Promise<void> {
   const recorded = await deps.store.readStream(userStreamId(job.userId));
   const events = recorded.map((e) => ({ id: e.id, event: toDomainEvent<UserEvent>(e) }));
   const registered = events.find((e) => e.event.type === 'UserRegistered')?.event;
@@ -63,10 +64,15 @@ export async function sendAccountMail(deps: { store: EventStore; mailer: Mailer 
     deps.store,
     initialUserState,
     { type: 'RecordAccountMailSent', data: { userId: job.userId, mailId, kind: verification ? 'verification' : 'password_reset' } },
-    commandContext({ commandId: deterministicUuid(`account-mail-recorded/${job.eventId}`), actorRole: 'system', causationId: job.eventId }),
+    commandContext({
+      commandId: deterministicUuid(`account-mail-recorded/${job.eventId}`),
+      actorRole: 'system',
+      causationId: job.eventId,
+      now: deps.clock.now(),
+    }),
   );
 }
 
-export async function workAccountMail(queue: JobQueue, deps: { store: EventStore; mailer: Mailer }): Promise<void> {
+export async function workAccountMail(queue: JobQueue, deps: { store: EventStore; mailer: Mailer; clock: Clock }): Promise<void> {
   await queue.work<AccountMailJob>(ACCOUNT_MAIL_QUEUE, (job) => sendAccountMail(deps, job));
 }

@@ -7,7 +7,14 @@ export const accountSagas: SagaFeature = {
   queues: [{ name: ACCOUNT_MAIL_QUEUE, retryLimit: 5, retryDelaySeconds: 2 }],
   reactors: [accountMailReactor],
   workflows: (ports) => [
-    accountDeletionSaga({ handlers: ports.accountHandlers, vault: ports.vault, files: ports.files, store: ports.store, jobs: ports.jobs }),
+    accountDeletionSaga({
+      handlers: ports.accountHandlers,
+      vault: ports.vault,
+      files: ports.files,
+      store: ports.store,
+      jobs: ports.jobs,
+      clock: ports.clock,
+    }),
   ],
   work: (ports) => workAccountMail(ports.jobs, ports),
 };

@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
@@ -36,6 +37,7 @@ export interface ContactMailDeps {
   store: EventStore;
   mailer: Mailer;
   supportAddress: string;
+  clock: Clock;
 }
 
 export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob): Promise<void> {
@@ -93,6 +95,7 @@ export async function sendContactMail(deps: ContactMailDeps, job: ContactMailJob
       commandId: deterministicUuid(`contact-mail-recorded/${job.contactId}/${job.kind}`),
       actorRole: 'system',
       causationId: job.causationId,
+      now: deps.clock.now(),
     }),
   );
 }

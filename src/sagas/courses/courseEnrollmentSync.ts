@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
@@ -38,6 +39,7 @@ export const courseEnrollmentSyncReactor = reactor({
 export interface CourseEnrollmentSyncDeps {
   store: EventStore;
   accountHandlers: Pick<AccountHandlers, 'students'>;
+  clock: Clock;
 }
 
 export async function syncEnrollment(deps: CourseEnrollmentSyncDeps, job: SyncJob): Promise<void> {
@@ -50,6 +52,7 @@ export async function syncEnrollment(deps: CourseEnrollmentSyncDeps, job: SyncJo
     commandId: deterministicUuid(`${job.causationId}/enrollment-sync`),
     actorRole: 'system',
     causationId: job.causationId,
+    now: deps.clock.now(),
   });
   if (job.change === 'ended') await recordCourseEnded(deps.accountHandlers, input, ctx);
   else await recordCourseTutorChosen(deps.accountHandlers, input, ctx);

@@ -38,15 +38,19 @@ describe('workflow runner', () => {
 
     const taken: string[] = [];
     let failOn: string | null = 'release-username';
-    const projector = workflowProjector(accountDeletionWorkflow(reservationStreamId), async (step: AccountDeletionStep, ctx) => {
-      if (step.step === failOn) throw new Error('provider down');
-      taken.push(step.step);
-      if (step.target === 'students') return handlers.students.handle(step.id, step.command, ctx);
-      if (step.target === 'reservations') return handlers.reservations.handle(step.id, step.command, ctx);
-      if (step.target === 'contacts') return handlers.contacts.handle(step.id, step.command, ctx);
-      if (step.target === 'files' || step.target === 'sessions' || step.target === 'calendar') return;
-      return system.vault.shred(step.subject);
-    });
+    const projector = workflowProjector(
+      accountDeletionWorkflow(reservationStreamId),
+      async (step: AccountDeletionStep, ctx) => {
+        if (step.step === failOn) throw new Error('provider down');
+        taken.push(step.step);
+        if (step.target === 'students') return handlers.students.handle(step.id, step.command, ctx);
+        if (step.target === 'reservations') return handlers.reservations.handle(step.id, step.command, ctx);
+        if (step.target === 'contacts') return handlers.contacts.handle(step.id, step.command, ctx);
+        if (step.target === 'files' || step.target === 'sessions' || step.target === 'calendar') return;
+        return system.vault.shred(step.subject);
+      },
+      system.clock,
+    );
     const all = async () => {
       for (let i = 0; i < 100; i++) {
         const read = await system.store.readAll(START, 1000);

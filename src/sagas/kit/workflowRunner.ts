@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
 import type { CommandContext } from '../../commands/kit/commandContext.ts';
 import { commandContext, deterministicUuid } from '../../commands/kit/commandContext.ts';
@@ -14,11 +15,13 @@ export type StepDispatcher<Step> = (step: Step, ctx: CommandContext) => Promise<
  * rebuilt. Each instance's state is kept in `workflow_state` and written in the batch's
  * transaction with the checkpoint; the steps run before it commits, with command ids derived from
  * (workflow, event, step), so a batch replayed after a crash takes no step twice. A step that
- * fails fails the event: the runner parks it and raises an alert; nothing is swallowed.
+ * fails fails the event: the runner parks it and raises an alert; nothing is swallowed. Steps
+ * decide at the system's clock (`clock`).
  */
 export function workflowProjector<Input extends DomainEvent, State, Step extends { step: string }>(
   workflow: Workflow<Input, State, Step>,
   dispatch: StepDispatcher<Step>,
+  clock: Clock,
 ): Projector {
   return {
     name: workflow.name,
@@ -39,7 +42,7 @@ export function workflowProjector<Input extends DomainEvent, State, Step extends
         if (instance === null) continue;
         const state = workflow.evolve(states.get(instance) ?? workflow.initialState, event);
         states.set(instance, state);
-        for (const step of workflow.react(state, event)) await dispatch(step, stepContext(workflow.name, recorded, step.step));
+        for (const step of workflow.react(state, event)) await dispatch(step, stepContext(workflow.name, recorded, step.step, clock.now()));
         if (workflow.isFinished(state)) finished.add(instance);
       }
       const kept = [...states].filter(([instance]) => !finished.has(instance)).map(([instance, state]) => ({ instance, state }));
@@ -55,8 +58,9 @@ export function workflowProjector<Input extends DomainEvent, State, Step extends
   };
 }
 
-function stepContext(workflow: string, event: RecordedEvent, step: string): CommandContext {
+function stepContext(workflow: string, event: RecordedEvent, step: string, now: Date): CommandContext {
   return commandContext({
+    now,
     commandId: deterministicUuid(`${workflow}/${event.id}/${step}`),
     actorRole: 'system',
     correlationId: event.metadata.correlationId ?? event.id,

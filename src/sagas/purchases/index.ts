@@ -34,13 +34,14 @@ export const purchaseSagas: SagaFeature = {
       promoCodes: promoCodeHandlers(ports.store),
       courses: courseHandlers(ports.store),
       students: ports.accountHandlers,
+      clock: ports.clock,
     }),
   ],
   work: async (ports) => {
     await workMoneyNotices(ports.jobs, { sql: ports.sql, store: ports.store, mailer: ports.mailer });
     const purchases = purchaseHandlers(ports.store);
-    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments);
+    if (ports.payments.outbox) await workPaymentEvents(ports.payments.outbox, purchases, ports.payments, ports.clock);
     await scheduleAbandonSweeps(ports.jobs, { sql: ports.sql, purchases, payments: ports.payments }, ports.clock);
-    await workOrphanedEnrollmentClaims(ports.jobs, { purchases, students: ports.accountHandlers });
+    await workOrphanedEnrollmentClaims(ports.jobs, { purchases, students: ports.accountHandlers, clock: ports.clock });
   },
 };

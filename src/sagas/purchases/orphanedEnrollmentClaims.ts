@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import type { AccountHandlers } from '../../commands/accounts/accountDeps.ts';
 import { releaseEnrollment } from '../../commands/accounts/enrollment.ts';
@@ -40,6 +41,7 @@ export const orphanedEnrollmentClaimReactor = reactor({
 export interface OrphanedEnrollmentClaimDeps {
   purchases: PurchaseHandlers;
   students: Pick<AccountHandlers, 'students'>;
+  clock: Clock;
 }
 
 /**
@@ -52,7 +54,11 @@ export async function sweepOrphanedEnrollmentClaim(
   job: OrphanedEnrollmentClaimJob,
 ): Promise<'started' | 'released'> {
   if ((await deps.purchases.purchases.load(job.purchaseId)).started) return 'started';
-  const ctx = commandContext({ commandId: deterministicUuid(`orphaned-enrollment-claim-sweep/${job.purchaseId}`), actorRole: 'system' });
+  const ctx = commandContext({
+    commandId: deterministicUuid(`orphaned-enrollment-claim-sweep/${job.purchaseId}`),
+    actorRole: 'system',
+    now: deps.clock.now(),
+  });
   await releaseEnrollment(deps.students, job, ctx);
   return 'released';
 }

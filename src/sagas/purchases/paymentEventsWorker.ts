@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { PaymentEventOutbox, PaymentPort } from '../../adapters/payments/paymentPort.ts';
 import { handlePaymentEvent, type PurchaseHandlers } from '../../commands/purchases/purchaseHandlers.ts';
 
@@ -14,6 +15,7 @@ export async function workPaymentEvents(
   outbox: PaymentEventOutbox,
   purchases: PurchaseHandlers,
   payments: Pick<PaymentPort, 'retrievePaymentIntent'>,
+  clock: Clock,
 ): Promise<{ drain(): Promise<void> }> {
   let running: Promise<void> | null = null;
   let again = false;
@@ -22,7 +24,7 @@ export async function workPaymentEvents(
       again = false;
       const events = await outbox.pendingEvents(BATCH);
       for (const event of events) {
-        await handlePaymentEvent(purchases, event, payments);
+        await handlePaymentEvent(purchases, event, payments, clock.now());
         await outbox.markDelivered(event.eventId);
       }
       if (events.length === BATCH) again = true;

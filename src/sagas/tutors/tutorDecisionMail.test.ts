@@ -112,6 +112,7 @@ describe('the decision mail to tutor applicants', () => {
       vault: system.vault,
       tutors: handlers(),
       jobs: system.jobs,
+      clock: system.clock,
       registerAccount: () => Promise.reject(new Error('a denial registers nobody')),
     });
     await system.sql.begin((tx) => workflow.apply(tx as never, [denial!], 'live'));

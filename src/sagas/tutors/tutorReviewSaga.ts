@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
@@ -29,6 +30,7 @@ export interface TutorReviewDeps {
   registerAccount: RegisterAccount;
   /** Where the decision mail to a denied applicant is queued (the tutor mail queue). */
   jobs: Pick<JobQueue, 'send'>;
+  clock: Clock;
 }
 
 /** A username from the address's local part; later attempts add a suffix derived from the applicant (a replay picks the same). */
@@ -118,9 +120,13 @@ async function queueDecisionMail(deps: TutorReviewDeps, step: Extract<TutorRevie
 
 /** Approval registers the tutor; denial queues the decision mail, then shreds the keys (the applicant's last). */
 export function tutorReviewSaga(deps: TutorReviewDeps): Projector {
-  return workflowProjector(tutorReviewWorkflow, async (step: TutorReviewStep, ctx) => {
-    if (step.target === 'personalData') return deps.vault.shred(step.subject);
-    if (step.target === 'decisionMail') return queueDecisionMail(deps, step, ctx);
-    return registerTutor(deps, step, ctx);
-  });
+  return workflowProjector(
+    tutorReviewWorkflow,
+    async (step: TutorReviewStep, ctx) => {
+      if (step.target === 'personalData') return deps.vault.shred(step.subject);
+      if (step.target === 'decisionMail') return queueDecisionMail(deps, step, ctx);
+      return registerTutor(deps, step, ctx);
+    },
+    deps.clock,
+  );
 }

@@ -300,7 +300,7 @@ describe('concurrent checkouts by one student', () => {
     const [claimed] = (await system.store.readStream(`student-${studentId}`)).filter((e) => e.type === 'EnrollmentClaimed');
     const [check] = orphanedEnrollmentClaimReactor.jobsFor(claimed as RecordedEvent);
     expect(check?.startAfter?.getTime()).toBe((claimed as RecordedEvent).recordedAt.getTime() + ORPHANED_ENROLLMENT_CLAIM_MS);
-    const deps = { purchases: purchaseHandlers(system.store), students: system.accounts.handlers };
+    const deps = { purchases: purchaseHandlers(system.store), students: system.accounts.handlers, clock: system.clock };
     expect(await sweepOrphanedEnrollmentClaim(deps, check?.data as unknown as OrphanedEnrollmentClaimJob)).toBe('released');
     const sold = await checkout(cookie, { ...second });
     expect(sold.status, JSON.stringify(sold.body)).toBe(200);

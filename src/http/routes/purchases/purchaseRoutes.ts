@@ -343,7 +343,7 @@ export const purchaseRoutes =
             if (error instanceof PaymentError) throw new DomainError('Invalid webhook signature', 'invalid');
             throw error;
           }
-          await handlePaymentEvent(purchases, event, payments);
+          await handlePaymentEvent(purchases, event, payments, app.clock.now());
           return { received: true as const };
         },
       );
