@@ -17,8 +17,9 @@ import { LoadError } from '../LoadError.tsx';
 import { Button } from '../ui/button.tsx';
 
 /**
- * The console's one table (issue 12): every list is paged, sorted and filtered by the server, so the
- * table only renders the page it is given and reports the sort and page the user asks for.
+ * The console's one table (issue 12): lists are paged, sorted and filtered by the server, so the
+ * table only renders the page it is given and reports the sort and page the user asks for. A short
+ * fixed list (queues, projections) passes neither and renders as a static table.
  */
 export const consoleFeatures = tableFeatures({ rowSortingFeature, rowPaginationFeature });
 export type ConsoleColumn<TRow extends RowData> = ColumnDef<typeof consoleFeatures, TRow>;
@@ -29,20 +30,12 @@ export interface ConsolePage<TRow> {
   total: number;
 }
 
-export interface ConsoleTableProps<TRow extends RowData> {
+interface ConsoleTableBase<TRow extends RowData> {
   /** Names the table for assistive technology and the pages nav ("Alerts" → "Alerts pages"). */
   label: string;
   query: UseQueryResult<ConsolePage<TRow>>;
   columns: ConsoleColumn<TRow>[];
   getRowId: (row: TRow) => string;
-  /** Column ids the server sorts by; the others show no sort control. */
-  sortable: ReadonlySet<string>;
-  /** Columns whose first click sorts ascending (names, types); the rest start newest/largest first. */
-  ascendingFirst?: ReadonlySet<string>;
-  sorting: SortingState;
-  onSortingChange: (sorting: SortingState) => void;
-  pagination: PaginationState;
-  onPaginationChange: (pagination: PaginationState) => void;
   rowTestId?: string;
   /** Opens the row's entity history (a click on the row, or Enter on it). */
   onOpenRow?: (row: TRow) => void;
@@ -52,12 +45,43 @@ export interface ConsoleTableProps<TRow extends RowData> {
   loadErrorTitle: string;
 }
 
+/** A list the server sorts: which columns, the current sort and who hears of a new one. */
+interface ServerSorting {
+  /** Column ids the server sorts by; the others show no sort control. */
+  sortable: ReadonlySet<string>;
+  /** Columns whose first click sorts ascending (names, types); the rest start newest/largest first. */
+  ascendingFirst?: ReadonlySet<string>;
+  sorting: SortingState;
+  onSortingChange: (sorting: SortingState) => void;
+}
+
+/** A list the server pages: the current page and who hears of a new one. */
+interface ServerPaging {
+  pagination: PaginationState;
+  onPaginationChange: (pagination: PaginationState) => void;
+}
+
+/** Leaves out a whole group: a table is sorted (or paged) with all of its props or none. */
+type Without<TGroup> = { [K in keyof TGroup]?: never };
+
+export type ConsoleTableProps<TRow extends RowData> = ConsoleTableBase<TRow> &
+  (ServerSorting | Without<ServerSorting>) &
+  (ServerPaging | Without<ServerPaging>);
+
+const UNSORTED: SortingState = [];
+const NOT_SORTABLE: ReadonlySet<string> = new Set();
+/** An unpaged table is one page holding every row the server sent. */
+const ONE_PAGE: PaginationState = { pageIndex: 0, pageSize: Number.MAX_SAFE_INTEGER };
+
 const SKELETON_ROWS = ['a', 'b', 'c', 'd'];
 
 const ariaSort = (sorted: false | 'asc' | 'desc') => (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined);
 
 export function ConsoleTable<TRow extends RowData>(props: ConsoleTableProps<TRow>) {
-  const { query, pagination, onPaginationChange } = props;
+  const { query, onPaginationChange, onSortingChange } = props;
+  const sorting = props.sorting ?? UNSORTED;
+  const sortable = props.sortable ?? NOT_SORTABLE;
+  const pagination = props.pagination ?? ONE_PAGE;
   const table = useTable({
     features: consoleFeatures,
     columns: props.columns,
@@ -67,9 +91,9 @@ export function ConsoleTable<TRow extends RowData>(props: ConsoleTableProps<TRow
     manualPagination: true,
     rowCount: query.data?.total ?? 0,
     enableSortingRemoval: false,
-    state: { sorting: props.sorting, pagination },
-    onSortingChange: (updater) => props.onSortingChange(typeof updater === 'function' ? updater(props.sorting) : updater),
-    onPaginationChange: (updater) => onPaginationChange(typeof updater === 'function' ? updater(pagination) : updater),
+    state: { sorting, pagination },
+    onSortingChange: (updater) => onSortingChange?.(typeof updater === 'function' ? updater(sorting) : updater),
+    onPaginationChange: (updater) => onPaginationChange?.(typeof updater === 'function' ? updater(pagination) : updater),
   });
 
   if (query.isPending) {
@@ -120,12 +144,12 @@ export function ConsoleTable<TRow extends RowData>(props: ConsoleTableProps<TRow
                     className="px-3 py-3 whitespace-nowrap first:pl-5 last:pr-5"
                     aria-sort={ariaSort(header.column.getIsSorted())}
                   >
-                    {props.sortable.has(header.column.id) ? (
+                    {onSortingChange && sortable.has(header.column.id) ? (
                       <SortButton
                         sorted={header.column.getIsSorted()}
                         onSort={(desc) => {
-                          props.onSortingChange([{ id: header.column.id, desc }]);
-                          onPaginationChange({ ...pagination, pageIndex: 0 });
+                          onSortingChange([{ id: header.column.id, desc }]);
+                          onPaginationChange?.({ ...pagination, pageIndex: 0 });
                         }}
                         defaultDesc={!props.ascendingFirst?.has(header.column.id)}
                       >
@@ -174,7 +198,7 @@ export function ConsoleTable<TRow extends RowData>(props: ConsoleTableProps<TRow
           </tbody>
         </table>
       </div>
-      {pageCount > 1 ? (
+      {onPaginationChange && pageCount > 1 ? (
         <nav
           aria-label={`${props.label} pages`}
           className="flex items-center justify-between gap-3 border-t border-border px-5 py-3 text-sm"

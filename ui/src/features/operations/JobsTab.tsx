@@ -11,8 +11,6 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { systemApi } from './systemApi.ts';
 
-const NO_SORTING = new Set<string>();
-const ONE_PAGE: PaginationState = { pageIndex: 0, pageSize: 1000 };
 const numbers = new Intl.NumberFormat('en-US');
 
 const queueHelper = consoleColumnHelper<QueueCountsView>();
@@ -219,11 +217,6 @@ export function JobsTab() {
           query={queues}
           columns={queueColumns}
           getRowId={(row) => row.name}
-          sortable={NO_SORTING}
-          sorting={[]}
-          onSortingChange={() => {}}
-          pagination={ONE_PAGE}
-          onPaginationChange={() => {}}
           rowTestId="queue-row"
           empty={{ icon: Cog, title: 'No queues', description: 'No background work is defined.' }}
           loadErrorTitle="The queues could not be loaded"
@@ -239,9 +232,6 @@ export function JobsTab() {
           query={failed}
           columns={failedColumns}
           getRowId={(row) => row.id}
-          sortable={NO_SORTING}
-          sorting={[]}
-          onSortingChange={() => {}}
           pagination={pagination}
           onPaginationChange={setPagination}
           rowTestId="failed-job-row"
@@ -255,11 +245,6 @@ export function JobsTab() {
           query={schedules}
           columns={scheduleColumns}
           getRowId={(row) => `${row.queue}/${row.key}`}
-          sortable={NO_SORTING}
-          sorting={[]}
-          onSortingChange={() => {}}
-          pagination={ONE_PAGE}
-          onPaginationChange={() => {}}
           rowTestId="schedule-row"
           empty={{ icon: CalendarClock, title: 'No schedules', description: 'No recurring jobs are scheduled.' }}
           loadErrorTitle="The schedules could not be loaded"

@@ -16,8 +16,6 @@ import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { systemApi } from './systemApi.ts';
 
-const NO_SORTING = new Set<string>();
-const ONE_PAGE: PaginationState = { pageIndex: 0, pageSize: 1000 };
 const numbers = new Intl.NumberFormat('en-US');
 
 const isRebuilding = (p: ProjectionView) => p.status === 'rebuilding';
@@ -241,11 +239,6 @@ export function ProjectionsTab() {
           query={projections}
           columns={projectionColumns}
           getRowId={(row) => row.name}
-          sortable={NO_SORTING}
-          sorting={[]}
-          onSortingChange={() => {}}
-          pagination={ONE_PAGE}
-          onPaginationChange={() => {}}
           rowTestId="projection-row"
           empty={{ icon: DatabaseZap, title: 'No projections', description: 'The projection runner has not set any up yet.' }}
           loadErrorTitle="The projections could not be loaded"
@@ -375,9 +368,6 @@ function ParkedEvents() {
         query={parked}
         columns={parkedColumns}
         getRowId={(row) => `${row.projector}/${row.eventId}`}
-        sortable={NO_SORTING}
-        sorting={[]}
-        onSortingChange={() => {}}
         pagination={pagination}
         onPaginationChange={setPagination}
         rowTestId="parked-row"

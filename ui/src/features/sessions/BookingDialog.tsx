@@ -7,7 +7,6 @@ import { errorMessage } from '../../app/api.ts';
 import { initials, Loading, PendingButton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { DateCalendar } from '../../components/ui/calendar.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
@@ -26,6 +25,7 @@ import {
   longDate,
   slotLabelAt,
 } from './bookingFormat.ts';
+import { SessionDayField } from './SessionDayField.tsx';
 
 export const MISSING_COURSE = 'Missing student course enrollment ID. Please try again from the dashboard.';
 const BIO_FALLBACK = 'Experienced tutor ready to help you succeed.';
@@ -192,8 +192,7 @@ function ScheduleStep({
   onBusy: (busy: boolean) => void;
   onDone: (session: StudentSession) => Promise<void>;
 }) {
-  const dateId = useId();
-  const hintId = useId();
+  const timesId = useId();
   const notesId = useId();
   const range = useMemo(() => bookingRange(), []);
   const [date, setDate] = useState('');
@@ -335,30 +334,22 @@ function ScheduleStep({
         <dt className="text-slate-500">Duration</dt>
         <dd className="font-medium text-slate-900">60 minutes</dd>
       </dl>
-      <div className="grid gap-2">
-        <p id={dateId} className="text-sm leading-none font-medium text-slate-900">
-          Session date
-        </p>
-        <DateCalendar
-          labelledBy={dateId}
-          describedBy={hintId}
-          min={range.min}
-          max={range.max}
-          value={date}
-          testId="booking-calendar"
-          // The step's first control: keyboard users land on today when "Select This Tutor" goes away.
-          autoFocus
-          onChange={(day) => {
-            setDate(day);
-            setStart(null);
-          }}
-        />
-        <p id={hintId} className="text-xs text-slate-500">
-          Choose a date within the next {BOOKING_DAYS_AHEAD} days
-        </p>
-      </div>
-      <section aria-labelledby={`${dateId}-times`} className="grid gap-2">
-        <h3 id={`${dateId}-times`} className="flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-900">
+      <SessionDayField
+        label="Session date"
+        hint={<>Choose a date within the next {BOOKING_DAYS_AHEAD} days</>}
+        min={range.min}
+        max={range.max}
+        value={date}
+        testId="booking-calendar"
+        // The step's first control: keyboard users land on today when "Select This Tutor" goes away.
+        autoFocus
+        onChange={(day) => {
+          setDate(day);
+          setStart(null);
+        }}
+      />
+      <section aria-labelledby={timesId} className="grid gap-2">
+        <h3 id={timesId} className="flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-900">
           Available Times
           <span className="text-xs font-normal text-slate-500">New York time (EST/EDT)</span>
         </h3>

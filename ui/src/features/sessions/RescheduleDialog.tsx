@@ -1,9 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { errorMessage, serverMessage } from '../../app/api.ts';
 import { PendingButton } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { DateCalendar } from '../../components/ui/calendar.tsx';
 import {
   Dialog,
   DialogClose,
@@ -20,6 +19,7 @@ import { cn } from '../../lib/utils.ts';
 import { sessionKeys, sessionsApi, useSessionChangeRefresh } from './api.ts';
 import { CANCELLATION_NOTICE_HOURS, cancellationDeadline, familyMoveWindow } from './bookingFormat.ts';
 import { RescheduleSlotGrid } from './RescheduleSlotGrid.tsx';
+import { SessionDayField } from './SessionDayField.tsx';
 
 /** Who moves the session: what differs between the tutor's and the family's dialog. */
 export type RescheduleParty =
@@ -69,8 +69,6 @@ export function RescheduleDialog({
   /** Where focus goes when the dialog closes (it has no trigger of its own). */
   onCloseAutoFocus?: ((event: Event) => void) | undefined;
 }) {
-  const dateId = useId();
-  const hintId = useId();
   const range = useMemo(() => rescheduleRange(zone), [zone]);
   const [date, setDate] = useState('');
   const [slot, setSlot] = useState<string | null>(null);
@@ -143,27 +141,19 @@ export function RescheduleDialog({
         {party.kind === 'family' ? <MoveRule start={session.date} zone={zone} moveWindow={moveWindow} /> : null}
         {movable ? (
           <>
-            <div className="grid gap-2">
-              <p id={dateId} className="text-sm leading-none font-medium text-slate-900">
-                New date
-              </p>
-              <DateCalendar
-                labelledBy={dateId}
-                describedBy={hintId}
-                min={range.min}
-                max={range.max}
-                value={date}
-                testId="reschedule-calendar"
-                onChange={(day) => {
-                  setDate(day);
-                  setSlot(null);
-                  setProblem(null);
-                }}
-              />
-              <p id={hintId} className="text-xs text-slate-500">
-                From today to {RESCHEDULE_DAYS_AHEAD} days ahead; earlier and later days cannot be chosen.
-              </p>
-            </div>
+            <SessionDayField
+              label="New date"
+              hint={<>From today to {RESCHEDULE_DAYS_AHEAD} days ahead; earlier and later days cannot be chosen.</>}
+              min={range.min}
+              max={range.max}
+              value={date}
+              testId="reschedule-calendar"
+              onChange={(day) => {
+                setDate(day);
+                setSlot(null);
+                setProblem(null);
+              }}
+            />
             <RescheduleSlotGrid
               date={date}
               validDate={validDate}
