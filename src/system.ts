@@ -28,14 +28,22 @@ import { ProtectedEventStore } from './adapters/personalData/protectedEventStore
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SignInStore } from './adapters/signIns/signInStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
+import { claimEnrollmentOnce, releaseEnrollment } from './commands/accounts/enrollment.ts';
+import { courseHandlers, courseIdForPurchase } from './commands/courses/courseHandlers.ts';
 import { courseLedger } from './commands/courses/courseLedger.ts';
+import { clearRepurchase, holdsRepurchase, markRepurchasePending } from './commands/courses/courseRepurchase.ts';
 import { recordEventParked } from './commands/operations/parkedEvents.ts';
 import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
+import { promoCodeHandlers } from './commands/promoCodes/promoCodeHandlers.ts';
+import { holdingPromoUse } from './commands/promoCodes/promoUses.ts';
+import { type PurchasesModule, purchasesModule } from './commands/purchases/purchasesModule.ts';
 import { SCHEDULE_ATTEMPTS } from './commands/sessions/sessionHandlers.ts';
 import { type SessionsModule, sessionsModule } from './commands/sessions/sessionsModule.ts';
 import { openTutorCalendar } from './commands/tutors/tutorCalendar.ts';
 import { tutorHandlers } from './commands/tutors/tutorHandlers.ts';
+import { sessionsRemainingOf } from './domain/courses/course.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
+import { readYourWrites } from './http/kit/readYourWrites.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
 import { RebuildRequests, RebuildWorker } from './projections/runner/rebuildRequests.ts';
@@ -66,6 +74,8 @@ export interface System {
   accounts: AccountDeps;
   /** The tutoring sessions feature: free slots, booking, moving, cancelling, completing, and the lists (docs/architecture.md "Feature modules"). */
   sessions: SessionsModule;
+  /** The purchases feature: checkout and repurchase (one process, by kind), their confirmation, the repurchase's cancel, the provider's webhook, a student's purchases. */
+  purchases: PurchasesModule;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
   /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL; every write raises the calendar's revision. */
@@ -228,6 +238,41 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     tutorCalendar: async (tutorId) => (await openTutorCalendar({ store, calendar, clock }, tutorId)).calendar,
     calendarRevision: (tutorId) => revisionsOfCalendars.of(tutorId),
   });
+  const courseCommands = courseHandlers(store);
+  const promoCommands = promoCodeHandlers(store);
+  const purchases = purchasesModule({
+    sql,
+    store,
+    payments,
+    publicUrl: config.PUBLIC_URL,
+    students: {
+      grade: async (studentId) => (await accountCommandHandlers.students.load(studentId)).grade || null,
+      claimEnrollment: (input, step) => claimEnrollmentOnce(accountCommandHandlers, input, step),
+      releaseEnrollment: (input, ctx) => releaseEnrollment(accountCommandHandlers, input, ctx),
+    },
+    courses: {
+      ledger: async (courseId) => {
+        const ledger = await courseCommands.courses.load(courseId);
+        return {
+          exists: ledger.exists,
+          studentId: ledger.studentId,
+          subjectId: ledger.subjectId,
+          status: ledger.status,
+          sessionsRemaining: sessionsRemainingOf(ledger),
+          purchases: ledger.purchases,
+        };
+      },
+      markRepurchase: (claim, ctx) => markRepurchasePending(courseCommands, claim, ctx),
+      holdsRepurchase: (claim) => holdsRepurchase(courseCommands, claim),
+      giveBackRepurchase: (claim, ctx) => clearRepurchase(courseCommands, { ...claim, outcome: 'given_back' }, ctx),
+      courseIdOf: courseIdForPurchase,
+    },
+    promos: {
+      state: (promoCodeId) => promoCommands.promoCodes.load(promoCodeId),
+      holdingUse: (use, step, work) => holdingPromoUse(promoCommands, use, step, work),
+    },
+    waitFor: (projections, position, timeoutMs) => readYourWrites(sql, projections, position, timeoutMs),
+  });
   const identity: IdentityProvider =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({
@@ -243,6 +288,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     signIns,
     accounts,
     sessions,
+    purchases,
     identity,
     calendar,
     calendarRevisions: revisionsOfCalendars,

@@ -1,25 +1,8 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { PaymentIntent } from '../../../adapters/payments/paymentPort.ts';
 import { PaymentError } from '../../../adapters/payments/paymentPort.ts';
-import { claimEnrollmentOnce, releaseEnrollment } from '../../../commands/accounts/enrollment.ts';
-import { courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
-import { type CommandContext, commandContext, deterministicUuid } from '../../../commands/kit/commandContext.ts';
-import { compensating, stepOf } from '../../../commands/kit/processStep.ts';
-import { promoCodeHandlers } from '../../../commands/promoCodes/promoCodeHandlers.ts';
-import { holdingPromoUse } from '../../../commands/promoCodes/promoUses.ts';
-import { catalogueReader } from '../../../commands/purchases/catalogueFacts.ts';
-import {
-  completePurchase,
-  handlePaymentEvent,
-  paymentIdempotencyKey,
-  purchaseHandlers,
-  purchaseIdFor,
-  startPurchase,
-} from '../../../commands/purchases/purchaseHandlers.ts';
+import type { CommandContext } from '../../../commands/kit/commandContext.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { priceFromCatalogue } from '../../../domain/purchases/checkoutCatalogue.ts';
-import { FREE_PURCHASE, type PurchaseStartedData } from '../../../domain/purchases/purchase.ts';
 import {
   confirmPaymentAnswerSchema,
   confirmPaymentBodySchema,
@@ -28,22 +11,27 @@ import {
   paymentsConfigSchema,
   purchaseViewSchema,
 } from '../../../domain/purchases/purchaseApi.ts';
-import { purchasesOfStudent } from '../../../projections/purchases/queries.ts';
-import { subjectHasListedTutor } from '../../../projections/tutors/queries.ts';
+import {
+  PAYMENT_NOT_COMPLETED,
+  PAYMENT_PENDING,
+  PURCHASE_DETAILS_MISMATCH,
+  PURCHASE_NOT_FOUND_MESSAGE,
+} from '../../../domain/purchases/purchaseMessages.ts';
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
-import { checkAmounts, dollarsOf, holderCheck, promoFor } from './checkoutTerms.ts';
+import { holderCheck } from './checkoutTerms.ts';
 
+export { FREE_CLIENT_SECRET } from '../../../commands/purchases/purchasesModule.ts';
+export {
+  NO_TUTOR_FOR_SUBJECT,
+  PAYMENT_NOT_COMPLETED,
+  PAYMENT_PENDING,
+  PURCHASE_DETAILS_MISMATCH,
+  PURCHASE_NOT_FOUND_MESSAGE,
+} from '../../../domain/purchases/purchaseMessages.ts';
 export { AMOUNT_MISMATCH } from './checkoutTerms.ts';
-export const FREE_CLIENT_SECRET = 'free_purchase';
-export const PURCHASE_NOT_FOUND_MESSAGE = 'Payment not found';
-export const PAYMENT_NOT_COMPLETED = 'Your payment was not completed. Please try again.';
-export const PAYMENT_PENDING = 'Your payment is still being processed.';
-export const PURCHASE_DETAILS_MISMATCH = 'The payment does not match this enrollment';
-export const NO_TUTOR_FOR_SUBJECT =
-  'No tutor teaches this subject yet, so it cannot be bought. Please choose another subject, or contact us and we will tell you when one joins.';
 
 /** Who may pay: a student for themselves, a parent for their student (a view-only login buys nothing). */
 const buyers = { roles: ['student', 'parent'] } as const;
@@ -55,118 +43,32 @@ const cardAnswerSchema = z.object({
   message: z.string().optional(),
 });
 type CardAnswer = z.output<typeof cardAnswerSchema>;
-const purchaseProjections = ['purchases'] as const;
-/** The answer of confirm-payment shows the course: wait for the workflow that creates it. */
-const fulfilmentProjections = ['purchases', 'purchase_fulfilment'] as const;
-/** The courses read model, which shows the course the fulfilment created. */
-const courseProjections = ['student_courses'] as const;
 
 type CreateBody = z.output<typeof createPaymentIntentBodySchema>;
 
 /** Checkout (spec part 2 §7): the payment intent, its confirmation, the provider's webhook, the sandbox card form, the student's purchases. */
 export const purchaseRoutes =
-  ({ sql, store, payments, accounts, config }: Pick<System, 'sql' | 'store' | 'payments' | 'accounts' | 'config'>): FastifyPluginAsyncZod =>
+  ({
+    sql,
+    store,
+    payments,
+    accounts,
+    config,
+    purchases,
+  }: Pick<System, 'sql' | 'store' | 'payments' | 'accounts' | 'config' | 'purchases'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const purchases = purchaseHandlers(store);
-    const promos = promoCodeHandlers(store);
-    const students = accounts.handlers;
-    const readCatalogue = catalogueReader(store);
-
-    const assertHolder = holderCheck(students.students);
+    const assertHolder = holderCheck(accounts.handlers.students);
 
     async function checkout(principal: Principal, body: CreateBody, ctx: CommandContext) {
       await assertHolder(principal, body.studentId, 'act');
-      // Priced from the catalogue's streams at decision time (the decider checks the terms against them again).
-      // The subject, package and level first (their refusals come before the code's).
-      const listed = await readCatalogue(body.subjectId, body.packageId, null);
-      priceFromCatalogue(listed);
-      // Nothing is sold that no one can teach (issue 24): the directory's read model says whether a
-      // listed tutor teaches the subject. It is a guard against a dead end, not a claim to hold: a
-      // tutor who leaves after this check leaves the course to choose again (the dashboard's path).
-      if (!(await subjectHasListedTutor(sql, body.subjectId))) throw new DomainError(NO_TUTOR_FOR_SUBJECT, 'conflict');
-      const catalogue = { ...listed, promo: await promoFor(promos, body.promoCodeId, ctx.now) };
-      const price = priceFromCatalogue(catalogue);
-      const { quote, package: found } = price;
-      const promoCodeId = price.promo?.promoCodeId ?? null;
-      checkAmounts(body, quote, promoCodeId !== null);
-
-      const purchaseId = purchaseIdFor(ctx.commandId);
-      const step = stepOf(ctx);
-      const terms: Omit<PurchaseStartedData, 'at'> = {
-        purchaseId,
-        studentId: body.studentId,
-        purchasedBy: principal.userId,
-        packageId: found.packageId,
-        subjectId: body.subjectId,
-        sessionCount: price.sessionCount,
-        priceCents: price.priceCents,
-        promo: price.promo,
-        finalCents: price.finalCents,
-        paymentIntentId: null,
-        kind: 'purchase',
-        courseId: null,
-        checkoutSessionId: null,
-      };
-      const answer = (clientSecret: string, paymentIntentId: string | null) => ({
-        clientSecret,
-        paymentIntentId,
-        purchaseId,
-        amount: dollarsOf(quote.finalCents),
-        packageName: found.name,
-        sessionCount: found.sessionCount,
-      });
-
-      // The rules first, before any money moves: the student's slot, then the code's use.
-      const enrollment = await claimEnrollmentOnce(
-        students,
-        { studentId: body.studentId, subjectId: body.subjectId, purchaseId, gradeTierId: price.gradeTierId },
-        step,
-      );
-      const promoUse = promoCodeId ? { promoCodeId, claimId: purchaseId, userId: principal.userId, priceCents: quote.originalCents } : null;
-      return compensating(
-        () =>
-          holdingPromoUse(promos, promoUse, step, async () => {
-            if (quote.finalCents === 0) {
-              await startPurchase(purchases, { terms, catalogue }, step('start'));
-              const { position } = await completePurchase(purchases, { purchaseId, paymentIntentId: FREE_PURCHASE }, step('complete'));
-              await readYourWrites(sql, purchaseProjections, position);
-              return answer(FREE_CLIENT_SECRET, null);
-            }
-            const intent = await payments.createPaymentIntent({
-              amountCents: quote.finalCents,
-              currency: 'cad',
-              idempotencyKey: paymentIdempotencyKey(purchaseId),
-              description: found.name,
-              metadata: { purchaseId, studentId: body.studentId, packageId: found.packageId, subjectId: body.subjectId },
-              ...(body.email ? { customerEmail: body.email } : {}),
-            });
-            const { position } = await startPurchase(
-              purchases,
-              { terms: { ...terms, paymentIntentId: intent.id }, catalogue },
-              step('start'),
-            );
-            await readYourWrites(sql, purchaseProjections, position);
-            return answer(intent.clientSecret, intent.id);
-          }),
-        () => releaseEnrollment(students, { studentId: body.studentId, purchaseId }, step(`release-enrollment${enrollment.suffix}`)),
-      );
+      return purchases.checkout(principal.userId, { kind: 'first', ...body }, ctx);
     }
 
-    /** The provider's intent and the purchase it pays, checked against the caller. */
+    /** The provider's intent and the purchase it pays, for its buyer only. */
     async function purchaseOfIntent(principal: Principal, paymentIntentId: string) {
-      let intent: PaymentIntent;
-      try {
-        intent = await payments.retrievePaymentIntent(paymentIntentId);
-      } catch (error) {
-        if (error instanceof PaymentError && (error.reason === 'not_found' || error.reason === 'invalid_request'))
-          throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
-        throw error;
-      }
-      const purchaseId = intent.metadata.purchaseId;
-      const { started } = purchaseId ? await purchases.purchases.load(purchaseId) : { started: null };
-      if (!started || started.paymentIntentId !== intent.id) throw new DomainError(PURCHASE_NOT_FOUND_MESSAGE, 'not_found');
-      if (started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
-      return { intent, started };
+      const found = await purchases.purchaseOfIntent(paymentIntentId);
+      if (found.started.purchasedBy !== principal.userId) throw new DomainError(FORBIDDEN, 'forbidden');
+      return found;
     }
 
     app.get(
@@ -219,30 +121,19 @@ export const purchaseRoutes =
           return reply.status(409).send({ message: PAYMENT_PENDING });
         if (intent.status !== 'succeeded')
           return reply.status(402).send({ message: intent.lastPaymentError?.message ?? PAYMENT_NOT_COMPLETED });
-        const ctx = commandContext({
-          commandId: deterministicUuid(`confirm-payment/${intent.id}`),
-          actorId: principalOf(request).userId,
-          actorRole: principalOf(request).role,
+        const principal = principalOf(request);
+        const { position, enrollmentData } = await purchases.confirmPayment(started, intent, {
+          userId: principal.userId,
+          role: principal.role,
           correlationId: request.id,
           now: app.clock.now(),
         });
-        const { position } = await completePurchase(
-          purchases,
-          { purchaseId: started.purchaseId, paymentIntentId: intent.id, card: intent.card },
-          ctx,
-        );
         // Completed by the webhook already: wait for what the log holds now.
-        await readYourWrites(sql, fulfilmentProjections, position ?? (await store.committedPosition()), 10_000);
+        await readYourWrites(sql, purchases.projections.fulfilment, position ?? (await store.committedPosition()), 10_000);
         // The fulfilment appended the course's events before its checkpoint moved: now the course read model.
-        await readYourWrites(sql, courseProjections, await store.committedPosition(), 10_000);
+        await readYourWrites(sql, purchases.projections.courses, await store.committedPosition(), 10_000);
         return {
-          enrollmentData: {
-            purchaseId: started.purchaseId,
-            courseId: courseIdForPurchase(started.purchaseId),
-            studentId: started.studentId,
-            subjectId: started.subjectId,
-            packageId: started.packageId,
-          },
+          enrollmentData,
           redirectTo: '/tutor-selection',
         };
       },
@@ -314,7 +205,7 @@ export const purchaseRoutes =
       },
       async (request) => {
         await assertHolder(principalOf(request), request.params.id, 'read');
-        return purchasesOfStudent(sql, request.params.id);
+        return purchases.ofStudent(request.params.id);
       },
     );
 
@@ -343,7 +234,7 @@ export const purchaseRoutes =
             if (error instanceof PaymentError) throw new DomainError('Invalid webhook signature', 'invalid');
             throw error;
           }
-          await handlePaymentEvent(purchases, event, payments, app.clock.now());
+          await purchases.paymentEvent(event, app.clock.now());
           return { received: true as const };
         },
       );
