@@ -1,4 +1,4 @@
-import type { PaginationState } from '@tanstack/react-table';
+import type { PaginationState, SortingState } from '@tanstack/react-table';
 import type { Dispatch, SetStateAction } from 'react';
 import { cn } from '../../lib/utils.ts';
 import { selectClasses } from '../FieldMessage.tsx';
@@ -18,6 +18,25 @@ export function firstPageOnChange(setPagination: Dispatch<SetStateAction<Paginat
       set(value);
       setPagination((p) => ({ ...p, pageIndex: 0 }));
     };
+}
+
+/**
+ * The sort and page a server-paged table asks for: the table's first sort column when the server
+ * sorts by it (else `fallback`), newest first unless the header asked for ascending, pages from 1.
+ */
+export function serverPageQuery<S extends string>(
+  sorting: SortingState,
+  pagination: PaginationState,
+  sortable: ReadonlySet<string>,
+  fallback: S,
+): { sort: S; order: 'asc' | 'desc'; page: number; pageSize: number } {
+  const sort = sorting[0];
+  return {
+    sort: (sort && sortable.has(sort.id) ? sort.id : fallback) as S,
+    order: sort && !sort.desc ? 'asc' : 'desc',
+    page: pagination.pageIndex + 1,
+    pageSize: pagination.pageSize,
+  };
 }
 
 export function SearchFilter(props: {

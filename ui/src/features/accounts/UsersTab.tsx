@@ -12,7 +12,7 @@ import { Loader2, UserX } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
-import { firstPageOnChange, SearchFilter, SelectFilter } from '../../components/console/ConsoleFilters.tsx';
+import { firstPageOnChange, SearchFilter, SelectFilter, serverPageQuery } from '../../components/console/ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
 import { exactTime, shortDate, timeAgo } from '../../components/console/format.ts';
 import { ReasonDialog } from '../../components/console/ReasonDialog.tsx';
@@ -97,15 +97,11 @@ export function UsersTab() {
   const me = useCurrentUser().data;
   const ids = { search: useId(), role: useId(), status: useId() };
 
-  const sort = sorting[0];
   const query: AdminUserListQuery = {
     ...(settledSearch ? { search: settledSearch } : {}),
     ...(role ? { role: role as AdminUserListQuery['role'] } : {}),
     ...(status ? { status } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'createdAt') as AdminUserListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
+    ...serverPageQuery<NonNullable<AdminUserListQuery['sort']>>(sorting, pagination, SORTABLE, 'createdAt'),
   };
   const users = useQuery({
     queryKey: usersConsoleApi.listKey(query),

@@ -13,7 +13,7 @@ import type { SortingState } from '@tanstack/react-table';
 import { BellOff, Check, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
-import { firstPageOnChange, SelectFilter } from '../../components/console/ConsoleFilters.tsx';
+import { firstPageOnChange, SelectFilter, serverPageQuery } from '../../components/console/ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
 import { exactTime, readableText, timeAgo } from '../../components/console/format.ts';
 import { usePageInUrl } from '../../components/console/usePageInUrl.ts';
@@ -75,14 +75,10 @@ export function AlertsTab() {
   const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const ids = { status: useId(), type: useId() };
 
-  const sort = sorting[0];
   const query: AlertListQuery = {
     status,
     ...(type ? { type } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'createdAt') as AlertListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
+    ...serverPageQuery<NonNullable<AlertListQuery['sort']>>(sorting, pagination, SORTABLE, 'createdAt'),
   };
   const alerts = useQuery({ queryKey: alertsApi.listKey(query), queryFn: alertsApi.list(query), placeholderData: keepPreviousData });
 

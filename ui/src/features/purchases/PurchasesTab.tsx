@@ -9,12 +9,19 @@ import { REFUND_REASON_MAX } from '@shared/purchases/purchase.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SortingState } from '@tanstack/react-table';
 import { Loader2, ShoppingCart } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/auth/useCurrentUser.ts';
-import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from '../../components/console/ConsoleFilters.tsx';
+import {
+  DateRangeFilter,
+  firstPageOnChange,
+  SearchFilter,
+  SelectFilter,
+  serverPageQuery,
+} from '../../components/console/ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
 import { exactTime, shortDate } from '../../components/console/format.ts';
+import { useDebouncedValue } from '../../components/console/useDebouncedValue.ts';
 import { usePageInUrl } from '../../components/console/usePageInUrl.ts';
 import { Badge, type BadgeVariant } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -40,15 +47,6 @@ const STATUS_BADGE: Record<AdminPurchaseStatus, BadgeVariant> = {
 const SEARCH_DELAY_MS = 300;
 
 const dollars = (amount: number) => `$${amount.toFixed(2)}`;
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 function columnsFor(canRefund: boolean) {
   const helper = consoleColumnHelper<AdminPurchaseRow>();
@@ -142,18 +140,14 @@ export function PurchasesTab() {
   const [pagination, setPagination] = usePageInUrl(PAGE_SIZE);
   const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
   const openHistory = useOpenEntityHistory();
-  const searched = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  const searched = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
 
-  const sort = sorting[0];
   const query: AdminPurchaseListQuery = {
     ...(searched ? { search: searched } : {}),
     ...(status ? { status } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'createdAt') as AdminPurchaseListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
+    ...serverPageQuery<NonNullable<AdminPurchaseListQuery['sort']>>(sorting, pagination, SORTABLE, 'createdAt'),
   };
   const purchases = useQuery({
     queryKey: purchasesConsoleApi.listKey(query),

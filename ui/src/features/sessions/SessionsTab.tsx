@@ -11,7 +11,13 @@ import type { SortingState } from '@tanstack/react-table';
 import { CalendarX, Loader2, X } from 'lucide-react';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../app/api.ts';
-import { DateRangeFilter, firstPageOnChange, SearchFilter, SelectFilter } from '../../components/console/ConsoleFilters.tsx';
+import {
+  DateRangeFilter,
+  firstPageOnChange,
+  SearchFilter,
+  SelectFilter,
+  serverPageQuery,
+} from '../../components/console/ConsoleFilters.tsx';
 import { ConsoleTable, consoleColumnHelper } from '../../components/console/ConsoleTable.tsx';
 import { exactTime, timeAgo } from '../../components/console/format.ts';
 import { ReasonDialog } from '../../components/console/ReasonDialog.tsx';
@@ -149,7 +155,6 @@ export function SessionsTab() {
   const ids = { search: useId(), status: useId(), from: useId(), to: useId() };
   const refilter = firstPageOnChange(setPagination);
 
-  const sort = sorting[0];
   const query: AdminSessionListQuery = {
     ...(settledSearch ? { search: settledSearch } : {}),
     ...(status ? { status } : {}),
@@ -158,10 +163,7 @@ export function SessionsTab() {
     ...(from ? { from: dayStart(from) } : {}),
     // The "to" day is included: the server's bound is exclusive.
     ...(to ? { to: dayStart(to, 1) } : {}),
-    sort: (sort && SORTABLE.has(sort.id) ? sort.id : 'start') as AdminSessionListQuery['sort'],
-    order: sort && !sort.desc ? 'asc' : 'desc',
-    page: pagination.pageIndex + 1,
-    pageSize: pagination.pageSize,
+    ...serverPageQuery<NonNullable<AdminSessionListQuery['sort']>>(sorting, pagination, SORTABLE, 'start'),
   };
   const sessions = useQuery({
     queryKey: sessionsConsoleApi.listKey(query),
