@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
 import { seriousViolations } from './browser.ts';
+import { layerSettled } from './layerSettled.ts';
 import { studentWithMaya } from './studentBooking.ts';
 
 /**
@@ -48,6 +49,7 @@ async function opensAndReturns(page: Page, opener: Locator, dialog: Locator, clo
   await opener.focus();
   await page.keyboard.press('Enter');
   await expect(dialog).toBeVisible();
+  await layerSettled(page, dialog);
   await close();
   await expect(dialog).toHaveCount(0);
   await expect(opener).toBeFocused();

@@ -2,6 +2,7 @@ import { type APIRequestContext, expect, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { chooseDay } from './datePicker.ts';
+import { layerSettled } from './layerSettled.ts';
 import { gridLabel, studentWithMaya } from './studentBooking.ts';
 import { dayLabel, MAYA, showWeekOf, throughTerms, tutorSignIn } from './tutorCalendar.ts';
 
@@ -137,6 +138,7 @@ test('a tutor adds weekly Topmark Hours in the week view, a student books one, a
   const details = page.getByRole('dialog', { name: 'Booked session' });
   await expect(details).toContainText('use Reschedule or Cancel');
   await expect(details.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  await layerSettled(page, details);
   await page.keyboard.press('Escape');
   await expect(details).toHaveCount(0);
 

@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { horizontalOverflow, seriousViolations } from './browser.ts';
 import { chooseDay } from './datePicker.ts';
 import { googleStudent, moveServerClock, unique } from './helpers.ts';
+import { layerSettled } from './layerSettled.ts';
 import { freeHours, studentWithMaya } from './studentBooking.ts';
 import { dayLabel, MAYA, showWeekOf, throughTerms, tutorSignIn } from './tutorCalendar.ts';
 
@@ -108,6 +109,7 @@ test('a tutor sees a booked session with its Meet link and all synced, reschedul
   const details = page.getByRole('dialog', { name: 'Booked session' });
   await expect(details).toContainText('use Reschedule or Cancel');
   await expect(details.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  await layerSettled(page, details);
   await page.keyboard.press('Escape');
   await expect(details).toHaveCount(0);
   expect(await seriousViolations(page, 'tutor dashboard with a session')).toEqual([]);
