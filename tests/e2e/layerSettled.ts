@@ -7,6 +7,6 @@ import { expect, type Locator, type Page } from '@playwright/test';
  * the dialog and two frames passing cover those renders.
  */
 export async function layerSettled(page: Page, dialog: Locator) {
-  await expect.poll(() => dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect.poll(() => dialog.evaluate('(el) => el.contains(document.activeElement)')).toBe(true);
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
 }

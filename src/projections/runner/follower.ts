@@ -14,6 +14,9 @@ import { handledBy, type Projector } from './projector.ts';
 import type { RunnerContext } from './runnerContext.ts';
 import { lastOf } from './sharedReader.ts';
 
+/** How soon a projector whose idle checkpoint was locked elsewhere is looked at again. */
+const IDLE_RETRY_MS = 20;
+
 /**
  * Follows the global log for its projectors with one shared reader: each round reads a batch
  * once and hands every projector the events after its own checkpoint. Each projector applies its
@@ -107,7 +110,9 @@ export class Follower {
           quick = 0;
           continue;
         }
-        const retryIn = Math.max(1, Math.min(...[...this.retryAt.values()].map((t) => t - Date.now()), this.pollMs));
+        // Only retries still to come count: one whose time has passed is due in the next round anyway.
+        const now = Date.now();
+        const retryIn = Math.max(1, Math.min(...[...this.retryAt.values()].filter((t) => t > now).map((t) => t - now), this.pollMs));
         // After a wake-up that found nothing yet (a concurrent transaction still hides it),
         // poll again quickly with a growing delay instead of waiting a full poll interval.
         if (quick > 0) {
@@ -201,14 +206,27 @@ export class Follower {
     return read;
   }
 
-  /** Moves the checkpoints of projectors that handle none of a batch's events, in one statement. */
+  /**
+   * Moves the checkpoints of projectors that handle none of a batch's events, in one statement.
+   * Rows locked elsewhere (a batch of another process, a rebuild's swap) are left for a later
+   * round: waiting on one would keep this statement's transaction open with an id, and the log's
+   * readers (every follower of this process) see nothing past an open transaction that has one.
+   */
   private async advanceIdle(idle: readonly { name: string; from: Position }[], last: RecordedEvent): Promise<void> {
+    const names = idle.map((i) => i.name);
     const moved = await this.context.sql<{ name: string }[]>`
       UPDATE projection_checkpoints c SET position = ${last.position}, last_event_at = ${last.recordedAt}, updated_at = now()
-      FROM unnest(${idle.map((i) => i.name)}::text[], ${idle.map((i) => i.from)}::text[]) AS x(name, from_position)
+      FROM unnest(${names}::text[], ${idle.map((i) => i.from)}::text[]) AS x(name, from_position)
       WHERE c.name = x.name AND c.position = x.from_position AND c.status = 'running'
+        AND c.name IN (SELECT name FROM projection_checkpoints WHERE name = ANY(${names}) FOR UPDATE SKIP LOCKED)
       RETURNING c.name`;
-    for (const { name } of moved) checkpointCommitted(this.context.sql, name, last.position);
+    const movedNames = new Set(moved.map((m) => m.name));
+    for (const name of movedNames) {
+      this.retryAt.delete(name);
+      checkpointCommitted(this.context.sql, name, last.position);
+    }
+    // Locked, or moved by someone else meanwhile: look again shortly rather than at once (no busy loop).
+    for (const name of names) if (!movedNames.has(name)) this.retryAt.set(name, Date.now() + IDLE_RETRY_MS);
   }
 
   /**

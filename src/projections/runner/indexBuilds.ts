@@ -1,5 +1,6 @@
 import type { LimitFunction } from 'p-limit';
 import type { Sql } from '../../adapters/db/db.ts';
+import { readModelTransaction } from './checkpoints.ts';
 import type { Projector } from './projector.ts';
 
 /** At most so many at once; the others wait their turn, in order. */
@@ -29,12 +30,18 @@ export async function buildIndexes(sql: Sql, p: Projector, schema: string, slots
   try {
     const builders = Array.from({ length: Math.min(INDEX_BUILDERS, queue.length) }, () =>
       slots(() =>
-        sql.begin(async (tx) => {
-          const [backend] = await tx<{ pid: number }[]>`
-            SELECT pg_backend_pid() AS pid, set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true), set_config('max_parallel_maintenance_workers', '0', true)`;
-          pids.push(backend?.pid ?? 0);
-          for (let index = queue.shift(); index !== undefined; index = queue.shift()) await tx.unsafe(index);
-        }),
+        // A read-model transaction: it appends no events, so the log's readers need not wait for it
+        // (each index over a large table takes seconds, and every live follower would stall meanwhile).
+        readModelTransaction<void, { xid: string; pid: number }>(
+          sql,
+          async (tx, backend) => {
+            pids.push(backend.pid);
+            for (let index = queue.shift(); index !== undefined; index = queue.shift()) await tx.unsafe(index);
+          },
+          (tx) => tx<{ xid: string; pid: number }[]>`
+            SELECT pg_current_xact_id()::text AS xid, pg_backend_pid() AS pid, set_config('search_path', ${`${schema}, public`}, true),
+                   set_config('synchronous_commit', 'off', true), set_config('max_parallel_maintenance_workers', '0', true)`,
+        ),
       ),
     );
     const failed = (await Promise.allSettled(builders)).find((r) => r.status === 'rejected');

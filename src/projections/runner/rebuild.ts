@@ -77,9 +77,10 @@ export async function rebuildAll(
   // setups at once on as many new connections took twice as long, each backend loading its
   // catalogue caches, and held the replay back. A projector whose setup fails fails alone.
   const setupFailures = new Map<string, unknown>();
-  await sql
-    .begin(async (tx) => {
-      await tx`SELECT set_config('synchronous_commit', 'off', true)`;
+  // A read-model transaction too: the log's readers do not wait for it.
+  await readModelTransaction(
+    sql,
+    async (tx) => {
       for (const p of targets) {
         const schema = rebuildSchema(p.name);
         await tx
@@ -90,10 +91,11 @@ export async function rebuildAll(
           })
           .catch((error: unknown) => setupFailures.set(p.name, error));
       }
-    })
-    .catch((error: unknown) => {
-      for (const p of targets) setupFailures.set(p.name, error);
-    });
+    },
+    (tx) => tx<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid, set_config('synchronous_commit', 'off', true)`,
+  ).catch((error: unknown) => {
+    for (const p of targets) setupFailures.set(p.name, error);
+  });
   const batchSize = Math.max(context.batchSize, 5000);
   const reader = new SharedReader((from, limit) => context.store.readAll(from, limit), batchSize, targets.length, 4, FIRST_REBUILD_BATCH);
   // The pool is shared with everything else in the process. A swap holds a connection and the
