@@ -13,6 +13,7 @@ import { MailboxTab } from '../accounts/MailboxTab.tsx';
 import { UsersTab } from '../accounts/UsersTab.tsx';
 import { AlertsTab } from '../operations/AlertsTab.tsx';
 import { AuditLogTab } from '../operations/AuditLogTab.tsx';
+import { alertsApi } from '../operations/alertsApi.ts';
 import { EntityHistoryPanel } from '../operations/EntityHistoryPanel.tsx';
 import { JobsTab } from '../operations/JobsTab.tsx';
 import { ProjectionsTab } from '../operations/ProjectionsTab.tsx';
@@ -21,10 +22,10 @@ import { PromoCodesTab } from '../promoCodes/PromoCodesTab.tsx';
 import { PurchasesTab } from '../purchases/PurchasesTab.tsx';
 import { AdminReviewsPanel } from '../reviews/ReviewLists.tsx';
 import { SessionsTab } from '../sessions/SessionsTab.tsx';
-import { adminApi } from './api.ts';
-import { CreateTutorTab } from './CreateTutorTab.tsx';
+import { CreateTutorTab } from '../tutors/CreateTutorTab.tsx';
+import { tutorsConsoleApi } from '../tutors/consoleApi.ts';
+import { TutorApplicationsTab } from '../tutors/TutorApplicationsTab.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
-import { TutorApplicationsTab } from './TutorApplicationsTab.tsx';
 import { type AdminTab, type AdminTabId, type ConsoleTabId, type SystemTab, systemTabsFor, tabsFor } from './tabs.ts';
 
 export const ADMIN_AREA_ROLES = ['admin', 'finance'] as const;
@@ -188,10 +189,10 @@ function TabLink({
  * A failed count leaves its badge away (no retries, no error shown): the tab itself says what failed.
  */
 function useTabBadges(isAdmin: boolean): Partial<Record<AdminTabId, number>> {
-  const applications = useQuery({ queryKey: adminApi.applicationsKey, queryFn: adminApi.applications, enabled: isAdmin });
+  const applications = useQuery({ queryKey: tutorsConsoleApi.applicationsKey, queryFn: tutorsConsoleApi.applications, enabled: isAdmin });
   const alerts = useQuery({
-    queryKey: adminApi.unresolvedAlertsKey,
-    queryFn: adminApi.unresolvedAlerts,
+    queryKey: alertsApi.unresolvedKey,
+    queryFn: alertsApi.unresolved,
     enabled: isAdmin,
     retry: false,
     throwOnError: false,

@@ -4,7 +4,7 @@ import { errorMessage } from '../../app/api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { OpenEntityForm } from '../operations/EntityHistoryPanel.tsx';
 import { RecentActivityFeed } from '../operations/RecentActivityFeed.tsx';
-import { adminApi } from './api.ts';
+import { tutorsConsoleApi } from '../tutors/consoleApi.ts';
 
 const COUNTERS = [
   { key: 'totalUsers', label: 'Total Users', icon: Users },
@@ -15,7 +15,7 @@ const COUNTERS = [
 
 /** Overview: the four counters of GET /api/admin/overview and the Recent Activity panel. */
 export function OverviewTab() {
-  const overview = useQuery({ queryKey: adminApi.overviewKey, queryFn: adminApi.overview });
+  const overview = useQuery({ queryKey: tutorsConsoleApi.overviewKey, queryFn: tutorsConsoleApi.overview });
   const numbers = new Intl.NumberFormat('en-US');
 
   return (

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { errorMessage } from '../../app/api.ts';
 import { toast } from '../../components/ui/use-toast.ts';
-import { refreshAfterReview } from './api.ts';
+import { refreshAfterReview } from './consoleApi.ts';
 
 /**
  * One review action on one application (approve, reject, deny): the spec's success toast, the

@@ -11,7 +11,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { ApproveApplicant } from './ApproveApplicant.tsx';
-import { adminApi } from './api.ts';
+import { tutorsConsoleApi } from './consoleApi.ts';
 import { InvitationsList } from './InvitationsList.tsx';
 import { useReview } from './useReview.ts';
 
@@ -32,7 +32,7 @@ function InviteForm() {
   const queryClient = useQueryClient();
   const form = useForm<{ email: string }>({ defaultValues: { email: '' } });
   const invite = useMutation({
-    mutationFn: adminApi.invite,
+    mutationFn: tutorsConsoleApi.invite,
     onSuccess: () => {
       toast({
         title: 'Invitation Sent',
@@ -40,13 +40,13 @@ function InviteForm() {
         variant: 'success',
       });
       form.reset({ email: '' });
-      void queryClient.invalidateQueries({ queryKey: adminApi.pendingTutorsKey });
-      void queryClient.invalidateQueries({ queryKey: adminApi.invitationsKey });
+      void queryClient.invalidateQueries({ queryKey: tutorsConsoleApi.pendingTutorsKey });
+      void queryClient.invalidateQueries({ queryKey: tutorsConsoleApi.invitationsKey });
     },
     onError: (error) => {
       toast({ title: 'Error', description: errorMessage(error, 'Failed to send invitation'), variant: 'destructive' });
       // Already outstanding (409): the list beside the form shows it, with Resend.
-      void queryClient.invalidateQueries({ queryKey: adminApi.invitationsKey });
+      void queryClient.invalidateQueries({ queryKey: tutorsConsoleApi.invitationsKey });
     },
   });
   const submit = form.handleSubmit(({ email }) => {
@@ -82,7 +82,7 @@ function InviteForm() {
 }
 
 function PendingApplications() {
-  const pending = useQuery({ queryKey: adminApi.pendingTutorsKey, queryFn: adminApi.pendingTutors });
+  const pending = useQuery({ queryKey: tutorsConsoleApi.pendingTutorsKey, queryFn: tutorsConsoleApi.pendingTutors });
   return (
     <section aria-labelledby="pending-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
       <h2 id="pending-heading" className="border-b border-border px-5 py-4 text-lg font-semibold text-slate-900">
@@ -129,12 +129,12 @@ function StatusBadge({ status }: { status: string }) {
 function PendingItem({ user }: { user: AdminListedUser }) {
   const name = applicantName(user);
   const approve = useReview({
-    run: () => adminApi.approveTutor(user.id),
+    run: () => tutorsConsoleApi.approveTutor(user.id),
     success: { title: 'Tutor Approved', description: 'The tutor account has been approved and activated.' },
     fallback: 'Failed to approve tutor',
   });
   const reject = useReview({
-    run: () => adminApi.rejectTutor(user.id),
+    run: () => tutorsConsoleApi.rejectTutor(user.id),
     success: { title: 'Application Rejected', description: 'The tutor application has been rejected.' },
     fallback: 'Failed to reject tutor',
   });

@@ -1,4 +1,3 @@
-import { alertSchema } from '@shared/operations/alertApi.ts';
 import {
   adminListedUsersSchema,
   adminOverviewSchema,
@@ -9,11 +8,17 @@ import {
 } from '@shared/tutors/adminApi.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { api, jsonQuery } from '../../app/api.ts';
+import { usersConsoleApi } from '../accounts/consoleApi.ts';
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** The admin API (spec part 2 §7); answers read through `@shared/tutors/adminApi.ts`. */
-export const adminApi = {
+/**
+ * The console's tutor recruiting calls (spec part 2 §3 and §7): the Tutor Applications and Create
+ * Tutor tabs, and the Overview's counters (the server's tutors feature answers them all); answers
+ * read through `@shared/tutors/adminApi.ts`.
+ */
+export const tutorsConsoleApi = {
+  /** The Overview's counters: accounts by role and applications awaiting review. */
   overviewKey: ['/api/admin/overview'] as const,
   overview: jsonQuery('/api/admin/overview', adminOverviewSchema),
 
@@ -24,10 +29,6 @@ export const adminApi = {
   /** The Create Tutor tab's list of pending applications. */
   pendingTutorsKey: ['/api/admin/tutors/pending'] as const,
   pendingTutors: jsonQuery('/api/admin/tutors/pending', adminListedUsersSchema),
-
-  /** The Alerts badge: its length. Under the alerts key, so resolving one refreshes it. */
-  unresolvedAlertsKey: ['/api/admin/alerts', 'unresolved'] as const,
-  unresolvedAlerts: jsonQuery('/api/admin/alerts/unresolved', alertSchema.array()),
 
   invite: (email: string) => api.send('POST', '/api/admin/tutors/invite', { email }, tutorInvitationAnswerSchema),
   /** Create Tutor tab: the invitations sent, with their mails (the outstanding ones are listed beside the form). */
@@ -51,11 +52,11 @@ export const adminApi = {
     api.send('POST', `/api/admin/tutors/${id(applicantId)}/reject`, undefined, applicationReviewAnswerSchema),
 };
 
-/** After a review: every list and counter an application appears in. */
+/** After a review: every list and counter an application appears in (the Users tab's too). */
 export function refreshAfterReview(queryClient: QueryClient): Promise<unknown> {
   return Promise.all(
-    [adminApi.applicationsKey, adminApi.pendingTutorsKey, adminApi.overviewKey, ['/api/admin/users']].map((queryKey) =>
-      queryClient.invalidateQueries({ queryKey }),
+    [tutorsConsoleApi.applicationsKey, tutorsConsoleApi.pendingTutorsKey, tutorsConsoleApi.overviewKey, usersConsoleApi.allKey].map(
+      (queryKey) => queryClient.invalidateQueries({ queryKey }),
     ),
   );
 }

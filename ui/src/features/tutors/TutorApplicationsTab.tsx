@@ -36,7 +36,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { ApplicationProcess } from './ApplicationProcess.tsx';
 import { ApproveApplicant } from './ApproveApplicant.tsx';
-import { adminApi } from './api.ts';
+import { tutorsConsoleApi } from './consoleApi.ts';
 import { useReview } from './useReview.ts';
 
 export const DENY_CONFIRMATION = "Are you sure you want to deny this application? This will permanently remove the applicant's record.";
@@ -90,7 +90,7 @@ const NO_APPLICATIONS: AdminListedUser[] = [];
 
 /** Tutor Applications: the applications awaiting review (spec part 2 §2) and the Application Process panel. */
 export function TutorApplicationsTab() {
-  const applications = useQuery({ queryKey: adminApi.applicationsKey, queryFn: adminApi.applications });
+  const applications = useQuery({ queryKey: tutorsConsoleApi.applicationsKey, queryFn: tutorsConsoleApi.applications });
   return (
     <div className="space-y-8">
       <section aria-labelledby="applications-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
@@ -249,12 +249,12 @@ function ApplicantNameCell({ user }: { user: AdminListedUser }) {
 function ApplicationActions({ application }: { application: AdminListedUser }) {
   const name = applicantName(application) ?? application.email;
   const approve = useReview({
-    run: () => adminApi.approveApplication(application.id),
+    run: () => tutorsConsoleApi.approveApplication(application.id),
     success: { title: 'Tutor application approved successfully' },
     fallback: 'Failed to approve tutor application',
   });
   const deny = useReview({
-    run: () => adminApi.denyApplication(application.id),
+    run: () => tutorsConsoleApi.denyApplication(application.id),
     success: { title: 'Tutor application denied and removed' },
     fallback: 'Failed to deny tutor application',
   });

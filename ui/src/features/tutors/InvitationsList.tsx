@@ -8,7 +8,7 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { adminApi } from './api.ts';
+import { tutorsConsoleApi } from './consoleApi.ts';
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
 
@@ -18,7 +18,7 @@ const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times
  * (at most once a minute, the server says when it is too soon) or withdrawn.
  */
 export function InvitationsList() {
-  const invitations = useQuery({ queryKey: adminApi.invitationsKey, queryFn: adminApi.invitations });
+  const invitations = useQuery({ queryKey: tutorsConsoleApi.invitationsKey, queryFn: tutorsConsoleApi.invitations });
   const outstanding = invitations.data?.filter((i) => i.status === 'outstanding') ?? [];
   return (
     <section aria-labelledby="invitations-heading" className="rounded-[var(--radius-card)] border border-border bg-white shadow-sm">
@@ -66,14 +66,14 @@ export function InvitationsList() {
 
 function InvitationItem({ invitation }: { invitation: TutorInvitationListEntry }) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminApi.invitationsKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tutorsConsoleApi.invitationsKey });
   const onError = async (error: unknown) => {
     toast({ title: 'Error', description: errorMessage(error, 'The invitation could not be changed'), variant: 'destructive' });
     // Someone else may have acted on it meanwhile (409): show the list as it is now.
     await refresh();
   };
   const resend = useMutation({
-    mutationFn: () => adminApi.resendInvitation(invitation.id),
+    mutationFn: () => tutorsConsoleApi.resendInvitation(invitation.id),
     onSuccess: async () => {
       toast({ title: 'Invitation Resent', description: `The invitation was e-mailed to ${invitation.email} again.`, variant: 'success' });
       await refresh();
@@ -81,7 +81,7 @@ function InvitationItem({ invitation }: { invitation: TutorInvitationListEntry }
     onError,
   });
   const revoke = useMutation({
-    mutationFn: () => adminApi.revokeInvitation(invitation.id),
+    mutationFn: () => tutorsConsoleApi.revokeInvitation(invitation.id),
     onSuccess: async () => {
       toast({
         title: 'Invitation Revoked',
