@@ -39,11 +39,11 @@ import { holdingPromoUse } from './commands/promoCodes/promoUses.ts';
 import { type PurchasesModule, purchasesModule } from './commands/purchases/purchasesModule.ts';
 import { SCHEDULE_ATTEMPTS } from './commands/sessions/sessionHandlers.ts';
 import { type SessionsModule, sessionsModule } from './commands/sessions/sessionsModule.ts';
-import { openTutorCalendar } from './commands/tutors/tutorCalendar.ts';
-import { tutorHandlers } from './commands/tutors/tutorHandlers.ts';
+import { type TutorsModule, tutorsModule } from './commands/tutors/tutorsModule.ts';
 import { sessionsRemainingOf } from './domain/courses/course.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
 import { readYourWrites } from './http/kit/readYourWrites.ts';
+import { adminOverview, findTutorApplication, listTutorApplications } from './projections/accounts/tutorApplicationsProjector.ts';
 import { projectors } from './projections/projectors.ts';
 import { ProjectionRunner } from './projections/runner/projectionRunner.ts';
 import { RebuildRequests, RebuildWorker } from './projections/runner/rebuildRequests.ts';
@@ -76,6 +76,8 @@ export interface System {
   sessions: SessionsModule;
   /** The purchases feature: checkout and repurchase (one process, by kind), their confirmation, the repurchase's cancel, the provider's webhook, a student's purchases. */
   purchases: PurchasesModule;
+  /** The tutors feature: the tutor's facts and calendar, weekly hours, onboarding, profile, picture, subjects, dashboard figures, and recruiting (invitations, applications under review). */
+  tutors: TutorsModule;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
   identity: IdentityProvider;
   /** Tutors' calendars: Google when Google credentials are configured, else the sandbox calendar in PostgreSQL; every write raises the calendar's revision. */
@@ -222,7 +224,20 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   };
   // One module per feature, closed over the store, the read models and the adapters; what a
   // feature needs of another (the course ledger, the tutor's facts and calendar) is given here.
-  const tutors = tutorHandlers(store).tutors;
+  const tutors = tutorsModule({
+    sql,
+    store,
+    clock,
+    calendar,
+    files,
+    publicUrl: config.PUBLIC_URL,
+    applications: {
+      pending: () => listTutorApplications(sql),
+      find: (applicantId) => findTutorApplication(sql, applicantId),
+      overview: () => adminOverview(sql),
+    },
+    waitFor: (projections, position, timeoutMs) => readYourWrites(sql, projections, position, timeoutMs),
+  });
   const sessions = sessionsModule({
     sql,
     store,
@@ -231,12 +246,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     courses: courseLedger(store, { maxAttempts: SCHEDULE_ATTEMPTS }),
     // The tutor's stream read to its head on every use (from the cached fold, so only what is new
     // is read): a zone change made through any process counts at once.
-    tutor: async (tutorId) => {
-      const state = await tutors.load(tutorId);
-      return { exists: state.exists, timeZone: state.timeZone };
-    },
-    tutorCalendar: async (tutorId) => (await openTutorCalendar({ store, calendar, clock }, tutorId)).calendar,
+    tutor: tutors.facts,
+    tutorCalendar: tutors.calendarOf,
     calendarRevision: (tutorId) => revisionsOfCalendars.of(tutorId),
+    publicUrl: config.PUBLIC_URL,
+    mailFrom: config.MAIL_FROM,
   });
   const courseCommands = courseHandlers(store);
   const promoCommands = promoCodeHandlers(store);
@@ -289,6 +303,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accounts,
     sessions,
     purchases,
+    tutors,
     identity,
     calendar,
     calendarRevisions: revisionsOfCalendars,

@@ -39,6 +39,7 @@ import { CalendarSnapshots } from './calendarSnapshots.ts';
 import type { CourseFacts, CourseLedger, SessionPorts, TutorFacts } from './ports.ts';
 import { sessionHandlers } from './sessionHandlers.ts';
 import { cancelSession, completeSession, rescheduleSession } from './sessionLifecycle.ts';
+import { sessionsCalendar } from './sessionsCalendar.ts';
 
 /** Spec part 2 §9: the booking grid's times are New York times. */
 const BOOKING_GRID_ZONE = 'America/New_York';
@@ -56,9 +57,12 @@ export interface SessionsModuleDeps {
   courses: CourseLedger;
   tutor(tutorId: string): Promise<TutorFacts>;
   /** The tutor's calendar as the tutors feature opens it (its target, credentials and access-lost record). */
-  tutorCalendar(tutorId: string): Promise<Pick<TutorCalendar, 'listEvents'>>;
+  tutorCalendar(tutorId: string): Promise<TutorCalendar>;
   /** The tutor calendar's shared revision: a snapshot is used only at the revision it was taken at. */
   calendarRevision(tutorId: string): Promise<number>;
+  /** The site's public URL (a calendar feed's link) and the mail sender (its events' organiser). */
+  publicUrl: string;
+  mailFrom: string;
 }
 
 /** The student a booking is for, as the route needs it to apply the account-holder rule. */
@@ -157,6 +161,16 @@ export function sessionsModule(deps: SessionsModuleDeps) {
   };
 
   return {
+    /** The calendar side: the tutor's sync card, the invitation sent again, the personal calendar feed. */
+    calendar: sessionsCalendar({
+      sql,
+      store,
+      clock,
+      tutorCalendar: deps.tutorCalendar,
+      publicUrl: deps.publicUrl,
+      mailFrom: deps.mailFrom,
+    }),
+
     /** The tutor's facts; a 404 for an unknown tutor. */
     existingTutor,
 

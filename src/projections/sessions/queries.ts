@@ -153,3 +153,7 @@ export async function accountTimeZone(sql: Sql, userId: string): Promise<string 
   const [user] = await sql<{ timezone: string | null }[]>`SELECT timezone FROM users WHERE id = ${userId}`;
   return user?.timezone ?? null;
 }
+
+// The calendar side's read models, asked through this file like the rest (the sessions module's calendar part).
+export { feedOf, feedOwner, feedSessions } from './calendarFeedQueries.ts';
+export { calendarSyncSummary } from './calendarSyncStatus.ts';

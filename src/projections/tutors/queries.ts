@@ -194,6 +194,12 @@ export async function tutorTimeZone(sql: Sql, tutorId: string): Promise<string |
   return row?.timezone ?? null;
 }
 
+/** The zone an account chose (null: none on file); a tutor's hours fall back to it. */
+export async function userTimeZone(sql: Sql, userId: string): Promise<string | null> {
+  const [user] = await sql<{ timezone: string | null }[]>`SELECT timezone FROM users WHERE id = ${userId}`;
+  return user?.timezone ?? null;
+}
+
 /**
  * The directory's rule for a listed tutor (see `listDirectory`), over tutor `t` joined to user `u`.
  * Every "is there a tutor" question below asks it, so the shop, the course cards and the directory agree.

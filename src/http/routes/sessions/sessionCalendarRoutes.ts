@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resyncTutorCalendar, sendSessionInvite } from '../../../commands/sessions/sessionCalendarSync.ts';
-import { openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { sendInviteAnswerSchema, syncCalendarAnswerSchema, syncStatusSchema } from '../../../domain/sessions/sessionCalendarApi.ts';
-import { SESSION_NOT_FOUND } from '../../../domain/sessions/sessionDecider.ts';
-import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
-import { calendarSyncSummary } from '../../../projections/sessions/calendarSyncStatus.ts';
-import { findSession } from '../../../projections/sessions/queries.ts';
-
 import type { System } from '../../../system.ts';
 import { FORBIDDEN, type Principal, principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -25,16 +17,8 @@ function mayActFor(principal: Principal, tutorId: string): void {
 
 /** The calendar sync card's calls and Send Invite (spec part 2 §7 "Tutor" and "Sessions"). */
 export const sessionCalendarRoutes =
-  ({ sql, store, calendar }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
+  ({ sql, sessions, tutors }: Pick<System, 'sql' | 'sessions' | 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const clock = app.clock;
-    const openCalendar = async (tutorId: string) => (await openTutorCalendar({ store, calendar, clock }, tutorId)).calendar;
-    const deps = { sql, store, openCalendar, clock };
-    const tutors = tutorHandlers(store).tutors;
-    const existingTutor = async (tutorId: string) => {
-      if (!(await tutors.load(tutorId)).exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-    };
-
     app.get(
       '/api/tutor/:tutorId/sync-status',
       {
@@ -48,9 +32,9 @@ export const sessionCalendarRoutes =
       },
       async (request) => {
         const { tutorId } = request.params;
-        await existingTutor(tutorId);
+        await tutors.existingTutor(tutorId);
         mayActFor(principalOf(request), tutorId);
-        return calendarSyncSummary(sql, tutorId, app.clock.now());
+        return sessions.calendar.syncStatus(tutorId);
       },
     );
 
@@ -67,10 +51,9 @@ export const sessionCalendarRoutes =
       },
       async (request) => {
         const { tutorId } = request.params;
-        await existingTutor(tutorId);
+        await tutors.existingTutor(tutorId);
         mayActFor(principalOf(request), tutorId);
-        const { updatedSessions, errors } = await resyncTutorCalendar(deps, tutorId);
-        return { success: errors.length === 0, updatedSessions, errors };
+        return sessions.calendar.resync(tutorId);
       },
     );
 
@@ -87,10 +70,9 @@ export const sessionCalendarRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const session = await findSession(sql, request.params.id);
-          if (!session) throw new DomainError(SESSION_NOT_FOUND, 'not_found');
+          const session = await sessions.calendar.session(request.params.id);
           mayActFor(principalOf(request), session.tutorId);
-          const meetingLink = await sendSessionInvite(deps, session.id, ctx.commandId);
+          const meetingLink = await sessions.calendar.sendInvite(session.id, ctx);
           return { status: 200, body: { success: true as const, meetingLink } };
         }),
     );

@@ -1,36 +1,24 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CalendarError, type CalendarStatus, type TutorCalendar } from '../../../adapters/calendar/calendarPort.ts';
-import {
-  holdsHours,
-  hoursSeriesOf,
-  latestWeeklyHours,
-  type OpenedTutorCalendar,
-  openTutorCalendar,
-  topmarkHoursSeries,
-  type WeeklyHoursEntry,
-  weeklyHoursOf,
-  writeWeeklyHours,
-  writtenHoursSeries,
-} from '../../../commands/tutors/tutorCalendar.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
-import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
-import { assertTimeZone, validateWeeklyHours } from '../../../domain/calendar/availability.ts';
+import { CalendarError } from '../../../adapters/calendar/calendarPort.ts';
+import { HOURS_NOT_YET_IN_CALENDAR } from '../../../commands/tutors/tutorsModule.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { knownTimeZoneOf } from '../../../domain/kit/timeZones.ts';
+import { availabilityEntrySchema, calendarStatusSchema, saveAvailabilityBody } from '../../../domain/tutors/tutorApi.ts';
 import {
-  type AvailabilityEntry,
-  availabilityEntrySchema,
-  calendarStatusSchema,
-  saveAvailabilityBody,
-} from '../../../domain/tutors/tutorApi.ts';
-import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
-import { currentUser } from '../../../projections/accounts/queries.ts';
+  CALENDAR_NEEDS_PERMISSION,
+  CALENDAR_NOT_ANSWERING,
+  CALENDAR_NOT_SHARED,
+  CALENDAR_REFUSED,
+  NOT_YOUR_CALENDAR,
+  OWN_CALENDAR_NOT_CONNECTED,
+} from '../../../domain/tutors/tutorMessages.ts';
 import type { System } from '../../../system.ts';
 import { principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
+
+export { AVAILABILITY_FETCH_FAILED, NOT_YOUR_CALENDAR } from '../../../domain/tutors/tutorMessages.ts';
 
 const tutorOnly = { roles: ['tutor'] } as const;
 const tutorOrAdmin = { roles: ['tutor', 'admin'] } as const;
@@ -41,31 +29,13 @@ const fieldErrorSchema = z.object({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
 
-export const AVAILABILITY_FETCH_FAILED = 'Failed to fetch availability';
-export const NOT_YOUR_CALENDAR = 'You can only see your own calendar';
-/** How long a write of the weekly hours waits for the calendar saga before answering 503. */
-const HOURS_WRITE_TIMEOUT_MS = 10_000;
-/** Unchanged hours saved longer ago than this, and missing from the calendar, are written by the request itself. */
-const SAGA_GRACE_MS = 3_000;
-
-/** A calendar provider's failure, in words the dashboard can show (its toast adds "Failed to fetch availability"). */
+/** A calendar provider's failure as an answer: its status, and a retry hint when it may pass. */
 function providerFailure(error: CalendarError): { status: number; message: string; retryAfter?: number } {
-  if (error.retryable)
-    return {
-      status: 503,
-      message: `${AVAILABILITY_FETCH_FAILED}: the calendar is not answering. Please try again shortly.`,
-      retryAfter: 5,
-    };
-  if (error.needsReauthorisation || error.reason === 'not_connected')
-    return {
-      status: 502,
-      message: `${AVAILABILITY_FETCH_FAILED}: your calendar is not connected. Sign in with Google again to reconnect it.`,
-    };
-  if (error.reason === 'forbidden')
-    return { status: 502, message: `${AVAILABILITY_FETCH_FAILED}: Topmark needs permission to make changes to your calendar.` };
-  if (error.reason === 'not_found')
-    return { status: 502, message: `${AVAILABILITY_FETCH_FAILED}: your calendar was not found or is not shared with Topmark.` };
-  return { status: 502, message: `${AVAILABILITY_FETCH_FAILED}: the calendar refused the request.` };
+  if (error.retryable) return { status: 503, message: CALENDAR_NOT_ANSWERING, retryAfter: 5 };
+  if (error.needsReauthorisation || error.reason === 'not_connected') return { status: 502, message: OWN_CALENDAR_NOT_CONNECTED };
+  if (error.reason === 'forbidden') return { status: 502, message: CALENDAR_NEEDS_PERMISSION };
+  if (error.reason === 'not_found') return { status: 502, message: CALENDAR_NOT_SHARED };
+  return { status: 502, message: CALENDAR_REFUSED };
 }
 
 /** Errors of the rules on weekly hours name their field (`availability[0].endTime`, `timezone`). */
@@ -88,62 +58,10 @@ export function answerFailure(reply: FastifyReply, error: unknown): FastifyReply
   throw error;
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
-
-const toEntry = (h: WeeklyHoursEntry): AvailabilityEntry => ({
-  id: h.id,
-  dayOfWeek: h.dayOfWeek,
-  startTime: h.startTime,
-  endTime: h.endTime,
-  timezone: h.timeZone,
-  isActive: true,
-});
-
 /** The tutor's calendar: weekly hours, connection status, onboarding completion (its events: tutorCalendarEventsRoutes). */
 export const tutorCalendarRoutes =
-  ({ sql, store, calendar: port }: Pick<System, 'sql' | 'store' | 'config' | 'calendar'>): FastifyPluginAsyncZod =>
+  ({ sql, tutors }: Pick<System, 'sql' | 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = tutorHandlers(store);
-    const deps = { store, calendar: port, clock: app.clock };
-
-    /** The signed-in tutor's calendar; 404 for an account without a tutor profile. */
-    const ownCalendar = async (request: FastifyRequest): Promise<OpenedTutorCalendar & { tutorId: string }> => {
-      const tutorId = principalOf(request).userId;
-      const opened = await openTutorCalendar(deps, tutorId);
-      if (!opened.tutor.exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-      return { ...opened, tutorId };
-    };
-
-    const zoneOf = async (request: FastifyRequest, opened: OpenedTutorCalendar) =>
-      opened.tutor.timeZone ?? (await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE;
-
-    const readHours = async (calendar: TutorCalendar, zone: string) =>
-      weeklyHoursOf(await topmarkHoursSeries(calendar, app.clock.now()), zone).map(toEntry);
-
-    /**
-     * Waits until the calendar holds exactly the series of the tutor's latest weekly hours (the saga
-     * wrote them). Hours saved again unchanged record nothing, so no saga runs: when they were saved
-     * a while ago and the calendar lacks them (written while it was unreachable), they are written here.
-     */
-    const waitForHours = async (tutorId: string, calendar: TutorCalendar, unchanged: boolean) => {
-      const latest = await latestWeeklyHours(store, tutorId);
-      if (!latest) return;
-      const expected = hoursSeriesOf(latest).map((s) => s.id);
-      const deadline = Date.now() + HOURS_WRITE_TIMEOUT_MS;
-      let healed = !unchanged || app.clock.now().getTime() - Date.parse(latest.at) < SAGA_GRACE_MS;
-      for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
-        const written = (await writtenHoursSeries(calendar, app.clock.now())).map((e) => e.id);
-        if (sameIds(written, expected)) return;
-        if (!healed) {
-          healed = true;
-          await writeWeeklyHours(deps, tutorId, latest.eventId);
-          continue;
-        }
-        if (Date.now() >= deadline) throw new ReadModelLagError();
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    };
-
     app.get(
       '/api/tutor/availability',
       {
@@ -154,14 +72,7 @@ export const tutorCalendarRoutes =
           response: { 200: z.array(availabilityEntrySchema), 404: messageSchema, 502: messageSchema, 503: messageSchema },
         },
       },
-      async (request, reply) => {
-        const opened = await ownCalendar(request);
-        try {
-          return await readHours(opened.calendar, await zoneOf(request, opened));
-        } catch (error) {
-          return answerFailure(reply, error);
-        }
-      },
+      async (request, reply) => tutors.weeklyHours(principalOf(request).userId).catch((error: unknown) => answerFailure(reply, error)),
     );
 
     app.post(
@@ -184,34 +95,18 @@ export const tutorCalendarRoutes =
       },
       async (request, reply) => {
         const tutorId = principalOf(request).userId;
-        let availability: ReturnType<typeof validateWeeklyHours>;
-        let timeZone: string;
+        let hours: Awaited<ReturnType<typeof tutors.checkWeeklyHours>>;
         try {
           // The rules first: a refused body appends nothing.
-          availability = validateWeeklyHours(request.body.availability);
-          const given = request.body.timezone;
-          timeZone =
-            given === undefined
-              ? assertTimeZone((await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE)
-              : knownTimeZoneOf(given, 'timezone');
+          hours = await tutors.checkWeeklyHours(tutorId, request.body);
         } catch (error) {
           return answerFailure(reply, error);
         }
         return idempotent(sql, request, reply, async (ctx) => {
-          const { events } = await handlers.tutors.handle(
-            tutorId,
-            { type: 'SetWeeklyHours', data: { tutorId, availability, timeZone } },
-            ctx,
-          );
-          const opened = await ownCalendar(request);
-          const status = await opened.calendar.status();
-          if (!status.accessible) {
-            // Saved; the calendar is written once the tutor reconnects it. Shown as saved but not active.
-            const body = opened.tutor.weeklyHours.map((h, i) => ({ id: `unsynced-${i}`, ...h, timezone: timeZone, isActive: false }));
-            return { status: 200, body };
-          }
-          await waitForHours(tutorId, opened.calendar, events.length === 0);
-          return { status: 200, body: await readHours(opened.calendar, timeZone) };
+          // Answered once the calendar holds them (saved but inactive while it cannot be reached).
+          const body = await tutors.setWeeklyHours(tutorId, hours, ctx);
+          if (body === HOURS_NOT_YET_IN_CALENDAR) throw new ReadModelLagError();
+          return { status: 200, body };
         }).catch((error: unknown) => answerFailure(reply, error));
       },
     );
@@ -230,29 +125,9 @@ export const tutorCalendarRoutes =
       async (request) => {
         const principal = principalOf(request);
         const { tutorId } = request.params;
-        const opened = await openTutorCalendar(deps, tutorId);
-        if (!opened.tutor.exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
+        const opened = await tutors.existingCalendar(tutorId);
         if (principal.role !== 'admin' && principal.userId !== tutorId) throw new DomainError(NOT_YOUR_CALENDAR, 'forbidden');
-        const status: CalendarStatus = await opened.calendar.status().catch(() => ({
-          accessible: false,
-          email: null,
-          isConnected: opened.hasCredentials,
-          timeZone: null,
-          reason: 'unavailable' as const,
-        }));
-        const savedHours = opened.tutor.weeklyHours.length > 0;
-        // What the booking grid offers from: any "Topmark Hours" in the calendar's next 30 days.
-        const hasAvailability = status.accessible ? await holdsHours(opened.calendar, app.clock.now()).catch(() => savedHours) : savedHours;
-        return {
-          accessible: status.accessible,
-          email: status.email,
-          isConnected: status.isConnected,
-          hasAvailability,
-          needsReauthorisation:
-            status.reason === 'invalid_grant' || status.reason === 'unauthenticated' || (port.kind === 'google' && !opened.hasCredentials),
-          serviceAccountEmail: port.serviceAccountEmail,
-          provider: port.kind,
-        };
+        return tutors.calendarStatus(opened);
       },
     );
 
@@ -268,13 +143,7 @@ export const tutorCalendarRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const opened = await ownCalendar(request);
-          const status = await opened.calendar.status().catch(() => null);
-          const { position } = await handlers.tutors.handle(
-            opened.tutorId,
-            { type: 'CompleteOnboarding', data: { tutorId: opened.tutorId, calendarConnected: status?.accessible === true } },
-            ctx,
-          );
+          const { position } = await tutors.completeOnboarding(principalOf(request).userId, ctx);
           await readYourWrites(sql, ['tutors'], position);
           return { status: 200, body: { onboardingCompleted: true as const } };
         }),

@@ -1,12 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { editTutorProfile } from '../../../commands/tutors/editTutorProfile.ts';
-import { openPictureUpload, receivePictureUpload, uploadPath, useUploadedPicture } from '../../../commands/tutors/profilePicture.ts';
-import { setQualifications } from '../../../commands/tutors/setQualifications.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
-import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../../domain/payouts/billingPeriod.ts';
 import {
   dashboardStatsSchema,
   editTutorProfileBody,
@@ -18,14 +12,6 @@ import {
   tutorProfileSchema,
   tutorSubjectSchema,
 } from '../../../domain/tutors/tutorApi.ts';
-import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
-import {
-  dashboardStats,
-  findTutorPicture,
-  findTutorProfile,
-  listTutorSubjects,
-  tutorTimeZone,
-} from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 import { principalOf, SIGN_IN_COOKIE } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -57,22 +43,15 @@ class PictureBytes {
  * tutor's routes use the session's user id, `/api/tutors/{id}` paths the id.
  */
 export const tutorProfileRoutes =
-  ({ sql, store, files }: Pick<System, 'sql' | 'store' | 'config' | 'files'>): FastifyPluginAsyncZod =>
+  ({ sql, tutors }: Pick<System, 'sql' | 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = tutorHandlers(store);
-    const profileOf = async (tutorId: string) => {
-      const profile = await findTutorProfile(sql, tutorId, app.clock.now());
-      if (!profile) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-      return profile;
-    };
-
     app.get(
       '/api/tutor/profile',
       {
         config: tutorOnly,
         schema: { tags: ['tutors'], summary: "The signed-in tutor's profile", response: { 200: tutorProfileSchema, 404: messageSchema } },
       },
-      async (request) => profileOf(principalOf(request).userId),
+      async (request) => tutors.profile(principalOf(request).userId),
     );
 
     app.put(
@@ -90,9 +69,9 @@ export const tutorProfileRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const { id } = request.params;
-          const { position } = await editTutorProfile(handlers, id, request.body, ctx);
+          const { position } = await tutors.editProfile(id, request.body, ctx);
           await readYourWrites(sql, tutorModels, position);
-          return { status: 200, body: await profileOf(id) };
+          return { status: 200, body: await tutors.profile(id) };
         }),
     );
 
@@ -107,11 +86,10 @@ export const tutorProfileRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(sql, request, reply, async (ctx) => {
-          const tutorId = (await profileOf(principalOf(request).userId)).id;
-          const { token } = await openPictureUpload(files, tutorId, ctx.now);
-          return { status: 200, body: { uploadURL: uploadPath(token) } };
-        }),
+        idempotent(sql, request, reply, async (ctx) => ({
+          status: 200,
+          body: await tutors.openPictureUpload(principalOf(request).userId, ctx),
+        })),
     );
 
     // The bytes themselves: any content type (only the magic numbers count), up to the picture limit.
@@ -148,7 +126,7 @@ export const tutorProfileRoutes =
         async (request) => {
           const body = request.body as unknown;
           const bytes = body instanceof PictureBytes ? body.bytes : Buffer.alloc(0);
-          const received = await receivePictureUpload(files, principalOf(request).userId, request.params.token, bytes, app.clock.now());
+          const received = await tutors.receivePicture(principalOf(request).userId, request.params.token, bytes);
           return { ok: true as const, ...received };
         },
       );
@@ -167,10 +145,9 @@ export const tutorProfileRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const tutorId = (await profileOf(principalOf(request).userId)).id;
-          const { position } = await useUploadedPicture(handlers, files, tutorId, request.body.profileImageURL, ctx);
+          const { tutorId, position } = await tutors.usePicture(principalOf(request).userId, request.body.profileImageURL, ctx);
           await readYourWrites(sql, tutorModels, position);
-          return { status: 200, body: await profileOf(tutorId) };
+          return { status: 200, body: await tutors.profile(tutorId) };
         }),
     );
 
@@ -186,10 +163,9 @@ export const tutorProfileRoutes =
         },
       },
       async (request, reply) => {
-        const picture = await findTutorPicture(sql, request.params.id);
-        const bytes = picture ? await files.get(picture.key) : null;
-        if (!picture || !bytes) return reply.status(404).send({ message: 'No picture' });
-        const hash = /\/([0-9a-f]{64})\.[a-z]+$/.exec(picture.key)?.[1] ?? '';
+        const picture = await tutors.picture(request.params.id);
+        if (!picture) return reply.status(404).send({ message: 'No picture' });
+        const { hash } = picture;
         const current = request.query.v !== undefined && hash.startsWith(request.query.v) && request.query.v.length >= 8;
         return reply
           .header('content-type', picture.contentType)
@@ -198,7 +174,7 @@ export const tutorProfileRoutes =
           .header('content-disposition', 'inline')
           .header('etag', `"${hash}"`)
           .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=60, must-revalidate')
-          .send(bytes);
+          .send(picture.bytes);
       },
     );
 
@@ -216,9 +192,9 @@ export const tutorProfileRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const tutorId = principalOf(request).userId;
-          const { position } = await setQualifications(handlers, sql, tutorId, request.body.subjectQualifications, ctx);
+          const { position } = await tutors.setSubjects(tutorId, request.body.subjectQualifications, ctx);
           await readYourWrites(sql, tutorModels, position);
-          return { status: 200, body: await listTutorSubjects(sql, tutorId) };
+          return { status: 200, body: await tutors.subjects(tutorId) };
         }),
     );
 
@@ -232,7 +208,7 @@ export const tutorProfileRoutes =
           response: { 200: z.array(tutorSubjectSchema) },
         },
       },
-      async (request) => listTutorSubjects(sql, principalOf(request).userId),
+      async (request) => tutors.subjects(principalOf(request).userId),
     );
 
     app.get(
@@ -246,18 +222,6 @@ export const tutorProfileRoutes =
           response: { 200: dashboardStatsSchema, 404: messageSchema },
         },
       },
-      async (request) => {
-        const tutorId = principalOf(request).userId;
-        const timeZone = await tutorTimeZone(sql, tutorId);
-        if (!timeZone) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-        const now = app.clock.now();
-        // The period's earnings must be the ones the payout will show: its periods are Toronto's, whatever the tutor's zone.
-        const stats = await dashboardStats(sql, tutorId, {
-          week: weekOf(now, timeZone),
-          billingPeriod: billingPeriodOf(now, PAYOUT_TIME_ZONE),
-        });
-        if (!stats) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-        return stats;
-      },
+      async (request) => tutors.dashboardStats(principalOf(request).userId),
     );
   };

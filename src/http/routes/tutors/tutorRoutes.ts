@@ -1,31 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inviteTutor } from '../../../commands/tutors/inviteTutor.ts';
-import { resendTutorInvitation, revokeTutorInvitation } from '../../../commands/tutors/manageInvitation.ts';
-import { type Review, reviewTutorApplication } from '../../../commands/tutors/reviewApplication.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
-import { TUTOR_APPLICATION_NOT_FOUND } from '../../../domain/accounts/tutorApplicationDecider.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
+import type { Review } from '../../../commands/tutors/reviewApplication.ts';
 import {
   adminListedUserSchema as adminListedUser,
   adminOverviewSchema,
   tutorInvitationActionAnswerSchema,
   tutorInvitationListSchema,
 } from '../../../domain/tutors/adminApi.ts';
-import { INVALID_INVITATION_EMAIL, INVITATION_NOT_FOUND } from '../../../domain/tutors/invitationDecider.ts';
-import { findUserByEmail } from '../../../projections/accounts/queries.ts';
-import { adminOverview, findTutorApplication, listTutorApplications } from '../../../projections/accounts/tutorApplicationsProjector.ts';
-import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
-import { listTutorInvitations } from '../../../projections/tutors/queries.ts';
+import { INVALID_INVITATION_EMAIL } from '../../../domain/tutors/invitationDecider.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
-import { ReadModelLagError, readYourWrites } from '../../kit/readYourWrites.ts';
+import { readYourWrites } from '../../kit/readYourWrites.ts';
+
+export { APPLICANT_EMAIL_TAKEN } from '../../../domain/tutors/tutorMessages.ts';
 
 const adminOnly = { roles: ['admin'] } as const;
-/** The workflow an approval or a denial sets off (registration, shredding): the answer waits for it. */
-const TUTOR_REVIEW = 'tutor_review';
+/** The read models a review's answer shows (after its workflow registered the tutor or shredded the keys). */
 const reviewedModels = ['tutor_applications', 'users', 'tutors'] as const;
-export const APPLICANT_EMAIL_TAKEN = "An account already uses this applicant's e-mail address: it cannot become a tutor account";
 
 const okSchema = z.object({ ok: z.literal(true), status: z.string() });
 const messageSchema = z.object({ message: z.string() });
@@ -43,31 +34,10 @@ const invitationParams = z.object({ id: z.string().max(100) });
 /** The read model the invitations list comes from: a write answers once it shows the change. */
 const invitationModels = ['tutors'] as const;
 
-/** Applicant ids are UUIDs: anything else is unknown without asking the store. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function knownApplicant(id: string): string {
-  if (!UUID.test(id)) throw new DomainError(TUTOR_APPLICATION_NOT_FOUND, 'not_found');
-  return id;
-}
-
 /** The admin's side of tutor recruiting: invitations, applications under review, the overview counters. */
 export const tutorRoutes =
-  ({ sql, store, config }: Pick<System, 'sql' | 'store' | 'config'>): FastifyPluginAsyncZod =>
+  ({ sql, tutors }: Pick<System, 'sql' | 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = tutorHandlers(store);
-    const signInUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/tutor-login`;
-
-    const list = () => listTutorApplications(sql);
-    /**
-     * An address that has meanwhile become an account's cannot become a tutor's too: refused (409)
-     * before the approval is recorded, so the workflow does not fail on the e-mail claim. A hint
-     * from the read models: the claim on the reservation stream still decides.
-     */
-    const refuseTakenAddress = async (applicantId: string) => {
-      const application = await findTutorApplication(sql, applicantId);
-      if (application?.status === 'pending' && (await findUserByEmail(sql, application.email)))
-        throw new DomainError(APPLICANT_EMAIL_TAKEN, 'conflict');
-    };
     for (const path of ['/api/admin/tutor-applications', '/api/admin/tutors/pending']) {
       app.get(
         path,
@@ -79,7 +49,7 @@ export const tutorRoutes =
             response: { 200: z.array(adminListedUser) },
           },
         },
-        list,
+        () => tutors.applications(),
       );
     }
 
@@ -95,7 +65,7 @@ export const tutorRoutes =
           },
         },
       },
-      () => adminOverview(sql),
+      () => tutors.overview(),
     );
 
     app.post(
@@ -115,7 +85,7 @@ export const tutorRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const { invitationId, expiresAt, position } = await inviteTutor(handlers, request.body.email, signInUrl, ctx);
+          const { invitationId, expiresAt, position } = await tutors.invite(request.body.email, ctx);
           await readYourWrites(sql, invitationModels, position);
           return { status: 201, body: { ok: true as const, invitationId, expiresAt } };
         }),
@@ -131,7 +101,7 @@ export const tutorRoutes =
           response: { 200: tutorInvitationListSchema },
         },
       },
-      () => listTutorInvitations(sql, app.clock.now()),
+      () => tutors.invitations(),
     );
 
     const invitationAction = (action: 'resend' | 'revoke', summary: string) =>
@@ -149,9 +119,7 @@ export const tutorRoutes =
         async (request, reply) =>
           idempotent(sql, request, reply, async (ctx) => {
             const invitationId = request.params.id;
-            if (!UUID.test(invitationId)) throw new DomainError(INVITATION_NOT_FOUND, 'not_found');
-            const act = action === 'resend' ? resendTutorInvitation : revokeTutorInvitation;
-            const { position } = await act(handlers, sql, invitationId, ctx);
+            const { position } = await tutors.manageInvitation(invitationId, action, ctx);
             await readYourWrites(sql, invitationModels, position);
             return { status: 200, body: { ok: true as const, invitationId } };
           }),
@@ -165,12 +133,10 @@ export const tutorRoutes =
       'Revoke outstanding invitation {id}: signing in with it is refused from now on; 409 when no longer outstanding',
     );
 
-    const review = async (applicantId: string, kind: Review, ctx: Parameters<typeof reviewTutorApplication>[3]) => {
-      if (kind === 'approve') await refuseTakenAddress(knownApplicant(applicantId));
-      const { position } = await reviewTutorApplication(handlers, knownApplicant(applicantId), kind, ctx);
-      // The workflow registers the tutor or shreds the keys: an answer before it finished would show stale data.
-      if (kind !== 'reject' && !(await waitForProjections(sql, [TUTOR_REVIEW], position, 10_000))) throw new ReadModelLagError();
-      await readYourWrites(sql, reviewedModels, kind === 'reject' ? position : await store.committedPosition());
+    const review = async (applicantId: string, kind: Review, ctx: Parameters<typeof tutors.review>[2]) => {
+      // The module waits for the workflow (registration, shredding): an answer before it finished would show stale data.
+      const { position } = await tutors.review(applicantId, kind, ctx);
+      await readYourWrites(sql, reviewedModels, position);
       const status = { approve: 'approved', reject: 'rejected', deny: 'denied' }[kind];
       return { status: 200, body: { ok: true as const, status } };
     };
