@@ -1,4 +1,5 @@
 import type { Position, RecordedEvent } from '../../adapters/eventstore/eventStore.ts';
+import { checkpointMoved } from './checkpointNotices.ts';
 import { type CheckpointRow, lockingCheckpoint, readModelTransaction } from './checkpoints.ts';
 import {
   checkpointCommitted,
@@ -223,7 +224,7 @@ export class Follower {
     const movedNames = new Set(moved.map((m) => m.name));
     for (const name of movedNames) {
       this.retryAt.delete(name);
-      checkpointCommitted(this.context.sql, name, last.position);
+      checkpointMoved(this.context.sql, name, last.position);
     }
     // Locked, or moved by someone else meanwhile: look again shortly rather than at once (no busy loop).
     for (const name of names) if (!movedNames.has(name)) this.retryAt.set(name, Date.now() + IDLE_RETRY_MS);
@@ -299,7 +300,7 @@ export class Follower {
       // The checkpoint row locked (one writer per projector) in the transaction's first round trip.
       lockingCheckpoint(p.name),
     );
-    if (moved) checkpointCommitted(this.context.sql, p.name, lastOf(events).position);
+    if (moved) checkpointMoved(this.context.sql, p.name, lastOf(events).position);
     return parked;
   }
 }

@@ -1,5 +1,6 @@
 import type { Sql } from '../../adapters/db/db.ts';
 import type { Position } from '../../adapters/eventstore/eventStore.ts';
+import { hearCheckpoints } from './checkpointNotices.ts';
 import {
   allFollowedHere,
   checkpointReadsMade,
@@ -29,7 +30,10 @@ export class UnknownProjectionError extends Error {
   }
 }
 
-/** How often a read-your-writes wait on projectors followed in this process still reads the checkpoints table. */
+/**
+ * How often a read-your-writes wait still reads the checkpoints table when it is told of commits
+ * (projectors followed in this process, or notices from the process that follows them).
+ */
 const FOLLOWED_HERE_CHECK_MS = 100;
 
 /**
@@ -45,10 +49,13 @@ export async function waitForProjections(
 ): Promise<boolean> {
   if (!position || names.length === 0) return true;
   const deadline = Date.now() + timeoutMs;
-  // Projectors followed in this process say so the moment they commit. The table is read on a
-  // backoff for those followed elsewhere (or stopped: a stopped projector is not waited for);
-  // for those followed here only now and then, in case another process applied the batch.
+  // Projectors followed in this process say so the moment they commit, and those followed by
+  // another process through its notices (checkpointNotices.ts). The table is then read only now
+  // and then (a lost notice, a batch applied elsewhere, a stopped projector: not waited for); on
+  // a backoff until notices are arriving.
   const here = allFollowedHere(sql, names);
+  // Followed elsewhere: the projector process's notices tell this one when a checkpoint moves.
+  const told = () => here || hearCheckpoints(sql);
   let checkAt = here ? Date.now() + FOLLOWED_HERE_CHECK_MS : 0;
   // Only a read of the table started after this wait began (after the write committed) can answer it.
   let seen = checkpointReadsMade();
@@ -61,7 +68,7 @@ export async function waitForProjections(
       const unknown = names.filter((name) => !table.has(name));
       if (unknown.length > 0) throw new UnknownProjectionError(unknown);
       if (tableShowsPast(table, names, position)) return true;
-      checkAt = Date.now() + (here ? FOLLOWED_HERE_CHECK_MS : delay);
+      checkAt = Date.now() + (told() ? FOLLOWED_HERE_CHECK_MS : delay);
       delay = Math.min(delay * 2, 25);
     }
     if (Date.now() >= deadline) return false;

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { type Position, START } from '../../adapters/eventstore/eventStore.ts';
+import { checkpointMoved } from './checkpointNotices.ts';
 import { ensureCheckpoint, lockingCheckpoint, readModelTransaction } from './checkpoints.ts';
 import { errorText, fastThenCareful } from './errorClassification.ts';
 import { buildIndexes, INDEX_BUILDERS } from './indexBuilds.ts';
@@ -132,10 +133,12 @@ export async function rebuildAll(
       await buildIndexes(sql, p, schema, indexSlots);
       await phase('swapping');
       // Hold the live follower off, apply what arrived meanwhile, move the tables in.
-      const finalDone = await swapSlot(() =>
+      const swappedAt = await swapSlot(() =>
         fastThenCareful((careful) => swap(context, p, schema, parking, position, applied, done, progress, careful)),
       );
       swapped = true;
+      checkpointMoved(sql, p.name, swappedAt.position);
+      const finalDone = swappedAt.total;
       const finished = progress(finalDone, 'completed');
       onProgress(p.name, finished);
       return finished;
@@ -215,7 +218,7 @@ function swap(
   done: number,
   progress: (done: number, status?: string) => RebuildProgress,
   careful: boolean,
-): Promise<number> {
+): Promise<{ total: number; position: Position }> {
   const batchSize = Math.max(context.batchSize, 5000);
   return readModelTransaction(
     context.sql,
@@ -273,7 +276,7 @@ function swap(
       const pr = progress(total, 'completed');
       await tx`UPDATE projection_rebuilds SET status = 'completed', phase = 'completed', done = ${total}, total = ${pr.total},
                events_per_second = ${pr.eventsPerSecond}, finished_at = now() WHERE name = ${p.name}`;
-      return total;
+      return { total, position };
     },
     lockingCheckpoint(p.name),
   );

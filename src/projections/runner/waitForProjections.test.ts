@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import { migrate } from '../../adapters/db/migrate.ts';
+import { checkpointMoved, hearCheckpoints, parseCheckpointNotice } from './checkpointNotices.ts';
 import { checkpointReadsMade, checkpointTableAfter } from './committedProgress.ts';
 import { UnknownProjectionError, waitForProjections } from './projectionRunner.ts';
 
@@ -64,5 +65,25 @@ describe('waiting for projections followed by another process (read your writes)
     await expect(waitForProjections(counted, ['sesions'], at(5), 5_000)).rejects.toThrow(UnknownProjectionError);
     // @ts-expect-error as above
     await expect(waitForProjections(counted, ['sessions', 'unknown'], at(5), 5_000)).rejects.toThrow('No projection is named unknown');
+  });
+
+  it('learns of a checkpoint committed by the projector process from its notice, without the table showing it', async () => {
+    // This client stands for an API process; db.sql for the projector process that commits the batch.
+    for (let i = 0; i < 200 && !hearCheckpoints(counted); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(hearCheckpoints(counted)).toBe(true);
+    const waiting = waitForProjections(counted, ['sessions'], at(7), 5_000);
+    await new Promise((r) => setTimeout(r, 50));
+    const readsBefore = reads;
+    // The table stays at 1: only the notice can answer the wait.
+    checkpointMoved(db.sql, 'sessions', at(7));
+    expect(await waiting).toBe(true);
+    // Told by notices, the waiter read the table at most now and then, not on a 2 → 25 ms backoff.
+    expect(reads - readsBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('ignores a notice that is not a list of name and position pairs', () => {
+    expect(parseCheckpointNotice('not json')).toEqual([]);
+    expect(parseCheckpointNotice('{"sessions":"1"}')).toEqual([]);
+    expect(parseCheckpointNotice(JSON.stringify([['sessions', at(3)], ['x', 4], 'y']))).toEqual([['sessions', at(3)]]);
   });
 });
