@@ -264,4 +264,26 @@ describe('postgres event store grouped stream reads', () => {
       await counted.end();
     }
   });
+
+  it('wakes its followers when its LISTEN connection comes back, so notices lost meanwhile are made up by a read', async () => {
+    const listening = postgres(db.url, { max: 1, onnotice: () => {}, connection: { application_name: 'es-watch-test' } });
+    const store = new PostgresEventStore(listening);
+    let wakes = 0;
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+      return done();
+    };
+    try {
+      const unwatch = store.watch(() => wakes++);
+      expect(await until(() => wakes >= 1)).toBe(true);
+      const before = wakes;
+      // The connection drops (a failover, a restart): no append happens, yet the followers are woken once it is back.
+      await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'es-watch-test' AND query ILIKE 'listen%'`;
+      expect(await until(() => wakes > before)).toBe(true);
+      unwatch();
+    } finally {
+      await store.close();
+      await listening.end();
+    }
+  });
 });

@@ -529,9 +529,12 @@ export class PostgresEventStore implements EventStore {
   watch(listener: () => void): () => void {
     this.listeners.add(listener);
     if (!this.listening) {
-      this.listening = this.sql.listen(CHANNEL, () => {
+      const wake = () => {
         for (const l of this.listeners) l();
-      });
+      };
+      // Woken on every notice, and whenever LISTEN is (re)established: notices sent while the
+      // connection was down are lost, and a wake-up makes the followers read what they missed.
+      this.listening = this.sql.listen(CHANNEL, wake, wake);
       this.listening.catch(() => {
         this.listening = null;
       });
