@@ -33,7 +33,7 @@ const uiFeatureLayers = [
   ['tutors'],
   ['sessions', 'payouts', 'home'],
   ['accounts'],
-  ['operations', 'notices', 'reviews', 'promoCodes', 'subjects', 'about', 'contact', 'how-it-works', 'not-found', 'pricing'],
+  ['operations', 'notices', 'reviews', 'promoCodes', 'subjects', 'courses', 'about', 'contact', 'how-it-works', 'not-found', 'pricing'],
 ];
 const oneOf = (names) => `(${names.join('|')})`;
 const uiFeatureLayerRules = [

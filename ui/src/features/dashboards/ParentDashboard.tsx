@@ -17,13 +17,13 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { accountsApi } from '../accounts/api.ts';
 import { TimeZoneCard } from '../accounts/TimeZoneCard.tsx';
+import { coursesApi, type StudentCourse } from '../courses/api.ts';
+import { MAX_COURSES, offersRenewal } from '../courses/courseRules.ts';
+import { TutorLeftNotice, useCourseTutors } from '../courses/TutorLeftNotice.tsx';
 import { NotificationSettingsCard } from '../notices/NotificationSettingsCard.tsx';
 import { AddCourseDialog } from '../purchases/AddCourseDialog.tsx';
-import { purchasesApi, type StudentCourse } from '../purchases/api.ts';
 import { CourseRenewal } from '../purchases/CourseRenewal.tsx';
-import { MAX_COURSES, offersRenewal } from '../purchases/MyCourses.tsx';
 import { savePendingEnrollment } from '../purchases/storage.ts';
-import { TutorLeftNotice, useCourseTutors } from '../purchases/TutorLeftNotice.tsx';
 import { BookSessionButton } from '../sessions/BookSessionButton.tsx';
 import { CalendarFeedCard } from '../sessions/CalendarFeedCard.tsx';
 import { CompletedSessionsPanel, UpcomingSessionsPanel } from '../sessions/StudentAreaSessions.tsx';
@@ -117,8 +117,8 @@ function StudentCard({ user, student }: { user: User; student: ParentStudent }) 
     refetchOnMount: 'always',
   });
   const courses = useQuery({
-    queryKey: purchasesApi.coursesKey(student.id),
-    queryFn: () => purchasesApi.courses(student.id),
+    queryKey: coursesApi.coursesKey(student.id),
+    queryFn: () => coursesApi.courses(student.id),
     refetchOnMount: 'always',
   });
   const name = `${student.firstName} ${student.lastName}`.trim();

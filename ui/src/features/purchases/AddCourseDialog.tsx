@@ -14,7 +14,8 @@ import { Loading } from '../../components/parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { purchasesApi, type StudentCourse } from './api.ts';
+import type { StudentCourse } from '../courses/api.ts';
+import { purchasesApi } from './api.ts';
 import { dollars, savePendingEnrollment } from './storage.ts';
 
 /** Spec part 2 §5 "Repurchase/enrol form". */

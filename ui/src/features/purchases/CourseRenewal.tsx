@@ -23,7 +23,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
-import { purchasesApi, type StudentCourse } from './api.ts';
+import { coursesApi, type StudentCourse } from '../courses/api.ts';
+import { purchasesApi } from './api.ts';
 import { PromoCodeField } from './PromoCodeField.tsx';
 import { dollars } from './storage.ts';
 
@@ -197,12 +198,12 @@ function EndCourseButton({ course }: { course: StudentCourse }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const end = useMutation({
-    mutationFn: () => purchasesApi.endCourse(course.id),
+    mutationFn: () => coursesApi.endCourse(course.id),
     onSuccess: async () => {
       setOpen(false);
       toast({ title: 'Course Ended', description: `${course.subject.name} has ended. You can enrol in a new course.`, variant: 'success' });
-      await queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(course.studentId) });
-      await queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
+      await queryClient.invalidateQueries({ queryKey: coursesApi.coursesKey(course.studentId) });
+      await queryClient.invalidateQueries({ queryKey: coursesApi.enrollmentStatusKey });
     },
     onError: (e) => {
       setOpen(false);

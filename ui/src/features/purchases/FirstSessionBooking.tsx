@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { api } from '../../app/api.ts';
 import { site } from '../../app/site.ts';
 import { toast } from '../../components/ui/use-toast.ts';
+import { coursesApi } from '../courses/api.ts';
 import { BookingDialog } from '../sessions/BookingDialog.tsx';
-import { purchasesApi } from './api.ts';
 import { clearPendingEnrollment } from './storage.ts';
 
 /** POST /api/student-courses/lookup {studentId, subjectId} → {id}: the course the saved enrollment paid for. */
@@ -54,13 +54,13 @@ export function FirstSessionBooking({
       }
       onBooked={async () => {
         try {
-          await purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId);
+          await coursesApi.activateCourse(enrollment.studentId, enrollment.subjectId);
         } catch (error) {
           console.warn('Could not set the course active after the first booking', error);
         }
         clearPendingEnrollment();
-        void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
-        void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
+        void queryClient.invalidateQueries({ queryKey: coursesApi.coursesKey(enrollment.studentId) });
+        void queryClient.invalidateQueries({ queryKey: coursesApi.enrollmentStatusKey });
         toast({
           title: `Welcome to ${site.name}!`,
           description: 'Your first session is booked. You will find it on your dashboard.',

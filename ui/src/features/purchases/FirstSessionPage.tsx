@@ -9,6 +9,7 @@ import { Loading, PendingButton } from '../../components/parts.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { coursesApi } from '../courses/api.ts';
 import { TutorCard } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
 import { FirstSessionBooking } from './FirstSessionBooking.tsx';
@@ -49,11 +50,11 @@ function FirstSession({ enrollment, tutorId }: { enrollment: PendingEnrollment; 
   const [booking, setBooking] = useState(false);
   const viewerZone = useCurrentUser().data?.timezone;
   const finish = useMutation({
-    mutationFn: () => purchasesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
+    mutationFn: () => coursesApi.activateCourse(enrollment.studentId, enrollment.subjectId),
     onSuccess: () => {
       clearPendingEnrollment();
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
+      void queryClient.invalidateQueries({ queryKey: coursesApi.coursesKey(enrollment.studentId) });
+      void queryClient.invalidateQueries({ queryKey: coursesApi.enrollmentStatusKey });
       toast({ title: 'Enrollment Complete!', description: 'You can book sessions from your dashboard.', variant: 'success' });
       void navigate({ to: '/student' });
     },

@@ -1,5 +1,3 @@
-import { creditsOfCourse } from '@shared/courses/courseApi.ts';
-import { offersRenewal as offersRenewalOf } from '@shared/courses/courseOffers.ts';
 import { isCompleted, isUpcoming, type StudentSession } from '@shared/students/studentApi.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -11,14 +9,13 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.t
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { type CourseTutorStatus, coursesApi, type StudentCourse } from '../courses/api.ts';
+import { MAX_COURSES, offersRenewal } from '../courses/courseRules.ts';
+import { TutorLeftNotice, useCourseTutors } from '../courses/TutorLeftNotice.tsx';
 import { AddCourseDialog } from './AddCourseDialog.tsx';
-import { type CourseTutorStatus, purchasesApi, type StudentCourse } from './api.ts';
+import { purchasesApi } from './api.ts';
 import { CourseRenewal } from './CourseRenewal.tsx';
 import { savePendingEnrollment } from './storage.ts';
-import { TutorLeftNotice, useCourseTutors } from './TutorLeftNotice.tsx';
-
-/** Spec part 2 §5: at most 4 courses; Add Course is hidden at 4 or more. */
-export const MAX_COURSES = 4;
 
 const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId === null;
 
@@ -32,8 +29,8 @@ const awaitsTutor = (c: StudentCourse) => c.status === 'enrolled' && c.tutorId =
 export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurchase: boolean; sessions: readonly StudentSession[] }) {
   const studentId = user.student?.id ?? '';
   const courses = useQuery({
-    queryKey: purchasesApi.coursesKey(studentId),
-    queryFn: () => purchasesApi.courses(studentId),
+    queryKey: coursesApi.coursesKey(studentId),
+    queryFn: () => coursesApi.courses(studentId),
     enabled: studentId !== '',
   });
   const packages = useQuery({ queryKey: purchasesApi.packagesKey, queryFn: purchasesApi.packages });
@@ -152,12 +149,6 @@ export function MyCourses({ user, canPurchase, sessions }: { user: User; canPurc
 }
 
 const statusLabel: Record<StudentCourse['status'], string> = { active: 'Active', enrolled: 'Enrolled', inactive: 'Inactive' };
-
-/**
- * Spec part 2 §4: Repurchase and End Course are offered only when no sessions remain (an ended course
- * offers neither), each exactly when the server accepts it (the decider's rule, courseOffers.ts).
- */
-export const offersRenewal = (c: StudentCourse) => offersRenewalOf(creditsOfCourse(c));
 
 /**
  * A course's credits in one wording everywhere (issue 24 item 2): used (completed or forfeited),

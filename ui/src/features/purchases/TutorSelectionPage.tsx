@@ -9,6 +9,7 @@ import { PendingButton } from '../../components/parts.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/toast.tsx';
+import { coursesApi } from '../courses/api.ts';
 import { TutorCard, TutorCardSkeletons } from '../tutors/TutorsDirectoryPage.tsx';
 import { purchasesApi } from './api.ts';
 import { EnrollmentMissing } from './EnrollmentMissing.tsx';
@@ -64,13 +65,13 @@ function TutorSelection({ enrollment }: { enrollment: PendingEnrollment }) {
     queryFn: () => purchasesApi.tutors(enrollment.subjectId),
   });
   const select = useMutation({
-    mutationFn: (tutorId: string) => purchasesApi.chooseTutor(enrollment.studentId, enrollment.subjectId, tutorId),
+    mutationFn: (tutorId: string) => coursesApi.chooseTutor(enrollment.studentId, enrollment.subjectId, tutorId),
     onSuccess: (_course, tutorId) => {
       savePendingEnrollment({ ...enrollment, tutorId });
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.coursesKey(enrollment.studentId) });
+      void queryClient.invalidateQueries({ queryKey: coursesApi.coursesKey(enrollment.studentId) });
       // A course whose tutor had left has one again: its dashboard notice goes.
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.courseTutorsKey(enrollment.studentId) });
-      void queryClient.invalidateQueries({ queryKey: purchasesApi.enrollmentStatusKey });
+      void queryClient.invalidateQueries({ queryKey: coursesApi.courseTutorsKey(enrollment.studentId) });
+      void queryClient.invalidateQueries({ queryKey: coursesApi.enrollmentStatusKey });
       toast({ title: 'Tutor Selected!', description: 'Great! You can now book sessions from your dashboard.', variant: 'success' });
       // Spec §4 says "full navigation to /student", yet also describes the first-session step that
       // needs the tutorId this step saves (and redirects to /tutor-selection without it): the

@@ -1,5 +1,3 @@
-import { type EnrollmentStatus, enrollmentStatusSchema, type StudentCourse, studentCourseSchema } from '@shared/courses/courseApi.ts';
-import { type CourseTutorStatus, courseTutorStatusSchema } from '@shared/courses/courseTutorApi.ts';
 import { packageSchema, subjectWithTutorsSchema } from '@shared/packages/packageApi.ts';
 import { promoValidationSchema } from '@shared/promoCodes/promoCodeApi.ts';
 import {
@@ -19,7 +17,7 @@ import { tutorListEntrySchema } from '@shared/tutors/tutorApi.ts';
 import { z } from 'zod';
 import { api, jsonQuery } from '../../app/api.ts';
 
-export type { CourseTutorStatus, EnrollmentStatus, SandboxCheckout, StudentCourse };
+export type { SandboxCheckout };
 
 export interface RepurchaseBody {
   packageId: string;
@@ -53,7 +51,10 @@ export interface PaymentIntentBody {
 /** A fresh key per attempt: a retried request is answered once (the server's Idempotency-Key). */
 const idempotencyKey = () => ({ headers: { 'Idempotency-Key': crypto.randomUUID() } });
 
-/** Checkout, courses and tutor choice (spec part 2 §7 "Student, checkout and enrollment"); schemas from `@shared/…`. */
+/**
+ * Checkout, repurchase and tutor choice (spec part 2 §7 "Student, checkout and enrollment"); the course calls are the
+ * courses feature's (`../courses/api.ts`). Schemas from `@shared/…`.
+ */
 export const purchasesApi = {
   packagesKey: ['/api/packages'] as const,
   packages: jsonQuery('/api/packages', z.array(packageSchema)),
@@ -62,15 +63,8 @@ export const purchasesApi = {
   /** The subjects on sale: those at least one listed tutor teaches (issue 24: nothing is sold that no one can teach). */
   subjectsWithTutorsKey: ['/api/subjects/with-tutors'] as const,
   subjectsWithTutors: jsonQuery('/api/subjects/with-tutors', z.array(subjectWithTutorsSchema)),
-  /** Each open course: has its tutor left, and how many tutors teach its subject now (the dashboard's way out). */
-  courseTutorsKey: (studentId: string) => ['/api/student', studentId, 'course-tutors'] as const,
-  courseTutors: (studentId: string) => api.get(`/api/student/${enc(studentId)}/course-tutors`, z.array(courseTutorStatusSchema)),
-  coursesKey: (studentId: string) => ['/api/student', studentId, 'courses'] as const,
-  courses: (studentId: string) => api.get(`/api/student/${enc(studentId)}/courses`, z.array(studentCourseSchema)),
   purchasesKey: (studentId: string) => ['/api/student', studentId, 'purchases'] as const,
   purchases: (studentId: string) => api.get(`/api/student/${enc(studentId)}/purchases`, z.array(purchaseViewSchema)),
-  enrollmentStatusKey: ['/api/student/enrollment-status'] as const,
-  enrollmentStatus: jsonQuery('/api/student/enrollment-status', enrollmentStatusSchema),
   tutorsKey: (subjectId: string) => ['/api/tutors', { subjectId }] as const,
   tutors: (subjectId: string) => api.get(`/api/tutors?subjectId=${enc(subjectId)}`, z.array(tutorListEntrySchema)),
 
@@ -88,13 +82,6 @@ export const purchasesApi = {
     api.send('POST', `/api/sandbox/payments/${enc(paymentIntentId)}/authenticate`, { approve }, sandboxCardAnswerSchema),
   confirmPayment: (body: { paymentIntentId: string; packageId: string; subjectId: string; studentId: string; amount: number }) =>
     api.send('POST', '/api/confirm-payment', body, confirmPaymentAnswerSchema),
-  chooseTutor: (studentId: string, subjectId: string, tutorId: string) =>
-    api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { tutorId, status: 'enrolled' }, studentCourseSchema),
-  activateCourse: (studentId: string, subjectId: string) =>
-    api.send('PATCH', `/api/student-courses/${enc(studentId)}/${enc(subjectId)}`, { status: 'active' }, studentCourseSchema),
-  /** A course whose sessions are all used (spec part 2 §7). */
-  endCourse: (courseId: string) =>
-    api.send('PATCH', `/api/student-courses/${enc(courseId)}/end`, { status: 'inactive' }, studentCourseSchema, idempotencyKey()),
   /** More sessions for a used-up course: the answer's checkoutUrl is where to pay (or, free, the checkout's return). */
   repurchase: (studentId: string, courseId: string, body: RepurchaseBody) =>
     api.send('POST', `/api/student/${enc(studentId)}/courses/${enc(courseId)}/repurchase`, body, repurchaseAnswerSchema, idempotencyKey()),

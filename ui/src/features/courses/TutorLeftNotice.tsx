@@ -3,13 +3,13 @@ import { Link } from '@tanstack/react-router';
 import { CircleAlert, LifeBuoy, UserSearch } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { type CourseTutorStatus, purchasesApi, type StudentCourse } from './api.ts';
+import { type CourseTutorStatus, coursesApi, type StudentCourse } from './api.ts';
 
 /** Each open course's tutor standing (GET /api/student/{id}/course-tutors), by course id; empty while loading. */
 export function useCourseTutors(studentId: string): ReadonlyMap<string, CourseTutorStatus> {
   const statuses = useQuery({
-    queryKey: purchasesApi.courseTutorsKey(studentId),
-    queryFn: () => purchasesApi.courseTutors(studentId),
+    queryKey: coursesApi.courseTutorsKey(studentId),
+    queryFn: () => coursesApi.courseTutors(studentId),
     enabled: studentId !== '',
   });
   return new Map((statuses.data ?? []).map((s) => [s.courseId, s]));
