@@ -58,7 +58,11 @@ beforeAll(async () => {
   const system = await createSystem(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' }), 'cli');
   try {
     for (const sender of senders) {
-      const { contactId } = await receiveContactMessage(system.store, sender, commandContext({ actorRole: 'visitor' }));
+      const { contactId } = await receiveContactMessage(
+        system.store,
+        sender,
+        commandContext({ actorRole: 'visitor', now: system.clock.now() }),
+      );
       streams.push(`contact-${contactId}`);
     }
     await new OutboxMailer(system.sql).send({
@@ -225,7 +229,12 @@ describe('ops CLI', () => {
     try {
       const [user] = await system.sql`SELECT role, email_verified, terms_accepted_version FROM users WHERE username = 'ops.admin'`;
       expect(user).toEqual({ role: 'admin', email_verified: true, terms_accepted_version: '1.0' });
-      const session = await signIn(system.accounts, 'ops.admin', 'admin-pass-9', commandContext({ ip: '127.0.0.1' }));
+      const session = await signIn(
+        system.accounts,
+        'ops.admin',
+        'admin-pass-9',
+        commandContext({ ip: '127.0.0.1', now: system.clock.now() }),
+      );
       expect(session.role).toBe('admin');
     } finally {
       await system.close();

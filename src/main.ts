@@ -24,8 +24,8 @@ const config = loadConfig();
 const system = await createSystem(config, mode);
 const app = mode === 'all' || mode === 'api' ? await buildApp(system) : null;
 // The subject catalogue and grade tiers, through their commands at every start: idempotent (fixed command ids).
-if (app) await seedSubjectCatalog(system.store, (message) => system.log.warn(message));
-if (app) await seedPackages(system.store, (message) => system.log.warn(message));
+if (app) await seedSubjectCatalog(system, (message) => system.log.warn(message));
+if (app) await seedPackages(system, (message) => system.log.warn(message));
 
 // The embedded default seeds demo accounts once per data directory and shows them at every start.
 let demoAccounts = '';
@@ -34,11 +34,11 @@ if (!config.DATABASE_URL && mode === 'all') {
   if (!existsSync(file)) {
     const existing = await system.store.listStreams({ category: 'user', limit: 1 });
     if (existing.length === 0) {
-      const credentials = await seedDemoAccounts(system.accounts);
+      const credentials = await seedDemoAccounts(system.accounts, system.clock);
       // Demo tutors choose from the seeded catalogue, so its read model must have caught up.
       await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
       const tutors = await seedDemoTutors(
-        { store: system.store, accounts: demoTutorAccounts(system.accounts) },
+        { store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock },
         await listSubjects(system.sql),
         {
           calendarConnected: system.calendar.kind === 'sandbox',

@@ -211,8 +211,8 @@ describe('erasure', () => {
     const pastNotes = 'Revise the cobalt lighthouse proofs';
     const reason = 'Grandmother accordion recital in Winnipeg';
 
-    await seedSubjectCatalog(system.store);
-    await seedPackages(system.store);
+    await seedSubjectCatalog(system);
+    await seedPackages(system);
     const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'] as const;
     const caughtUp = async () => {
       if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
@@ -243,10 +243,10 @@ describe('erasure', () => {
         termsAccepted: { version: '1.0', ip: null },
         student: { grade: 'Grade 10', isUniversityStudent: false },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     if (!studentId) throw new Error('no student profile');
-    const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+    const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
     const purchaseId = 'erasure-purchase';
     await claimEnrollment(system.accounts.handlers, { studentId, subjectId: math, purchaseId, gradeTierId: 'grade_10_under' }, ctx());
     const courseId = courseIdForPurchase(purchaseId);

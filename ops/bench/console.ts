@@ -29,6 +29,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
+import { systemClock } from '../../src/adapters/clock/clock.ts';
 import { loadConfig } from '../../src/adapters/config/config.ts';
 import type { NewEvent } from '../../src/adapters/eventstore/eventStore.ts';
 import { claimEnrollment, confirmEnrollment } from '../../src/commands/accounts/enrollment.ts';
@@ -95,7 +96,8 @@ interface Corpus {
   packageId: string;
 }
 
-const ctx = () => commandContext({ actorRole: 'system' });
+// The benchmark runs at the real time.
+const ctx = () => commandContext({ actorRole: 'system', now: systemClock.now() });
 
 /** Runs `work` over `items`, `width` at a time. */
 async function inParallel<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>) {
@@ -133,7 +135,7 @@ async function arrangeTutors(
 ): Promise<Tutor[]> {
   const handlers = tutorHandlers(system.store);
   const { tutors: profiles } = handlers;
-  const asAdmin = () => commandContext({ actorId: adminId, actorRole: 'admin' });
+  const asAdmin = () => commandContext({ actorId: adminId, actorRole: 'admin', now: system.clock.now() });
   const middle = new Date((period.start.getTime() + period.end.getTime()) / 2);
   const everyDay = Array.from({ length: 7 }, (_, dayOfWeek) => ({ dayOfWeek, startTime: '06:00', endTime: '22:00' }));
   const tutors: Tutor[] = [];
@@ -159,7 +161,7 @@ async function arrangeTutors(
         },
         ctx(),
       );
-      const asTutor = () => commandContext({ actorId: tutorId, actorRole: 'tutor' });
+      const asTutor = () => commandContext({ actorId: tutorId, actorRole: 'tutor', now: system.clock.now() });
       await profiles.handle(
         tutorId,
         { type: 'CreateTutorProfile', data: { tutorId, userId: tutorId, applicationId: `bench-${n}` } },
@@ -385,8 +387,8 @@ async function fillLedgers(system: System, students: Student[], total: number, p
 }
 
 async function arrange(system: System, adminId: string): Promise<Corpus> {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp(system, ['subjects', 'packages']);
   const catalog = (await listSubjects(system.sql)).map((s) => ({ id: s.id, name: s.name }));
   const subject = catalog.find((s) => s.name === 'Math (Grade 10 & Under)');
@@ -481,7 +483,7 @@ let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 try {
   system = await createSystem(config, 'all');
   say(`arranging ${TUTORS} tutors, ${STUDENTS + 1} students with courses, ${f(TUTORS * SESSIONS_PER_TUTOR)} completed sessions…`);
-  const { userId: adminId } = await createStaffAccount(system.accounts, {
+  const { userId: adminId } = await createStaffAccount(system.accounts, system.clock, {
     username: `bench-admin-${randomBytes(3).toString('hex')}`,
     email: `bench-admin-${randomBytes(3).toString('hex')}@example.com`,
     firstName: 'Bench',

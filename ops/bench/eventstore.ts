@@ -8,6 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
+import { systemClock } from '../../src/adapters/clock/clock.ts';
 import { connect } from '../../src/adapters/db/db.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embeddedPostgres.ts';
 import { migrate } from '../../src/adapters/db/migrate.ts';
@@ -39,7 +40,7 @@ async function commandAppends(writers: number, perWriter: number): Promise<numbe
   const started = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async () => {
-      for (let i = 0; i < perWriter; i++) await receiveContactMessage(store, message, commandContext());
+      for (let i = 0; i < perWriter; i++) await receiveContactMessage(store, message, commandContext({ now: systemClock.now() }));
     }),
   );
   return (writers * perWriter) / ((performance.now() - started) / 1000);
@@ -55,7 +56,11 @@ async function existingStreamCommands(writers: number, perWriter: number): Promi
     Array.from({ length: writers }, async (_, w) => {
       const streams = Array.from({ length: 25 }, () => `usernameReservation-bench${w}${randomUUID().slice(0, 8)}`);
       for (const id of streams) {
-        await reservations.handle(id, { type: 'Reserve', data: { holderId: `user-u${w}`, takenMessage: 'taken' } }, commandContext());
+        await reservations.handle(
+          id,
+          { type: 'Reserve', data: { holderId: `user-u${w}`, takenMessage: 'taken' } },
+          commandContext({ now: systemClock.now() }),
+        );
       }
       return streams;
     }),
@@ -70,7 +75,7 @@ async function existingStreamCommands(writers: number, perWriter: number): Promi
         const command = release
           ? ({ type: 'Release', data: { holderId } } as const)
           : ({ type: 'Reserve', data: { holderId, takenMessage: 'taken' } } as const);
-        await reservations.handle(id, command, commandContext());
+        await reservations.handle(id, command, commandContext({ now: systemClock.now() }));
       }
     }),
   );

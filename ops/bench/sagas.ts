@@ -74,7 +74,8 @@ async function appendMessages(system: System, from: number, count: number, rate 
     let next = from;
     await Promise.all(
       Array.from({ length: WRITERS }, async () => {
-        while (next < from + count) await receiveContactMessage(system.store, contactMessage(next++), commandContext());
+        while (next < from + count)
+          await receiveContactMessage(system.store, contactMessage(next++), commandContext({ now: system.clock.now() }));
       }),
     );
     return;
@@ -84,9 +85,11 @@ async function appendMessages(system: System, from: number, count: number, rate 
   for (let k = 0; k < count; k++) {
     const wait = start + (k * 1000) / rate - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const append: Promise<unknown> = receiveContactMessage(system.store, contactMessage(from + k), commandContext()).finally(() =>
-      inFlight.delete(append),
-    );
+    const append: Promise<unknown> = receiveContactMessage(
+      system.store,
+      contactMessage(from + k),
+      commandContext({ now: system.clock.now() }),
+    ).finally(() => inFlight.delete(append));
     inFlight.add(append);
   }
   await Promise.all(inFlight);

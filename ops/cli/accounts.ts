@@ -19,7 +19,7 @@ export async function createAdmin(system: System, options: AdminOptions): Promis
   const generated = !options.password;
   const password = options.password ?? randomBytes(12).toString('base64url');
   if (password.length < 6) throw new UsageError('The password must be at least 6 characters long');
-  const { userId, position } = await createStaffAccount(system.accounts, {
+  const { userId, position } = await createStaffAccount(system.accounts, system.clock, {
     username: options.username,
     email: options.email,
     firstName: options.firstName,

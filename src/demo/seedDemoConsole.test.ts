@@ -30,14 +30,18 @@ const cookieOf = async (who: { username: string; password: string }) => {
 
 describe('the demo console seed', () => {
   it('records a purchase, a declined card, last period’s sessions and next week’s, once', async () => {
-    const credentials = await seedDemoAccounts(system.accounts);
-    await seedSubjectCatalog(system.store);
-    await seedPackages(system.store);
+    const credentials = await seedDemoAccounts(system.accounts, system.clock);
+    await seedSubjectCatalog(system);
+    await seedPackages(system);
     await system.projections.catchUp(['subjects', 'packages']);
-    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
-      calendarConnected: true,
-      googleIdOf: devSubjectOf,
-    });
+    await seedDemoTutors(
+      { store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock },
+      await listSubjects(system.sql),
+      {
+        calendarConnected: true,
+        googleIdOf: devSubjectOf,
+      },
+    );
     await system.projections.catchUp(['users', 'students', 'tutors']);
     const parent = credentials.find((c) => c.role === 'parent');
     const admin = credentials.find((c) => c.role === 'admin');

@@ -29,7 +29,7 @@ withTestApp((s, a) => {
 });
 
 const NY = 'America/New_York';
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 
 /** 1 MB: past the body limit (a 413) and any route's field. */
 const MEGABYTE = 'x'.repeat(1_000_000);
@@ -559,8 +559,8 @@ async function failureOf(probe: Probe, value: string): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   const caughtUp = async () => {
     const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions', 'promo_codes'] as const;
     if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
@@ -591,7 +591,7 @@ beforeAll(async () => {
       termsAccepted: { version: '1.0', ip: null },
       student: { grade: 'Grade 10', isUniversityStudent: false },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!studentId) throw new Error('no student profile');
   const purchaseId = 'buy-extreme-sam';
@@ -604,7 +604,7 @@ beforeAll(async () => {
   await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
   sam = { userId, studentId, courseId, purchaseId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 
-  const staff = await createStaffAccount(system.accounts, {
+  const staff = await createStaffAccount(system.accounts, system.clock, {
     username: 'extreme-admin',
     email: 'extreme-admin@example.com',
     firstName: 'Ad',

@@ -19,7 +19,7 @@ beforeAll(async () => {
     const base = { username: `walk-${role}`, email: `walk-${role}@example.com`, firstName: 'Walk', lastName: role, password: 'secret123' };
     const { userId, studentId, position } =
       role === 'admin' || role === 'finance'
-        ? await createStaffAccount(system.accounts, { ...base, role })
+        ? await createStaffAccount(system.accounts, system.clock, { ...base, role })
         : await registerAccount(
             system.accounts,
             {
@@ -32,7 +32,7 @@ beforeAll(async () => {
               termsAccepted: { version: '1.0', ip: null },
               student: role === 'student' || role === 'student_secondary' ? { grade: 'Grade 10', isUniversityStudent: false } : null,
             },
-            commandContext(),
+            commandContext({ now: system.clock.now() }),
           );
     await waitForProjections(system.sql, ['users', 'students'], position, 5000);
     const { token } = await system.signIns.create(userId, role, role === 'student_secondary' ? studentId : null);

@@ -134,7 +134,7 @@ describe('operators only (issue 23 §6)', () => {
     expect(anonymous.json()).toEqual({ status: expect.stringMatching(/^(ok|degraded)$/) });
     expect(anonymous.headers['cache-control']).toBe('no-store');
 
-    const staff = await createStaffAccount(system.accounts, {
+    const staff = await createStaffAccount(system.accounts, system.clock, {
       username: 'health-admin',
       email: 'health-admin@example.com',
       firstName: 'Hal',

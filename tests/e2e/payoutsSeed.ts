@@ -12,13 +12,13 @@ export const E2E_PAYOUT_DAY = '2025-01-06';
  * One demo tutor at 45.00 an hour with two sessions held on January 6th and 7th, 2025 (appended
  * as booking and completion record them: the API books only future hours).
  */
-export async function seedPayoutPeriod(system: Pick<System, 'sql' | 'store'>): Promise<void> {
+export async function seedPayoutPeriod(system: Pick<System, 'sql' | 'store' | 'clock'>): Promise<void> {
   const [tutor] = await system.sql<{ id: string }[]>`SELECT id FROM tutors ORDER BY id LIMIT 1`;
   if (!tutor) throw new Error('no demo tutor to pay');
   await changeTutorRate(
     tutorHandlers(system.store),
     { tutorId: tutor.id, hourlyRateCents: 4500, effectiveFrom: new Date('2024-12-01T05:00:00Z'), reason: 'Demo rate' },
-    commandContext({ actorRole: 'admin' }),
+    commandContext({ actorRole: 'admin', now: system.clock.now() }),
   );
   const parties = { tutorId: tutor.id, studentId: 'e2e-payout-student', studentUserId: 'e2e-payout-student' };
   for (const start of ['2025-01-06T15:00:00.000Z', '2025-01-07T15:00:00.000Z']) {

@@ -341,8 +341,16 @@ async function usedUpCourse(page: Page, request: APIRequestContext): Promise<str
     const ledger = courseHandlers(new PostgresEventStore(sql)).courses;
     for (let i = 0; i < 4; i++) {
       const sessionId = `e2e-session-${i}`;
-      await ledger.handle(course.id, { type: 'ReserveCredit', data: { courseId: course.id, sessionId } }, commandContext());
-      await ledger.handle(course.id, { type: 'ConsumeCredit', data: { courseId: course.id, sessionId } }, commandContext());
+      await ledger.handle(
+        course.id,
+        { type: 'ReserveCredit', data: { courseId: course.id, sessionId } },
+        commandContext({ now: new Date() }),
+      );
+      await ledger.handle(
+        course.id,
+        { type: 'ConsumeCredit', data: { courseId: course.id, sessionId } },
+        commandContext({ now: new Date() }),
+      );
     }
   } finally {
     await sql.end({ timeout: 5 });

@@ -43,7 +43,7 @@ const system = await createSystem(
   { clock },
 );
 // The admin the admin sign-in journey uses.
-const admin = await createStaffAccount(system.accounts, {
+const admin = await createStaffAccount(system.accounts, system.clock, {
   username: 'e2e.admin',
   email: 'e2e.admin@example.com',
   firstName: 'Erin',
@@ -53,7 +53,7 @@ const admin = await createStaffAccount(system.accounts, {
 });
 await waitForProjections(system.sql, ['users'], admin.position, 10_000);
 // The finance user the payouts journey uses.
-const finance = await createStaffAccount(system.accounts, {
+const finance = await createStaffAccount(system.accounts, system.clock, {
   username: 'e2e.finance',
   email: 'e2e.finance@example.com',
   firstName: 'Fin',
@@ -64,15 +64,19 @@ const finance = await createStaffAccount(system.accounts, {
 await waitForProjections(system.sql, ['users'], finance.position, 10_000);
 // The demo accounts a fresh install gets (a parent with one student, Sam): their generated
 // passwords go to a file the tests read (tests/e2e/helpers.ts, demoAccount).
-const demo = await seedDemoAccounts(system.accounts);
+const demo = await seedDemoAccounts(system.accounts, system.clock);
 // The catalogue and the two demo tutors, as `npm start` seeds them on a fresh install.
-await seedSubjectCatalog(system.store);
-await seedPackages(system.store);
+await seedSubjectCatalog(system);
+await seedPackages(system);
 await system.projections.catchUp(['subjects']);
-await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
-  calendarConnected: system.calendar.kind === 'sandbox',
-  googleIdOf: devSubjectOf,
-});
+await seedDemoTutors(
+  { store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock },
+  await listSubjects(system.sql),
+  {
+    calendarConnected: system.calendar.kind === 'sandbox',
+    googleIdOf: devSubjectOf,
+  },
+);
 await system.projections.catchUp(['tutors']);
 // The hours saga writes the demo tutors' weekly hours to their calendars as "Topmark Hours", where the slots come from.
 for (const deadline = Date.now() + 60_000; ; ) {

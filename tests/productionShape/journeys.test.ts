@@ -64,7 +64,7 @@ beforeAll(async () => {
     [ADMIN, 'admin'],
     [FINANCE, 'finance'],
   ] as const) {
-    await createStaffAccount(system.accounts, {
+    await createStaffAccount(system.accounts, system.clock, {
       username: who.username,
       email: `${who.username}@example.com`,
       firstName: 'Staff',
@@ -73,14 +73,18 @@ beforeAll(async () => {
       role,
     });
   }
-  demo = await seedDemoAccounts(system.accounts);
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  demo = await seedDemoAccounts(system.accounts, system.clock);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await system.projections.catchUp(['subjects', 'packages']);
-  await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, await listSubjects(system.sql), {
-    calendarConnected: system.calendar.kind === 'sandbox',
-    googleIdOf: devSubjectOf,
-  });
+  await seedDemoTutors(
+    { store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock },
+    await listSubjects(system.sql),
+    {
+      calendarConnected: system.calendar.kind === 'sandbox',
+      googleIdOf: devSubjectOf,
+    },
+  );
   await system.projections.catchUp(['users', 'students', 'tutors']);
   app = await buildApp(system, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

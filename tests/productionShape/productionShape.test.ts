@@ -77,7 +77,7 @@ beforeAll(async () => {
     [ADMIN, 'admin'],
     [FINANCE, 'finance'],
   ] as const) {
-    await createStaffAccount(seeder.accounts, {
+    await createStaffAccount(seeder.accounts, seeder.clock, {
       username: who.username,
       email: `${who.username}@example.com`,
       firstName: 'Shape',
@@ -88,10 +88,14 @@ beforeAll(async () => {
   }
   if (!(await waitForProjections(seeder.sql, ['subjects', 'packages'], await seeder.store.committedPosition(), 60_000)))
     throw new Error(`the catalogue's read models did not catch up\n${cluster.logs()}`);
-  await seedDemoTutors({ store: seeder.store, accounts: demoTutorAccounts(seeder.accounts) }, await listSubjects(seeder.sql), {
-    calendarConnected: true,
-    googleIdOf: devSubjectOf,
-  });
+  await seedDemoTutors(
+    { store: seeder.store, accounts: demoTutorAccounts(seeder.accounts), clock: seeder.clock },
+    await listSubjects(seeder.sql),
+    {
+      calendarConnected: true,
+      googleIdOf: devSubjectOf,
+    },
+  );
   if (!(await waitForProjections(seeder.sql, ['users', 'students', 'tutors'], await seeder.store.committedPosition(), 60_000)))
     throw new Error(`the tutors' read models did not catch up\n${cluster.logs()}`);
   // The hours saga (on a worker) writes each tutor's weekly hours to their calendar as "Topmark Hours": the slots come from there.

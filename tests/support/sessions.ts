@@ -15,7 +15,7 @@ export interface RegisteredStudent {
 
 /** A verified local student account with its profile (Grade 10), signed in; `parentId` makes it a parent's child. */
 export async function registeredStudent(
-  system: Pick<System, 'accounts' | 'signIns'>,
+  system: Pick<System, 'accounts' | 'signIns' | 'clock'>,
   n: string,
   options: { parentId?: string; firstName?: string; lastName?: string } = {},
 ): Promise<RegisteredStudent> {
@@ -36,7 +36,7 @@ export async function registeredStudent(
       student: { grade: 'Grade 10', isUniversityStudent: false },
       ...(options.parentId ? { parentId: options.parentId } : {}),
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!studentId) throw new Error('no student profile');
   return { userId, studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
@@ -44,7 +44,7 @@ export async function registeredStudent(
 
 /** A verified local parent account (no student of their own yet): `registeredStudent(…, { parentId })` adds one. */
 export async function registeredParent(
-  system: Pick<System, 'accounts'>,
+  system: Pick<System, 'accounts' | 'clock'>,
   n: string,
   name: { firstName?: string; lastName?: string; email?: string } = {},
 ): Promise<{ userId: string; email: string }> {
@@ -65,7 +65,7 @@ export async function registeredParent(
       emailVerified: true,
       termsAccepted: { version: '1.0', ip: null },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   return { userId, email };
 }

@@ -21,7 +21,7 @@ export interface ApprovedTutor {
  * `tutorRoutes.test.ts` covers. `n` keeps usernames and addresses apart within a database.
  */
 export async function approvedTutor(
-  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns'>,
+  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns' | 'clock'>,
   n: string,
   name: { firstName: string; lastName: string } = { firstName: 'Tess', lastName: `Tutor${n}` },
 ): Promise<ApprovedTutor> {
@@ -40,12 +40,12 @@ export async function approvedTutor(
       emailVerified: true,
       termsAccepted: null,
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   await tutorHandlers(system.store).tutors.handle(
     userId,
     { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: `application-${n}` } },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!(await waitForProjections(system.sql, ['users', 'tutors'], await system.store.committedPosition(), 30_000)))
     throw new Error('the read models did not catch up with the tutor');
@@ -59,7 +59,7 @@ export async function approvedTutor(
  * where the slots come from.
  */
 export async function setWeeklyHours(
-  system: Pick<System, 'store' | 'calendar'>,
+  system: Pick<System, 'store' | 'calendar' | 'clock'>,
   tutor: Pick<ApprovedTutor, 'tutorId' | 'userId'>,
   availability: WeeklyHours[],
   timeZone: string,
@@ -67,7 +67,7 @@ export async function setWeeklyHours(
   const { position } = await tutorHandlers(system.store).tutors.handle(
     tutor.tutorId,
     { type: 'SetWeeklyHours', data: { tutorId: tutor.tutorId, availability, timeZone } },
-    commandContext({ actorId: tutor.userId, actorRole: 'tutor' }),
+    commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() }),
   );
   const deadline = Date.now() + 30_000;
   const wanted = new Set(availability.map((h) => h.dayOfWeek)).size;
@@ -92,7 +92,7 @@ export async function setWeeklyHours(
  * test that buys a subject first gives it a tutor. Waits until the directory lists them.
  */
 export async function listedTutorTeaching(
-  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns'>,
+  system: Pick<System, 'accounts' | 'store' | 'sql' | 'signIns' | 'clock'>,
   n: string,
   subjectNames: readonly string[],
 ): Promise<ApprovedTutor> {
@@ -108,7 +108,7 @@ export async function listedTutorTeaching(
   });
   const { tutors } = tutorHandlers(system.store);
   const { tutorId } = tutor;
-  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
   await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, ctx());
   await tutors.handle(tutorId, { type: 'SetQualifications', data: { tutorId, qualifications, catalog } }, ctx());
   await tutors.handle(

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import { CURRENT_TERMS_VERSION } from '../../domain/accounts/accountForms.ts';
 import type { AccountRole } from '../../domain/accounts/user.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
@@ -14,8 +15,11 @@ export interface StaffAccount {
   role: Extract<AccountRole, 'admin' | 'finance'>;
 }
 
-/** Staff accounts are created by an operator (`npm run ops -- admin:create`), verified and with terms accepted. */
-export function createStaffAccount(deps: AccountDeps, staff: StaffAccount, commandId?: string) {
+/**
+ * Staff accounts are created by an operator (`npm run ops -- admin:create`), verified and with terms
+ * accepted, at the clock's time.
+ */
+export function createStaffAccount(deps: AccountDeps, clock: Clock, staff: StaffAccount, commandId?: string) {
   return registerAccount(
     deps,
     {
@@ -26,7 +30,7 @@ export function createStaffAccount(deps: AccountDeps, staff: StaffAccount, comma
       emailVerified: true,
       termsAccepted: { version: CURRENT_TERMS_VERSION, ip: null },
     },
-    commandContext({ commandId, actorRole: 'operator' }),
+    commandContext({ commandId, actorRole: 'operator', now: clock.now() }),
   );
 }
 
@@ -40,9 +44,9 @@ const demoPassword = () => randomBytes(9).toString('base64url');
 
 /**
  * A fresh embedded install gets one account per kind of person, so a newcomer can look around.
- * Command ids are fixed, so seeding twice creates nothing twice.
+ * Command ids are fixed, so seeding twice creates nothing twice. Each command decides at the clock's time.
  */
-export async function seedDemoAccounts(deps: AccountDeps): Promise<DemoCredential[]> {
+export async function seedDemoAccounts(deps: AccountDeps, clock: Clock): Promise<DemoCredential[]> {
   const credentials: DemoCredential[] = [];
   const seed = async (
     key: string,
@@ -59,7 +63,7 @@ export async function seedDemoAccounts(deps: AccountDeps): Promise<DemoCredentia
         emailVerified: true,
         termsAccepted: { version: CURRENT_TERMS_VERSION, ip: null },
       },
-      commandContext({ commandId: deterministicUuid(`demo-seed/${key}`), actorRole: 'system' }),
+      commandContext({ commandId: deterministicUuid(`demo-seed/${key}`), actorRole: 'system', now: clock.now() }),
     );
     credentials.push({ role: account.role, username: account.username, password });
     return result;

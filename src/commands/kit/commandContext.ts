@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { systemClock } from '../../adapters/clock/clock.ts';
 import type { EventMetadata } from '../../adapters/eventstore/eventStore.ts';
 
 /** Who asked, from where, and as part of what: becomes every appended event's metadata. */
@@ -15,11 +14,12 @@ export interface CommandContext {
 }
 
 /**
- * `now` comes from the system's clock (src/adapters/clock): routes (`contextFrom`), sagas and
- * workers pass it, so a test server that moves its clock moves every decision. Left out (unit
- * tests, install-time seeds), it is the real time.
+ * `now` is required: it comes from the system's clock (src/adapters/clock) — routes
+ * (`contextFrom`), modules, sagas, workers and seeds pass it — so no command ever reads the real
+ * time itself and a test server that moves its clock moves every decision. Tests pass a fixed
+ * instant or their own clock's.
  */
-export function commandContext(partial: Partial<CommandContext> = {}): CommandContext {
+export function commandContext(partial: Partial<CommandContext> & Pick<CommandContext, 'now'>): CommandContext {
   const commandId = partial.commandId ?? randomUUID();
   return {
     commandId,
@@ -29,7 +29,7 @@ export function commandContext(partial: Partial<CommandContext> = {}): CommandCo
     causationId: partial.causationId ?? null,
     ip: partial.ip ?? null,
     userAgent: partial.userAgent ?? null,
-    now: partial.now ?? systemClock.now(),
+    now: partial.now,
   };
 }
 

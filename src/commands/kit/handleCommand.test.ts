@@ -17,7 +17,7 @@ const message = { name: 'Ann Lee', email: 'ann@example.com', subject: 'Hello', m
 
 describe('command handler', () => {
   it('derives event ids from the command id and stamps the metadata', async () => {
-    const ctx = commandContext({ actorId: 'u1', actorRole: 'admin', ip: '127.0.0.1', userAgent: 'test' });
+    const ctx = commandContext({ actorId: 'u1', actorRole: 'admin', ip: '127.0.0.1', userAgent: 'test', now: system.clock.now() });
     const { contactId } = await receiveContactMessage(system.store, message, ctx);
     const [event] = await system.store.readStream(contactStreamId(contactId));
     expect(event?.id).toBe(eventIdFor(ctx.commandId, 0));
@@ -31,7 +31,7 @@ describe('command handler', () => {
   });
 
   it('answers a retried command with its first events and appends nothing', async () => {
-    const ctx = commandContext();
+    const ctx = commandContext({ now: system.clock.now() });
     const first = await receiveContactMessage(system.store, message, ctx);
     const retry = await receiveContactMessage(system.store, message, ctx);
     expect(retry.alreadyHandled).toBe(true);
@@ -40,12 +40,18 @@ describe('command handler', () => {
   });
 
   it('retries on a concurrency conflict and decides again on fresh state', async () => {
-    const { contactId } = await receiveContactMessage(system.store, message, commandContext());
+    const { contactId } = await receiveContactMessage(system.store, message, commandContext({ now: system.clock.now() }));
     // Ten concurrent reports of the same two mails: conflicts are retried, and the decider's
     // "already recorded" rule then turns the duplicates into no-ops.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        recordContactMailSent(system.store, contactId, i % 2 ? 'confirmation' : 'support', `m${i % 2}`, commandContext()),
+        recordContactMailSent(
+          system.store,
+          contactId,
+          i % 2 ? 'confirmation' : 'support',
+          `m${i % 2}`,
+          commandContext({ now: system.clock.now() }),
+        ),
       ),
     );
     const types = (await system.store.readStream(contactStreamId(contactId))).map((e) => e.type);
@@ -55,13 +61,15 @@ describe('command handler', () => {
 
   it('refuses event data that breaks its schema before anything is appended', async () => {
     const bad = { ...message, email: 'ann@example.com', name: 'x'.repeat(10) };
-    const { contactId } = await receiveContactMessage(system.store, bad, commandContext());
-    await expect(recordContactMailSent(system.store, contactId, 'support', 42 as unknown as string, commandContext())).rejects.toThrow();
+    const { contactId } = await receiveContactMessage(system.store, bad, commandContext({ now: system.clock.now() }));
+    await expect(
+      recordContactMailSent(system.store, contactId, 'support', 42 as unknown as string, commandContext({ now: system.clock.now() })),
+    ).rejects.toThrow();
     expect(await system.store.readStream(contactStreamId(contactId))).toHaveLength(1);
   });
 
   it('keeps personal data encrypted in the log and readable through the store', async () => {
-    const { contactId } = await receiveContactMessage(system.store, message, commandContext());
+    const { contactId } = await receiveContactMessage(system.store, message, commandContext({ now: system.clock.now() }));
     const [sealed] = await system.store.readStreamSealed(contactStreamId(contactId));
     expect(JSON.stringify(sealed?.data)).not.toContain('ann@example.com');
     expect(JSON.stringify(sealed?.data)).not.toContain('Ann Lee');
@@ -77,15 +85,27 @@ describe('command handler', () => {
     const a = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
     const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
     const stream = `usernameReservation-cache${Date.now()}`;
-    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
-    await b.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
-    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    await a.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
+    await b.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext({ now: system.clock.now() }));
+    await b.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
     // a's cache still says "held by a": releasing on it would append; the revision check refutes it.
-    const stale = await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    const stale = await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext({ now: system.clock.now() }));
     expect(stale.events).toEqual([]);
     // a's cache says "held by a" no more; a refusal on a guessed state is decided again on the stream.
     await expect(
-      a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext()),
+      a.handle(
+        stream,
+        { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } },
+        commandContext({ now: system.clock.now() }),
+      ),
     ).rejects.toThrow('taken');
     expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual(['ValueReserved', 'ValueReleased', 'ValueReserved']);
   });
@@ -94,17 +114,33 @@ describe('command handler', () => {
     const a = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
     const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
     const stream = `usernameReservation-noop${Date.now()}`;
-    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
-    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    await a.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
+    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext({ now: system.clock.now() }));
     // Another process takes the value for user-b; a's cache still says it is free.
-    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    await b.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
     // On a's cache, releasing user-b's claim is a no-op; on the stream it is a release.
-    const released = await a.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext());
+    const released = await a.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext({ now: system.clock.now() }));
     expect(released.events.map((e) => e.type)).toEqual(['ValueReleased']);
     // And the other way: a's cache now says free, b's says held by b; b's "already mine" must read on.
-    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext());
+    await a.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
     await expect(
-      b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext()),
+      b.handle(
+        stream,
+        { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } },
+        commandContext({ now: system.clock.now() }),
+      ),
     ).rejects.toThrow('taken');
     expect((await system.store.readStream(stream)).map((e) => e.type)).toEqual([
       'ValueReserved',
@@ -125,15 +161,31 @@ describe('command handler', () => {
     const a = commandHandler(counting, reservationDecider, (id) => id, new FoldedStateCache());
     const b = commandHandler(system.store, reservationDecider, (id) => id, new FoldedStateCache());
     const stream = `usernameReservation-catchup${Date.now()}`;
-    await a.handle(stream, { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } }, commandContext());
-    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext());
+    await a.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-a', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
+    await a.handle(stream, { type: 'Release', data: { holderId: 'user-a' } }, commandContext({ now: system.clock.now() }));
     // Another process takes the name twice over; a's entry is two events behind.
-    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
-    await b.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext());
-    await b.handle(stream, { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } }, commandContext());
+    await b.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
+    await b.handle(stream, { type: 'Release', data: { holderId: 'user-b' } }, commandContext({ now: system.clock.now() }));
+    await b.handle(
+      stream,
+      { type: 'Reserve', data: { holderId: 'user-b', takenMessage: 'taken' } },
+      commandContext({ now: system.clock.now() }),
+    );
     reads.length = 0;
     await expect(
-      a.handle(stream, { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } }, commandContext()),
+      a.handle(
+        stream,
+        { type: 'Reserve', data: { holderId: 'user-c', takenMessage: 'taken' } },
+        commandContext({ now: system.clock.now() }),
+      ),
     ).rejects.toThrow('taken');
     // The guess (revision 1) was refuted by the append; the retry read from revision 2 on, not the whole stream.
     expect(reads).toEqual([2]);
@@ -142,9 +194,11 @@ describe('command handler', () => {
   });
 
   it('refuses text PostgreSQL cannot store before anything is appended', async () => {
-    const ctx = commandContext();
+    const ctx = commandContext({ now: system.clock.now() });
     for (const name of ['Nul\u0000Name', 'Lone\uD800Surrogate']) {
-      await expect(receiveContactMessage(system.store, { ...message, name }, commandContext())).rejects.toMatchObject({ kind: 'invalid' });
+      await expect(
+        receiveContactMessage(system.store, { ...message, name }, commandContext({ now: system.clock.now() })),
+      ).rejects.toMatchObject({ kind: 'invalid' });
     }
     const ok = await receiveContactMessage(system.store, { ...message, name: 'Emoji 😀 ok' }, ctx);
     expect(ok.position).not.toBeNull();

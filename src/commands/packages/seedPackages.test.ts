@@ -15,11 +15,11 @@ afterAll(() => system.dispose());
 describe('seeding packages', () => {
   it('skips tiers not defined yet, then defines 1x/2x/3x per week for every tier, once', async () => {
     const warnings: string[] = [];
-    await seedPackages(system.store, (m) => warnings.push(m));
+    await seedPackages(system, (m) => warnings.push(m));
     expect(warnings).toHaveLength(3);
-    await seedSubjectCatalog(system.store);
-    await Promise.all([seedPackages(system.store), seedPackages(system.store)]);
-    await seedPackages(system.store);
+    await seedSubjectCatalog(system);
+    await Promise.all([seedPackages(system), seedPackages(system)]);
+    await seedPackages(system);
     const events = await system.store.readStream(packageStreamId(packageIdOf('grade_11_12', 'weekly_2')));
     expect(events).toHaveLength(1);
     expect(await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000)).toBe(true);

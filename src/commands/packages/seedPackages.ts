@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { DomainError } from '../../domain/kit/decider.ts';
 import { packageStreamId } from '../../domain/packages/package.ts';
@@ -12,15 +13,20 @@ import { commandHandler } from '../kit/handleCommand.ts';
 /** A package's id: fixed per (tier, frequency), so every start lands on the same stream. */
 export const packageIdOf = (gradeTierId: string, packageTypeId: string) => deterministicUuid(`package/${gradeTierId}/${packageTypeId}`);
 
-const seedContext = (key: string) => commandContext({ commandId: deterministicUuid(`package-seed/${key}`), actorRole: 'system' });
+const seedContext = (clock: Clock, key: string) =>
+  commandContext({ commandId: deterministicUuid(`package-seed/${key}`), actorRole: 'system', now: clock.now() });
 
 /**
  * Seeds a package per grade tier and frequency (1x/2x/3x per week) through their commands, at
  * every start, after the catalogue (`seedSubjectCatalog`). The price comes from the tier's base
  * price as its stream records it, through the one pricing policy. Ids and command ids are
- * fixed, so a second run appends nothing; a tier not defined yet is skipped (reported).
+ * fixed, so a second run appends nothing; a tier not defined yet is skipped (reported). Each
+ * command decides at the system's clock.
  */
-export async function seedPackages(store: EventStore, warn: (message: string) => void = () => {}): Promise<void> {
+export async function seedPackages(
+  { store, clock }: { store: EventStore; clock: Clock },
+  warn: (message: string) => void = () => {},
+): Promise<void> {
   const packages = commandHandler(store, packageDecider, packageStreamId);
   const tiers = commandHandler(store, gradeTierDecider, gradeTierStreamId);
   for (const { tierId } of catalogGradeTiers) {
@@ -44,7 +50,7 @@ export async function seedPackages(store: EventStore, warn: (message: string) =>
               packageTypeId: frequency.id,
             },
           },
-          seedContext(`${tierId}/${frequency.id}`),
+          seedContext(clock, `${tierId}/${frequency.id}`),
         )
         .catch((error: unknown) => {
           if (!(error instanceof DomainError) || error.kind !== 'conflict') throw error;

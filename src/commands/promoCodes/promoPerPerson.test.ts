@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => system.dispose());
 
-const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
-const as = (userId: string) => commandContext({ actorId: userId, actorRole: 'student' });
+const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
+const as = (userId: string) => commandContext({ actorId: userId, actorRole: 'student', now: system.clock.now() });
 
 describe('the per-person use limit on real PostgreSQL', () => {
   it('10 concurrent checkouts by one account on a code allowing 2 each: exactly 2 hold a use, another account still can', async () => {

@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => system.dispose());
 
-const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
-const buyer = (n: number) => commandContext({ actorId: `u${n}`, actorRole: 'student' });
+const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
+const buyer = (n: number) => commandContext({ actorId: `u${n}`, actorRole: 'student', now: system.clock.now() });
 
 describe('promo code uses on real PostgreSQL', () => {
   it('12 concurrent claims on a code limited to 5 uses: exactly 5 succeed, the rest are told it is used up', async () => {

@@ -19,9 +19,13 @@ const subjectStreams = async () => (await system.store.listStreams({ category: '
 describe('seeding the subject catalogue', () => {
   it('skips a seed subject whose name an admin gave another subject at that level, and seeds the rest', async () => {
     const handlers = subjectHandlers(system.store);
-    await addSubject(handlers, { name: 'FUNCTIONS', gradeLevel: 'grade_10_under' }, commandContext({ actorRole: 'admin' }));
+    await addSubject(
+      handlers,
+      { name: 'FUNCTIONS', gradeLevel: 'grade_10_under' },
+      commandContext({ actorRole: 'admin', now: system.clock.now() }),
+    );
     const warnings: string[] = [];
-    await seedSubjectCatalog(system.store, (m) => warnings.push(m));
+    await seedSubjectCatalog(system, (m) => warnings.push(m));
     expect(warnings).toEqual(['Catalogue seed: subject Functions skipped: A subject named "Functions" already exists at Grade 10 & Under']);
     expect(await subjectStreams()).toBe(catalogSubjects.length);
   });
@@ -32,10 +36,20 @@ describe('seeding the subject catalogue', () => {
     const seedId = (name: string, level: 'grade_11_12' | 'university') =>
       deterministicUuid(`subject/${deterministicUuid(`subject-catalog-seed/subject/${subjectNameKey(level, name)}`)}`);
     const physics = seedId('Physics (Grade 11-12)', 'grade_11_12');
-    await editSubject(handlers, physics, { name: 'Physics 12', gradeLevel: 'grade_11_12' }, commandContext({ actorRole: 'admin' }));
-    await setSubjectActive(handlers, seedId('Finance (University/College)', 'university'), false, commandContext({ actorRole: 'admin' }));
+    await editSubject(
+      handlers,
+      physics,
+      { name: 'Physics 12', gradeLevel: 'grade_11_12' },
+      commandContext({ actorRole: 'admin', now: system.clock.now() }),
+    );
+    await setSubjectActive(
+      handlers,
+      seedId('Finance (University/College)', 'university'),
+      false,
+      commandContext({ actorRole: 'admin', now: system.clock.now() }),
+    );
     const before = await eventCount();
-    await seedSubjectCatalog(system.store);
+    await seedSubjectCatalog(system);
     expect(await eventCount()).toBe(before);
     expect((await handlers.subjects.load(physics)).entry?.name).toBe('Physics 12');
     expect((await handlers.subjects.load(seedId('Finance (University/College)', 'university'))).active).toBe(false);

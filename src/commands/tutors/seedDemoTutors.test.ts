@@ -11,7 +11,7 @@ import { tutorHandlers } from './tutorHandlers.ts';
 let system: TestSystem;
 beforeAll(async () => {
   system = await createTestSystem('all');
-  await seedSubjectCatalog(system.store);
+  await seedSubjectCatalog(system);
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
 });
 afterAll(async () => system.dispose());
@@ -21,10 +21,14 @@ const eventCount = async () => Number((await system.sql<{ n: bigint }[]>`SELECT 
 describe('seeding the demo tutors', () => {
   it('creates onboarded tutors with subjects (implied levels included) and weekly hours, once', async () => {
     const catalog = await listSubjects(system.sql);
-    const credentials = await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, {
-      calendarConnected: true,
-      googleIdOf: devSubjectOf,
-    });
+    const credentials = await seedDemoTutors(
+      { store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock },
+      catalog,
+      {
+        calendarConnected: true,
+        googleIdOf: devSubjectOf,
+      },
+    );
     expect(credentials.map((c) => c.username)).toEqual(demoTutors.map((t) => t.username));
 
     await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 30_000);
@@ -54,7 +58,7 @@ describe('seeding the demo tutors', () => {
     expect(maya.bio).toMatch(/calculus/);
 
     const before = await eventCount();
-    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts) }, catalog, {
+    await seedDemoTutors({ store: system.store, accounts: demoTutorAccounts(system.accounts), clock: system.clock }, catalog, {
       calendarConnected: true,
       googleIdOf: devSubjectOf,
     });

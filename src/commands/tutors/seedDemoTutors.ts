@@ -1,3 +1,4 @@
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { WeeklyHours } from '../../domain/calendar/availability.ts';
 import { normalizeSubjectName } from '../../domain/subjects/gradeLevels.ts';
@@ -90,7 +91,7 @@ export interface DemoTutorCredential {
  * Command ids are fixed, so seeding twice appends nothing twice.
  */
 export async function seedDemoTutors(
-  deps: { accounts: TutorAccountsPort; store: EventStore },
+  deps: { accounts: TutorAccountsPort; store: EventStore; clock: Clock },
   catalog: readonly SubjectRef[],
   /** `googleIdOf`: the Google subject the configured identity provider gives an address (the dev provider's, by default). */
   options: { calendarConnected: boolean; googleIdOf: (email: string) => string },
@@ -105,6 +106,7 @@ export async function seedDemoTutors(
         commandId: deterministicUuid(`demo-seed/tutor/${tutor.key}/${step}`),
         actorId,
         actorRole: actorId ? 'tutor' : 'system',
+        now: deps.clock.now(),
       });
     const { userId } = await deps.accounts.register(
       {

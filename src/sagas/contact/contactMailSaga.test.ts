@@ -39,7 +39,7 @@ describe('contact mail saga', () => {
     const mailer = new FlakyMailer(2);
     system = await createTestSystem('all', {}, { mailer, retry: { retryLimit: 4, retryDelaySeconds: 1 } });
     mailer.delegate = new OutboxMailer(system.sql);
-    const { contactId } = await receiveContactMessage(system.store, message, commandContext());
+    const { contactId } = await receiveContactMessage(system.store, message, commandContext({ now: system.clock.now() }));
     const s = system;
     await until(async () => (await listOutbox(s.sql)).length === 2 && (await s.store.readStream(contactStreamId(contactId))).length === 3);
     await new Promise((r) => setTimeout(r, 1500));
@@ -60,7 +60,7 @@ describe('contact mail saga', () => {
   it('dead-letters a job whose provider never recovers and raises an alert', async () => {
     const mailer = new FlakyMailer(Number.POSITIVE_INFINITY);
     system = await createTestSystem('all', {}, { mailer, retry: { retryLimit: 1, retryDelaySeconds: 1 } });
-    await receiveContactMessage(system.store, message, commandContext());
+    await receiveContactMessage(system.store, message, commandContext({ now: system.clock.now() }));
     const s = system;
     await until(async () => {
       const rows = await s.sql`SELECT 1 FROM alerts WHERE type = 'job_failed'`.catch(() => []);

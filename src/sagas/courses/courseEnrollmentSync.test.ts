@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => system.dispose());
 
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 
 describe('a course keeps its student’s enrolment slots in step', () => {
   it('frees the slot when the tutor is chosen on the course alone (a request that died between the two streams)', async () => {
@@ -32,7 +32,7 @@ describe('a course keeps its student’s enrolment slots in step', () => {
         termsAccepted: { version: '1.0', ip: null },
         student: { grade: 'Grade 10', isUniversityStudent: false },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     if (!studentId) throw new Error('no student profile');
     const purchaseId = 'purchase-sync-1';

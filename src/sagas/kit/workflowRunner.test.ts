@@ -31,10 +31,14 @@ describe('workflow runner', () => {
         termsAccepted: null,
         student: { grade: 'Grade 9', isUniversityStudent: false },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     const handlers = accountHandlers(system.store);
-    await handlers.users.handle(userId, { type: 'DeleteAccount', data: { userId, contactIds: [] } }, commandContext());
+    await handlers.users.handle(
+      userId,
+      { type: 'DeleteAccount', data: { userId, contactIds: [] } },
+      commandContext({ now: system.clock.now() }),
+    );
 
     const taken: string[] = [];
     let failOn: string | null = 'release-username';

@@ -52,7 +52,12 @@ describe('session notices honour each reader’s e-mail settings', () => {
   afterAll(() => system.dispose());
 
   it('does not mail a turned-off kind to that reader, mails the other, and lists it in both bells', async () => {
-    await changeNotificationPreferences(system.store, parties.tutorId, { sessionBooked: false }, commandContext());
+    await changeNotificationPreferences(
+      system.store,
+      parties.tutorId,
+      { sessionBooked: false },
+      commandContext({ now: system.clock.now() }),
+    );
     const start = hourFromNow(72);
     const sessionId = await appendBookedSession(system.store, parties, start, { subjectName: 'Geometry' });
     expect(await sendSessionNotice(deps(), { sessionId, eventId: await lastEventId(sessionId) })).toBe('sent');
@@ -60,7 +65,12 @@ describe('session notices honour each reader’s e-mail settings', () => {
     expect(await mails(tutorEmail, 'Session booked: Geometry')).toHaveLength(0);
 
     // Turned back on: the next change is mailed to the tutor again.
-    await changeNotificationPreferences(system.store, parties.tutorId, { sessionBooked: true, sessionRescheduled: true }, commandContext());
+    await changeNotificationPreferences(
+      system.store,
+      parties.tutorId,
+      { sessionBooked: true, sessionRescheduled: true },
+      commandContext({ now: system.clock.now() }),
+    );
     await appendRescheduled(system.store, { ...parties, sessionId }, start, hourFromNow(96), 0);
     await sendSessionNotice(deps(), { sessionId, eventId: await lastEventId(sessionId) });
     expect(await mails(tutorEmail, 'Session moved: Geometry')).toHaveLength(1);
@@ -72,7 +82,7 @@ describe('session notices honour each reader’s e-mail settings', () => {
   });
 
   it('does not mail reminders to a reader who turned them off', async () => {
-    await changeNotificationPreferences(system.store, parentId, { sessionReminders: false }, commandContext());
+    await changeNotificationPreferences(system.store, parentId, { sessionReminders: false }, commandContext({ now: system.clock.now() }));
     const start = hourFromNow(30);
     const sessionId = await appendBookedSession(system.store, parties, start, { subjectName: 'Biology' });
     expect(await sendSessionReminder(deps(), { sessionId, start, kind: 'day' })).toBe('sent');

@@ -46,7 +46,7 @@ beforeAll(async () => {
         matchedBy: 'google',
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   ({ studentId, userId: studentUserId } = await registeredStudent(system, 'cal-erasure', { firstName: 'Wilhelmina' }));
   if (!(await waitForProjections(system.sql, ['users', 'students'], await system.store.committedPosition(), 30_000)))

@@ -54,7 +54,7 @@ beforeAll(async () => {
         matchedBy: 'google',
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   ({ studentId, userId: studentUserId } = await registeredStudent(system, 'cal-saga'));
 }, 60_000);

@@ -52,8 +52,8 @@ async function familyAndTutor(system: TestSystem, n: string): Promise<Family> {
     lastName: 'Kid',
   });
   const tutor = await approvedTutor(system, `notice-${n}`, { firstName: 'Maya', lastName: `Okafor${n.toUpperCase()}` });
-  await changeTimezone(system.accounts, parentId, PARENT_ZONE, commandContext());
-  await changeTimezone(system.accounts, tutor.tutorId, TUTOR_ZONE, commandContext());
+  await changeTimezone(system.accounts, parentId, PARENT_ZONE, commandContext({ now: system.clock.now() }));
+  await changeTimezone(system.accounts, tutor.tutorId, TUTOR_ZONE, commandContext({ now: system.clock.now() }));
   expect(await waitForProjections(system.sql, ['users', 'students'], await system.store.committedPosition(), 30_000)).toBe(true);
   return {
     parentId,

@@ -35,7 +35,7 @@ beforeAll(async () => {
   sam = await registeredStudent(system, 'settle');
   courseId = randomUUID();
   const { courses } = courseHandlers(system.store);
-  const ctx = () => commandContext({ actorRole: 'system' });
+  const ctx = () => commandContext({ actorRole: 'system', now: system.clock.now() });
   await enrollCourse(
     { courses },
     { courseId, studentId: sam.studentId, subjectId: 'math', packageId: 'pkg', purchaseId: `buy-${courseId}`, credits: 8 },
@@ -79,7 +79,7 @@ async function booked(days: number): Promise<{ sessionId: string; start: string 
       start,
       notes: null,
     },
-    commandContext({ actorId: sam.userId, actorRole: 'student' }),
+    commandContext({ actorId: sam.userId, actorRole: 'student', now: system.clock.now() }),
   );
   return { sessionId, start };
 }

@@ -125,7 +125,7 @@ async function linkTokens(tutor: ApprovedTutor, tokens: OAuthTokens) {
         matchedBy: 'google',
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
 }
 

@@ -45,7 +45,8 @@ describe('the decision mail to tutor applicants', () => {
   afterAll(() => system.dispose());
 
   const handlers = () => tutorHandlers(system.store);
-  const ctx = (name: string) => commandContext({ commandId: deterministicUuid(`decision-mail-test/${name}`), actorRole: 'admin' });
+  const ctx = (name: string) =>
+    commandContext({ commandId: deterministicUuid(`decision-mail-test/${name}`), actorRole: 'admin', now: system.clock.now() });
 
   async function applicant(n: string, firstName: string, lastName: string): Promise<{ applicantId: string; email: string }> {
     const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}@example.com`;

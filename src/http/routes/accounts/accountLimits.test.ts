@@ -55,7 +55,7 @@ async function verifiedStudent(n: string): Promise<{ userId: string; username: s
       termsAccepted: { version: '1.0', ip: null },
       student: { grade: 'Grade 10', isUniversityStudent: false },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   await waitForProjections(system.sql, ['users', 'students'], position, 10_000);
   return { userId, ...person };

@@ -308,7 +308,7 @@ describe('secondary (view-only) login', () => {
 
 describe('parents', () => {
   it("lists only the parent's own students", async () => {
-    const credentials = await seedDemoAccounts(system.accounts);
+    const credentials = await seedDemoAccounts(system.accounts, system.clock);
     await system.projections.catchUp(['users', 'students']);
     const parent = credentials.find((c) => c.role === 'parent');
     const login = await post('/api/login', { username: parent?.username, password: parent?.password });

@@ -28,7 +28,7 @@ let adminId: string;
 let finance: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `users-${role}`,
     email: `users-${role}@example.com`,
     firstName: 'Staff',

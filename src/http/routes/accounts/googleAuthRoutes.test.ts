@@ -139,7 +139,7 @@ describe('Google sign-in with the dev identity provider', () => {
         termsAccepted: { version: '1.0', ip: null },
         student: { grade: 'Grade 11', isUniversityStudent: false },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     await waitForProjections(system.sql, ['users', 'students'], position);
     const { callback } = await devSignIn('student', { email: 'katherine@example.com' });
@@ -189,7 +189,7 @@ describe('Google sign-in with the dev identity provider', () => {
         emailVerified: true,
         termsAccepted: { version: '1.0', ip: null },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     await waitForProjections(system.sql, ['users'], position);
     const { callback } = await devSignIn('tutor', { email: 'mary.jackson@example.com' });
@@ -436,7 +436,7 @@ describe('the Google identity adapter', () => {
         emailVerified: true,
         termsAccepted: { version: '1.0', ip: null },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     await waitForProjections(system.sql, ['users'], position);
 
@@ -485,7 +485,7 @@ describe('Google sign-in of a deactivated account', () => {
     const person = { email: 'dee.activated@example.com', firstName: 'Dee', lastName: 'Activated' };
     const first = await devSignIn('student', person);
     const userId = (await me(cookieOf(first.callback))).id as string;
-    const staff = commandContext({ actorId: 'admin-for-google', actorRole: 'admin' });
+    const staff = commandContext({ actorId: 'admin-for-google', actorRole: 'admin', now: system.clock.now() });
     await deactivateUser(system.accounts, { userId, reason: 'Chargeback fraud' }, staff);
     const linkedBefore = (await system.store.readStream(`user-${userId}`)).filter((e) => e.type === 'GoogleAccountLinked').length;
 
@@ -498,7 +498,7 @@ describe('Google sign-in of a deactivated account', () => {
     await reactivateUser(
       system.accounts,
       { userId, reason: 'Cleared' },
-      commandContext({ actorId: 'admin-for-google', actorRole: 'admin' }),
+      commandContext({ actorId: 'admin-for-google', actorRole: 'admin', now: system.clock.now() }),
     );
     const back = await devSignIn('student', person);
     expect(back.callback.headers.location).not.toMatch(/error/);

@@ -85,7 +85,7 @@ describe('HTTP basics', () => {
   });
 
   it('reports health of the database, the event store, the projections and the queues (to an admin)', async () => {
-    const staff = await createStaffAccount(system.accounts, {
+    const staff = await createStaffAccount(system.accounts, system.clock, {
       username: 'contact-health-admin',
       email: 'contact-health-admin@example.com',
       firstName: 'Ada',

@@ -41,7 +41,7 @@ async function account(n: string, role: 'student' | 'parent', parentId: string |
       student: role === 'student' ? { grade: 'Grade 11', isUniversityStudent: false } : null,
       parentId,
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   await waitForProjections(system.sql, ['users', 'students'], position, 10_000);
   return { userId, studentId: studentId ?? '', cookie: `tm_session=${(await system.signIns.create(userId, role)).token}` };

@@ -27,7 +27,7 @@ withTestApp((s, a) => {
   app = a;
 });
 
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 const caughtUp = async () => {
   if (
     !(await waitForProjections(
@@ -65,7 +65,7 @@ async function student(n: string, parentId: string | null = null): Promise<Stude
       student: { grade: 'Grade 10', isUniversityStudent: false },
       parentId,
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!studentId) throw new Error('no student profile');
   return { userId, studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
@@ -83,7 +83,7 @@ async function buyCourse(studentId: string, subjectId: string, purchaseId: strin
 
 async function onboard(tutor: ApprovedTutor, subjects: string[]) {
   const { tutors } = tutorHandlers(system.store);
-  const c = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const c = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
   const tutorId = tutor.tutorId;
   const catalog = (await listSubjects(system.sql)).map((s) => ({ id: s.id, name: s.name }));
   await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, c());
@@ -111,8 +111,8 @@ let math: string;
 let courseId: string;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp();
   const catalog = await listSubjects(system.sql);
   idOf = (name) => catalog.find((s) => s.name === name)?.id as string;
@@ -121,7 +121,7 @@ beforeAll(async () => {
   expect(math).toBeTruthy();
   sam = await student('sam');
   stranger = await student('stranger');
-  const staff = await createStaffAccount(system.accounts, {
+  const staff = await createStaffAccount(system.accounts, system.clock, {
     username: 'course-admin',
     email: 'course-admin@example.com',
     firstName: 'Ad',
@@ -249,7 +249,7 @@ describe('student courses over HTTP', () => {
           termsAccepted: { version: '1.0', ip: null },
           student: null,
         },
-        commandContext(),
+        commandContext({ now: system.clock.now() }),
       );
       return { userId, cookie: `tm_session=${(await system.signIns.create(userId, 'parent')).token}` };
     };
@@ -355,7 +355,7 @@ describe('a tutor who leaves (issue 24: no dead ends)', () => {
     await system.accounts.handlers.users.handle(
       leaving.userId,
       { type: 'DeactivateUser', data: { userId: leaving.userId, reason: 'Left' } },
-      commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+      commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
     );
     await caughtUp();
     expect((await call('GET', statusUrl, family.cookie)).json()).toEqual([{ courseId: course, tutorLeft: true, tutorsAvailable: 2 }]);

@@ -19,7 +19,7 @@ let admin: string;
 let finance: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `alerts-${role}`,
     email: `alerts-${role}@example.com`,
     firstName: 'Al',

@@ -27,7 +27,7 @@ let adminId: string;
 let finance: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `audit-${role}`,
     email: `audit-${role}@example.com`,
     firstName: 'Audrey',
@@ -185,7 +185,7 @@ describe('the audit log over HTTP', () => {
         termsAccepted: { version: '1.0', ip: '198.51.100.77' },
         student: { grade: 'Grade 10', isUniversityStudent: false },
       },
-      commandContext({ ip: '198.51.100.77', userAgent: 'GoneBrowser/1.0' }),
+      commandContext({ ip: '198.51.100.77', userAgent: 'GoneBrowser/1.0', now: system.clock.now() }),
     );
     await waitForProjections(system.sql, ['users', 'audit_log'], position, 30_000);
     await zones(userId, ['America/Halifax'], { actorId: userId, actorRole: 'student', ip: '198.51.100.77', userAgent: 'GoneBrowser/1.0' });

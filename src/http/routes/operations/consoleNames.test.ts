@@ -25,7 +25,7 @@ let finance: string;
 let personId: string;
 
 async function account(username: string, firstName: string, lastName: string, role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username,
     email: `${username}@example.com`,
     firstName,

@@ -33,7 +33,7 @@ withTestApp((s, a) => {
 });
 
 const NY = 'America/New_York';
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 const caughtUp = async () => {
   const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'sessions'] as const;
   if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
@@ -52,8 +52,8 @@ let sessionId: string;
 const day = nyDay(3);
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp();
   const math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
   const packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
@@ -62,7 +62,7 @@ beforeAll(async () => {
   await tutorHandlers(system.store).tutors.handle(
     maya.tutorId,
     { type: 'SetWeeklyHours', data: { tutorId: maya.tutorId, availability, timeZone: NY } },
-    commandContext({ actorId: maya.userId, actorRole: 'tutor' }),
+    commandContext({ actorId: maya.userId, actorRole: 'tutor', now: system.clock.now() }),
   );
   const sam = await registeredStudent(system, 'history-sam', { firstName: 'Sam', lastName: 'Rivera' });
   const purchaseId = 'history-buy';
@@ -79,7 +79,7 @@ beforeAll(async () => {
   await courses.handle(courseId, { type: 'ActivateCourse', data: { courseId } }, ctx());
   student = { ...sam, courseId };
   for (const role of ['admin', 'finance'] as const) {
-    const staff = await createStaffAccount(system.accounts, {
+    const staff = await createStaffAccount(system.accounts, system.clock, {
       username: `history-${role}`,
       email: `history-${role}@example.com`,
       firstName: 'Staff',

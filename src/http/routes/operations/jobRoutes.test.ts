@@ -14,7 +14,7 @@ let finance: string;
 let queue: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `jobs-${role}`,
     email: `jobs-${role}@example.com`,
     firstName: 'Jo',

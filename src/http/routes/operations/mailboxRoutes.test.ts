@@ -16,7 +16,7 @@ async function consoleOf(options: { mailer?: Mailer } = {}) {
   systems.push(system);
   const app = await buildApp(system, { logger: false });
   const cookie = async (role: 'admin' | 'finance') => {
-    const { userId } = await createStaffAccount(system.accounts, {
+    const { userId } = await createStaffAccount(system.accounts, system.clock, {
       username: `mailbox-${role}`,
       email: `mailbox-${role}@example.com`,
       firstName: 'Mail',

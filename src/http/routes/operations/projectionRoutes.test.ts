@@ -26,7 +26,7 @@ let admin: string;
 let finance: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `proj-${role}`,
     email: `proj-${role}@example.com`,
     firstName: 'Pro',
@@ -70,7 +70,12 @@ async function manyJobFailures(count: number): Promise<void> {
       type: 'JobGaveUp',
       data: { queue: 'bulk', jobId: randomUUID(), error: `bulk failure ${i + k}`, attempts: 3, gaveUpAt: new Date().toISOString() },
     }));
-    await appendFacts(system.store, `jobFailure-bulk-${randomUUID()}`, events, commandContext({ actorRole: 'system' }));
+    await appendFacts(
+      system.store,
+      `jobFailure-bulk-${randomUUID()}`,
+      events,
+      commandContext({ actorRole: 'system', now: system.clock.now() }),
+    );
   }
 }
 

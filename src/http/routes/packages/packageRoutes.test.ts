@@ -29,8 +29,8 @@ async function eventually<T>(read: () => Promise<T>, ready: (value: T) => boolea
 }
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['subjects', 'packages'], await system.store.committedPosition(), 30_000);
   const catalog = (
     await eventually(
@@ -45,7 +45,7 @@ beforeAll(async () => {
     ['pk-onboarding', 'Physics (University/College)', false],
   ] as const) {
     const tutor = await approvedTutor(system, n);
-    const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+    const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
     const tutorId = tutor.tutorId;
     const qualifications = [{ subjectId: idOf(subject), maxGradeLevel: 'university' as const }];
     await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, ctx());

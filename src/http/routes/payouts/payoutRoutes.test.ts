@@ -31,7 +31,7 @@ let tutor: ApprovedTutor;
 let formulaTutor: ApprovedTutor;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `payouts-${role}`,
     email: `payouts-${role}@example.com`,
     firstName: 'Pay',

@@ -45,9 +45,9 @@ let tutor: string;
 let packageId: string;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
-  const { userId } = await createStaffAccount(system.accounts, {
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: 'promo-admin',
     email: 'promo-admin@example.com',
     firstName: 'Pro',
@@ -255,7 +255,7 @@ describe('POST /api/promo-codes/validate', () => {
     await made('GONE', { validFrom: '2000-01-01T00:00:00.000Z', validUntil: '2001-01-01T00:00:00.000Z' });
     const once = await made('ONCEONLY', { maxUses: 1 });
     const handlers = promoCodeHandlers(system.store);
-    const ctx = () => commandContext({ actorId: other.userId, actorRole: 'student' });
+    const ctx = () => commandContext({ actorId: other.userId, actorRole: 'student', now: system.clock.now() });
     await claimPromoUse(handlers, { promoCodeId: once.id, claimId: 'pi-1', userId: other.userId, priceCents: 57_000 }, ctx());
     for (const [code, status, message] of [
       ['nosuchcode', 404, PROMO_NOT_FOUND],

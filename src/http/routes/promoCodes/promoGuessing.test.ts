@@ -19,9 +19,9 @@ let app: FastifyInstance;
 beforeAll(async () => {
   system = await createTestSystem('all');
   app = await buildApp(system, { logger: false });
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
-  const { userId } = await createStaffAccount(system.accounts, {
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: 'guess-admin',
     email: 'guess-admin@example.com',
     firstName: 'Gu',

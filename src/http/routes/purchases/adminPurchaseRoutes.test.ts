@@ -36,7 +36,7 @@ let admin: string;
 let finance: string;
 
 async function staff(role: 'admin' | 'finance') {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: `refunds-${role}`,
     email: `refunds-${role}@example.com`,
     firstName: 'Re',
@@ -48,8 +48,8 @@ async function staff(role: 'admin' | 'finance') {
 }
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300 && !pkg; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 8);
@@ -95,7 +95,7 @@ async function promo(code: string, percent: string) {
       validUntil: null,
       isActive: true,
     },
-    commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+    commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
   );
   return promoCodeId;
 }
@@ -120,7 +120,7 @@ async function newStudent() {
         schoolYearStartMonth: 9,
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, cookie, lastName };
@@ -172,7 +172,7 @@ async function buy(options: { percentOff?: number } = {}) {
 /** Sessions on the course: `used` completed, `booked` still reserved. */
 async function takeCredits(courseId: string, used: number, booked: number) {
   const courses = courseHandlers(system.store).courses;
-  const ctx = () => commandContext({ actorRole: 'system' });
+  const ctx = () => commandContext({ actorRole: 'system', now: system.clock.now() });
   await courses.handle(courseId, { type: 'ChooseCourseTutor', data: { courseId, tutorId: 'tutor-1', tutorQualified: true } }, ctx());
   for (let i = 0; i < used + booked; i++) {
     const sessionId = `${courseId}-s${i}`;

@@ -50,8 +50,8 @@ let subjects: { id: string; name: string; gradeLevel: GradeLevel }[];
 const subjectId = (name: string) => subjects.find((s) => s.name === name)?.id as string;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['packages', 'subjects'], await system.store.committedPosition(), 30_000);
   for (const p of await listPackages(system.sql))
     if (p.sessionCount === 4) fourPack.set(p.gradeTier.id, { id: p.id, cents: p.totalPriceCents });
@@ -84,7 +84,7 @@ async function newStudent(grade = 'Grade 11') {
         schoolYearStartMonth: 9,
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, userId, cookie };
@@ -125,7 +125,7 @@ async function freeCode() {
       validUntil: null,
       isActive: true,
     },
-    commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+    commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
   );
   return promoCodeId;
 }
@@ -176,7 +176,7 @@ describe('checkout prices by the subject’s level', () => {
     expect(unknown).toEqual({ status: 404, body: { message: SUBJECT_NOT_FOUND } });
 
     const handlers = subjectHandlers(system.store);
-    const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
     const retiredName = `Retired Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`;
     const { subjectId: retired } = await addSubject(
       handlers,
@@ -202,7 +202,7 @@ describe('checkout prices by the subject’s level', () => {
 describe('only a subject a listed tutor teaches is sold (issue 24)', () => {
   it('refuses a subject no tutor teaches (409, nothing recorded); sells it once a tutor lists it; refuses it again when that tutor is deactivated', async () => {
     const handlers = subjectHandlers(system.store);
-    const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
     const name = `Untaught ${randomUUID().slice(0, 6)} (Grade 11-12)`;
     const { subjectId: untaught } = await addSubject(
       handlers,
@@ -294,7 +294,7 @@ describe('concurrent checkouts by one student', () => {
     await claimEnrollment(
       system.accounts.handlers,
       { studentId, subjectId: first?.subjectId as string, purchaseId: 'died-mid-checkout', gradeTierId: 'grade_11_12' },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     expect(await checkout(cookie, { ...second })).toEqual({ status: 409, body: { message: CHECKOUT_PENDING } });
     const [claimed] = (await system.store.readStream(`student-${studentId}`)).filter((e) => e.type === 'EnrollmentClaimed');

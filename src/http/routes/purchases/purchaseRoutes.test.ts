@@ -36,8 +36,8 @@ let SUBJECT: string;
 let subjectIds: Map<string, { id: string; level: string }>;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300 && !pkg; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 8);
@@ -51,7 +51,7 @@ beforeAll(async () => {
   await listedTutorTeaching(system, 'purchase-routes', ['Calculus (Grade 11-12)']);
 }, 60_000);
 
-const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+const admin = () => commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
 
 async function promo(code: string, discountType: 'percentage' | 'fixed_amount', discountValue: string, maxUses: number | null = null) {
   const { promoCodeId } = await createPromoCode(
@@ -81,7 +81,7 @@ async function newStudent(options: { parentId?: string } = {}) {
         schoolYearStartMonth: 9,
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   const cookie = `tm_session=${(await system.signIns.create(userId, 'student')).token}`;
   return { studentId, userId, cookie };

@@ -39,8 +39,8 @@ beforeAll(async () => {
   browser = new Stripe(fake.secretKey, { apiVersion: STRIPE_API_VERSION, maxNetworkRetries: 0, ...fake.connection });
   system = await createTestSystem('all', {}, { payments });
   app = await buildApp(system, { logger: false });
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300 && !pkg; i++) {
     const found = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_11_12' && p.sessionCount === 12);
@@ -77,7 +77,7 @@ async function newStudent() {
         schoolYearStartMonth: 9,
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   return { studentId, cookie: `tm_session=${(await system.signIns.create(userId, 'student')).token}` };
 }
@@ -202,15 +202,23 @@ describe('repurchase with Stripe Checkout (the local server)', () => {
         type: 'EnrollCourse',
         data: { courseId, studentId, subjectId: SUBJECT, packageId: four.id, purchaseId: `first-${courseId}`, credits: 1 },
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     await courses.handle(
       courseId,
       { type: 'ChooseCourseTutor', data: { courseId, tutorId: 't-1', tutorQualified: true } },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
-    await courses.handle(courseId, { type: 'ReserveCredit', data: { courseId, sessionId: 's-1' } }, commandContext());
-    await courses.handle(courseId, { type: 'ConsumeCredit', data: { courseId, sessionId: 's-1' } }, commandContext());
+    await courses.handle(
+      courseId,
+      { type: 'ReserveCredit', data: { courseId, sessionId: 's-1' } },
+      commandContext({ now: system.clock.now() }),
+    );
+    await courses.handle(
+      courseId,
+      { type: 'ConsumeCredit', data: { courseId, sessionId: 's-1' } },
+      commandContext({ now: system.clock.now() }),
+    );
     await waitForProjections(system.sql, ['student_courses', 'students'], await system.store.committedPosition(), 10_000);
 
     const res = await post(`/api/student/${studentId}/courses/${courseId}/repurchase`, buyer.cookie, {

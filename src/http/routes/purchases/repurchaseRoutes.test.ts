@@ -47,8 +47,8 @@ let otherTier: Pkg;
 let SUBJECT: string;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await waitForProjections(system.sql, ['packages'], await system.store.committedPosition(), 30_000);
   for (let i = 0; i < 300; i++) {
     const all = await listPackages(system.sql);
@@ -83,7 +83,7 @@ async function promo(code: string, discountType: 'percentage' | 'fixed_amount', 
   const { promoCodeId } = await createPromoCode(
     promoCodeHandlers(system.store),
     { code, description: null, discountType, discountValue, maxUses: null, validFrom: null, validUntil: null, isActive: true },
-    commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+    commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
   );
   return promoCodeId;
 }
@@ -110,10 +110,10 @@ async function studentWithCourse(options: { used?: number; parentId?: string; su
         schoolYearStartMonth: 9,
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   const courseId = randomUUID();
-  const ctx = () => commandContext();
+  const ctx = () => commandContext({ now: system.clock.now() });
   const handle = courses().courses;
   const pkg = tier11[4]!;
   await handle.handle(
@@ -189,14 +189,19 @@ describe('repurchase', () => {
     const { started } = await purchaseHandlers(system.store).purchases.load(right.json().purchaseId);
     expect(started).toMatchObject({ subjectId: universityCalculus, priceCents: 36_000, finalCents: 36_000 });
 
-    const admin = commandContext({ actorId: 'admin-1', actorRole: 'admin' });
+    const admin = commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() });
     const { subjectId: retired } = await addSubject(
       subjectHandlers(system.store),
       { name: `Retired Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`, description: null, category: null, gradeLevel: 'grade_11_12' },
       admin,
     );
     const orphan = await studentWithCourse({ subjectId: retired });
-    await setSubjectActive(subjectHandlers(system.store), retired, false, commandContext({ actorId: 'admin-1', actorRole: 'admin' }));
+    await setSubjectActive(
+      subjectHandlers(system.store),
+      retired,
+      false,
+      commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
+    );
     const refused = await post(repurchaseUrl(orphan.studentId, orphan.courseId), orphan.cookie, body(tier11[4]!));
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json()).toEqual({ message: SUBJECT_NOT_OFFERED });
@@ -206,7 +211,7 @@ describe('repurchase', () => {
     const { subjectId: untaught } = await addSubject(
       subjectHandlers(system.store),
       { name: `Untaught Topic ${randomUUID().slice(0, 6)} (Grade 11-12)`, description: null, category: null, gradeLevel: 'grade_11_12' },
-      commandContext({ actorId: 'admin-1', actorRole: 'admin' }),
+      commandContext({ actorId: 'admin-1', actorRole: 'admin', now: system.clock.now() }),
     );
     const stranded = await studentWithCourse({ subjectId: untaught });
     const before = await Promise.all(['Purchase%', 'PromoUse%', 'CourseCredits%', 'CourseRepurchase%'].map(countEvents));

@@ -88,13 +88,13 @@ const card = async () => {
 };
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
+  await seedSubjectCatalog(system);
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   const calculus = (await listSubjects(system.sql)).find((s) => s.name === 'Calculus (University/College)');
   tutor = await approvedTutor(system, 'rev-tess', { firstName: 'Tess', lastName: 'Review' });
   // Onboarded, so that the public directory lists the tutor's card.
   const { tutors } = tutorHandlers(system.store);
-  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
   const tutorId = tutor.tutorId;
   await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, ctx());
   await tutors.handle(
@@ -119,7 +119,7 @@ beforeAll(async () => {
   parentCookie = `tm_session=${(await system.signIns.create(parent.userId, 'parent')).token}`;
   child = await registeredStudent(system, 'rev-kid', { parentId: parent.userId, firstName: 'Kit', lastName: 'Lee' });
   stranger = await registeredStudent(system, 'rev-other');
-  const staff = await createStaffAccount(system.accounts, {
+  const staff = await createStaffAccount(system.accounts, system.clock, {
     username: 'reviews-admin',
     email: 'reviews-admin@example.com',
     firstName: 'Ada',

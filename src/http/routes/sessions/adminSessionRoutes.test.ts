@@ -26,7 +26,7 @@ withTestApp((s, a) => {
 });
 
 const HOUR = 3_600_000;
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 const caughtUp = async () =>
   expect(
     await waitForProjections(
@@ -70,7 +70,7 @@ async function student(n: string, firstName: string, credits = 8): Promise<Stude
       termsAccepted: { version: '1.0', ip: null },
       student: { grade: 'Grade 10', isUniversityStudent: false },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!studentId) throw new Error('no student profile');
   const purchaseId = `buy-cancel-${n}`;
@@ -97,7 +97,7 @@ async function hoursAroundNow() {
   await tutorHandlers(system.store).tutors.handle(
     tutor.tutorId,
     { type: 'SetWeeklyHours', data: { tutorId: tutor.tutorId, availability, timeZone: zone } },
-    commandContext({ actorId: tutor.userId, actorRole: 'tutor' }),
+    commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() }),
   );
 }
 
@@ -126,8 +126,8 @@ const cancelledEvent = async (sessionId: string) =>
   (await system.store.readStream(sessionStreamId(sessionId))).find((e) => e.type === 'SessionCancelled');
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp();
   math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
   packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
@@ -136,7 +136,7 @@ beforeAll(async () => {
   ada = await student('ada', 'Ada');
   bo = await student('bo', 'Bo');
   for (const role of ['admin', 'finance'] as const) {
-    const staff = await createStaffAccount(system.accounts, {
+    const staff = await createStaffAccount(system.accounts, system.clock, {
       username: `sessions-${role}`,
       email: `sessions-${role}@example.com`,
       firstName: 'Staff',

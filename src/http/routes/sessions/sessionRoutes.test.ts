@@ -43,7 +43,7 @@ withTestApp((s, a) => {
 });
 
 const NY = 'America/New_York';
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 const caughtUp = async () => {
   if (
     !(await waitForProjections(
@@ -88,7 +88,7 @@ async function student(n: string, tutor: ApprovedTutor, credits = 4, parentId: s
       student: { grade: 'Grade 10', isUniversityStudent: false },
       parentId,
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   if (!studentId) throw new Error('no student profile');
   const purchaseId = `buy-${n}`;
@@ -159,8 +159,8 @@ let sam: Student;
 let stranger: Student;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp();
   math = (await listSubjects(system.sql)).find((s) => s.name === 'Math (Grade 10 & Under)')?.id as string;
   packageId = (await listPackages(system.sql)).find((p) => p.gradeTier.id === 'grade_10_under')?.id as string;
@@ -170,7 +170,7 @@ beforeAll(async () => {
   await hours(dan);
   sam = await student('sam', maya, 12);
   stranger = await student('stranger', dan);
-  const staff = await createStaffAccount(system.accounts, {
+  const staff = await createStaffAccount(system.accounts, system.clock, {
     username: 'book-admin',
     email: 'book-admin@example.com',
     firstName: 'Ad',
@@ -273,7 +273,7 @@ describe('slots and booking over HTTP', () => {
           termsAccepted: { version: '1.0', ip: null },
           student: null,
         },
-        commandContext(),
+        commandContext({ now: system.clock.now() }),
       );
       return { userId, cookie: `tm_session=${(await system.signIns.create(userId, 'parent')).token}` };
     };
@@ -463,7 +463,7 @@ describe('a request retried after its compensation', () => {
         },
       },
     } as typeof real;
-    const same = commandContext({ actorId: sam.userId, actorRole: 'student' });
+    const same = commandContext({ actorId: sam.userId, actorRole: 'student', now: system.clock.now() });
     const start = at(nyDay(7), '15:00');
     const credits = await remaining(sam.courseId);
     await expect(bookSession(broken, portsWith({}), request(sam, start), same)).rejects.toThrow('session stream down');
@@ -594,7 +594,7 @@ describe('cancel and complete', () => {
           timeZone: NY,
         },
       },
-      commandContext({ actorId: lark.userId, actorRole: 'tutor' }),
+      commandContext({ actorId: lark.userId, actorRole: 'tutor', now: system.clock.now() }),
     );
     const late = await student('late', lark);
     await caughtUp();
@@ -634,7 +634,7 @@ describe('cancel and complete', () => {
           timeZone: NY,
         },
       },
-      commandContext({ actorId: owl.userId, actorRole: 'tutor' }),
+      commandContext({ actorId: owl.userId, actorRole: 'tutor', now: system.clock.now() }),
     );
     const pupil = await student('pupil', owl);
     const startedHourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);

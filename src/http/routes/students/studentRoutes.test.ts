@@ -28,7 +28,7 @@ withTestApp((s, a) => {
   app = a;
 });
 
-const ctx = () => commandContext({ actorId: 'test', actorRole: 'system' });
+const ctx = () => commandContext({ actorId: 'test', actorRole: 'system', now: system.clock.now() });
 const caughtUp = async () => {
   const models = ['users', 'students', 'subjects', 'packages', 'tutors', 'student_courses', 'purchases'] as const;
   if (!(await waitForProjections(system.sql, models, await system.store.committedPosition(), 30_000)))
@@ -61,7 +61,7 @@ async function account(n: string, role: 'student' | 'parent', parentId: string |
       student: role === 'student' ? { grade: 'Grade 11', isUniversityStudent: false } : null,
       parentId,
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
   return { userId, studentId: studentId ?? '', cookie: await session(userId, role) };
 }
@@ -80,7 +80,7 @@ async function buyCourse(studentId: string, subjectId: string, purchaseId: strin
 
 async function onboard(tutor: ApprovedTutor, subjects: string[]) {
   const { tutors } = tutorHandlers(system.store);
-  const c = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const c = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
   const tutorId = tutor.tutorId;
   const catalog = (await listSubjects(system.sql)).map((s) => ({ id: s.id, name: s.name }));
   await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, c());
@@ -112,8 +112,8 @@ let calculusCourse: string;
 let chemistryCourse: string;
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  await seedPackages(system.store);
+  await seedSubjectCatalog(system);
+  await seedPackages(system);
   await caughtUp();
   const catalog = await listSubjects(system.sql);
   idOf = (name) => catalog.find((s) => s.name === name)?.id as string;
@@ -129,7 +129,7 @@ beforeAll(async () => {
   otherChild = await account('other-child', 'student', otherParent.userId);
   childless = await account('childless', 'parent');
   viewOnly = await session(child.userId, 'student_secondary', child.studentId);
-  const staff = await createStaffAccount(system.accounts, {
+  const staff = await createStaffAccount(system.accounts, system.clock, {
     username: 'dash-admin',
     email: 'dash-admin@example.com',
     firstName: 'Ad',

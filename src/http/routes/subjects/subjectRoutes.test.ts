@@ -21,8 +21,8 @@ withTestApp((s, a) => {
 let admin: string;
 let tutor: string;
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
-  const { userId } = await createStaffAccount(system.accounts, {
+  await seedSubjectCatalog(system);
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: 'catalogue-admin',
     email: 'catalogue-admin@example.com',
     firstName: 'Cat',
@@ -85,7 +85,7 @@ describe('the seeded catalogue', () => {
 
   it('seeding again, even twice at once, appends nothing', async () => {
     const before = await subjectEventCount();
-    await Promise.all([seedSubjectCatalog(system.store), seedSubjectCatalog(system.store)]);
+    await Promise.all([seedSubjectCatalog(system), seedSubjectCatalog(system)]);
     expect(await subjectEventCount()).toBe(before);
   });
 

@@ -341,7 +341,7 @@ describe('refusals', () => {
     expect((await listed(tutor, midnight(sunday(0)), midnight(sunday(1)))).items.map((e) => e.id)).toEqual([instance]);
     expect((await call('GET', `${EVENTS}/not-an-id`, tutor)).statusCode).toBe(404);
 
-    const { userId } = await createStaffAccount(system.accounts, {
+    const { userId } = await createStaffAccount(system.accounts, system.clock, {
       username: 'events-admin',
       email: 'events-admin@example.com',
       firstName: 'Ada',

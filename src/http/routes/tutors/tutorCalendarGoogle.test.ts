@@ -65,7 +65,7 @@ async function linkTokens(tutor: ApprovedTutor, n: string, tokens: OAuthTokens) 
         matchedBy: 'google',
       },
     },
-    commandContext(),
+    commandContext({ now: system.clock.now() }),
   );
 }
 

@@ -220,7 +220,7 @@ describe('calendar status', () => {
     expect((await get(other, `/api/tutor/${tutor.tutorId}/calendar-status`)).statusCode).toBe(403);
     expect((await get(tutor, '/api/tutor/no-such-tutor/calendar-status')).statusCode).toBe(404);
 
-    const { userId } = await createStaffAccount(system.accounts, {
+    const { userId } = await createStaffAccount(system.accounts, system.clock, {
       username: 'calendar-admin',
       email: 'calendar-admin@example.com',
       firstName: 'Ada',
@@ -310,12 +310,12 @@ describe('onboarding completion', () => {
         emailVerified: true,
         termsAccepted: null,
       },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     await tutorHandlers(system.store).tutors.handle(
       userId,
       { type: 'CreateTutorProfile', data: { tutorId: userId, userId, applicationId: 'application-onboarding' } },
-      commandContext(),
+      commandContext({ now: system.clock.now() }),
     );
     const cookie = `tm_session=${(await system.signIns.create(userId, 'tutor')).token}`;
     const tutor: ApprovedTutor = { tutorId: userId, userId, email, cookie };
@@ -327,7 +327,7 @@ describe('onboarding completion', () => {
     expect(missing.json().message).toContain('weekly hours');
 
     const handlers = tutorHandlers(system.store);
-    const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+    const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
     await handlers.tutors.handle(
       tutor.tutorId,
       { type: 'EditTutorProfile', data: { tutorId: tutor.tutorId, bio: 'I teach maths.' } },

@@ -48,12 +48,12 @@ describe('tutor dashboard figures', () => {
       await enrollCourse(
         courses,
         { courseId, studentId: s.studentId, subjectId: 'math', packageId: 'p', purchaseId, credits: 4 },
-        commandContext(),
+        commandContext({ now: system.clock.now() }),
       );
       await courses.courses.handle(
         courseId,
         { type: 'ChooseCourseTutor', data: { courseId, tutorId: tutor.tutorId, tutorQualified: true } },
-        commandContext(),
+        commandContext({ now: system.clock.now() }),
       );
     }
 

@@ -24,7 +24,7 @@ let newcomer: ApprovedTutor;
 /** A tutor through onboarding: bio, subjects, weekly hours, then completion (calendar connected as a fact). */
 async function onboard(tutor: ApprovedTutor, subjects: string[], complete = true) {
   const { tutors } = tutorHandlers(system.store);
-  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor' });
+  const ctx = () => commandContext({ actorId: tutor.userId, actorRole: 'tutor', now: system.clock.now() });
   const tutorId = tutor.tutorId;
   const catalog = (await listSubjects(system.sql)).map((s) => ({ id: s.id, name: s.name }));
   await tutors.handle(tutorId, { type: 'EditTutorProfile', data: { tutorId, bio: 'Teaching for years.', experience: 4 } }, ctx());
@@ -39,7 +39,7 @@ async function onboard(tutor: ApprovedTutor, subjects: string[], complete = true
 }
 
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
+  await seedSubjectCatalog(system);
   await waitForProjections(system.sql, ['subjects'], await system.store.committedPosition(), 30_000);
   const catalog = await listSubjects(system.sql);
   idOf = (name) => catalog.find((s) => s.name === name)?.id as string;

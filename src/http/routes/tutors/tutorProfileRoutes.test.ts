@@ -28,10 +28,10 @@ let ada: ApprovedTutor;
 let ben: ApprovedTutor;
 let admin: string;
 beforeAll(async () => {
-  await seedSubjectCatalog(system.store);
+  await seedSubjectCatalog(system);
   ada = await approvedTutor(system, 'profile-ada', { firstName: 'Ada', lastName: 'Lovelace' });
   ben = await approvedTutor(system, 'profile-ben');
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: 'profile-admin',
     email: 'profile-admin@example.com',
     firstName: 'Pro',

@@ -40,7 +40,7 @@ const registration = {
   termsAccepted: null,
 };
 beforeAll(async () => {
-  const { userId } = await createStaffAccount(system.accounts, {
+  const { userId } = await createStaffAccount(system.accounts, system.clock, {
     username: 'tutor-review-admin',
     email: 'tutor-review-admin@example.com',
     firstName: 'Rev',
@@ -437,7 +437,7 @@ describe('reviewing tutor applications', () => {
     await registerAccount(
       system.accounts,
       { ...registration, username: 'joan-taken', email },
-      commandContext({ commandId: deterministicUuid('joan-taken-account') }),
+      commandContext({ commandId: deterministicUuid('joan-taken-account'), now: system.clock.now() }),
     );
     await waitForProjections(system.sql, ['users'], await system.store.committedPosition(), 20_000);
     const res = await asAdmin('POST', `/api/admin/tutors/${applicantId}/approve`);
