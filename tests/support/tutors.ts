@@ -72,8 +72,8 @@ export async function setWeeklyHours(
   const deadline = Date.now() + 30_000;
   const wanted = new Set(availability.map((h) => h.dayOfWeek)).size;
   for (;;) {
-    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
-    const from = new Date();
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar, clock: system.clock }, tutor.tutorId);
+    const from = system.clock.now();
     const week = await calendar.listEvents({
       from: from.toISOString(),
       to: new Date(from.getTime() + 8 * 86_400_000).toISOString(),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { CalendarError, type PushChannel, type WatchableCalendar } from '../../adapters/calendar/calendarPort.ts';
 import { calendarRevisions } from '../../adapters/calendar/calendarRevisions.ts';
 import { type CalendarWatch, calendarWatches, channelTokens } from '../../adapters/calendar/calendarWatches.ts';
-import { systemClock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { JobQueue, JobRequest } from '../../adapters/jobs/jobQueue.ts';
 import { openTutorCalendar, type TutorCalendarDeps } from './tutorCalendar.ts';
@@ -130,7 +129,7 @@ const lostAccess = (error: unknown): error is CalendarError =>
  * Provider outages are thrown (the queue retries); a refused grant is not retried.
  */
 export async function syncTutorCalendar(deps: CalendarSyncDeps, tutorId: string): Promise<CalendarSyncOutcome> {
-  const now = (deps.clock ?? systemClock).now();
+  const now = deps.clock.now();
   const watches = calendarWatches(deps.sql);
   const revisions = calendarRevisions(deps.sql);
   const opened = await openTutorCalendar(deps, tutorId);

@@ -11,7 +11,7 @@ import {
   type TutorCalendar,
   type WatchableCalendar,
 } from '../../adapters/calendar/calendarPort.ts';
-import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { ERASED } from '../../adapters/personalData/personalDataVault.ts';
 import { type UserEvent, userStreamId } from '../../domain/accounts/user.ts';
@@ -40,11 +40,11 @@ import { tutorHandlers } from './tutorHandlers.ts';
 export interface TutorCalendarDeps {
   store: EventStore;
   calendar: CalendarPort;
-  /** Business time of what is recorded and of the hours' window (the system's clock); left out, the real time. */
-  clock?: Clock;
+  /** Business time of what is recorded and of the hours' window: the system's clock. */
+  clock: Clock;
 }
 
-const nowOf = (deps: TutorCalendarDeps): Date => (deps.clock ?? systemClock).now();
+const nowOf = (deps: TutorCalendarDeps): Date => deps.clock.now();
 
 const opened = (value: string | null) => (value === null || value === ERASED ? null : value);
 

@@ -33,7 +33,11 @@ describe('the abandoned-purchase sweep', () => {
     await system.jobs.boss.offWork(ABANDONED_PURCHASE_SWEEP_QUEUE);
     const closed = connect(system.databaseUrl, { max: 1 });
     await closed.end();
-    await scheduleAbandonSweeps(system.jobs, { sql: closed, purchases: purchaseHandlers(system.store), payments: system.payments });
+    await scheduleAbandonSweeps(
+      system.jobs,
+      { sql: closed, purchases: purchaseHandlers(system.store), payments: system.payments },
+      system.clock,
+    );
 
     const id = randomUUID();
     await system.jobs.send({ queue: ABANDONED_PURCHASE_SWEEP_QUEUE, id, data: {} });

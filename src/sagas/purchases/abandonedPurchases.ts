@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { JobQueue, QueueDefinition } from '../../adapters/jobs/jobQueue.ts';
 import { PaymentError, type PaymentPort } from '../../adapters/payments/paymentPort.ts';
@@ -64,7 +64,7 @@ async function settleSession(deps: AbandonDeps, purchaseId: string, checkoutSess
  * cancel that lost a race with a payment. Command ids derive from the purchase: several processes
  * sweeping at once append nothing twice.
  */
-export async function sweepAbandonedPurchases(deps: AbandonDeps, now = systemClock.now()): Promise<number> {
+export async function sweepAbandonedPurchases(deps: AbandonDeps, now: Date): Promise<number> {
   const stale = await stalePendingPurchases(deps.sql, new Date(now.getTime() - PAYMENT_WINDOW_MINUTES * 60_000));
   let abandoned = 0;
   for (const { purchaseId, paymentIntentId } of stale) {
@@ -90,7 +90,7 @@ export async function sweepAbandonedPurchases(deps: AbandonDeps, now = systemClo
  * Sweeps on a pg-boss schedule: one job a minute across every process, run by one worker, so
  * processes no longer sweep side by side (each sweep is still safe to repeat).
  */
-export async function scheduleAbandonSweeps(queue: JobQueue, deps: AbandonDeps, clock: Clock = systemClock): Promise<void> {
+export async function scheduleAbandonSweeps(queue: JobQueue, deps: AbandonDeps, clock: Clock): Promise<void> {
   await queue.boss.schedule(ABANDONED_PURCHASE_SWEEP_QUEUE, ABANDONED_PURCHASE_SWEEP_CRON);
   await queue.work(
     ABANDONED_PURCHASE_SWEEP_QUEUE,

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
@@ -40,7 +40,7 @@ export const orphanedClaimReactor = reactor({
 });
 
 /** Runs one check; a claim not yet old enough (the job ran early) is retried by the queue. */
-export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now = systemClock.now()): Promise<OrphanSweepOutcome> {
+export async function sweepOrphanedClaim(store: EventStore, job: OrphanedClaimJob, now: Date): Promise<OrphanSweepOutcome> {
   const ctx = commandContext({
     commandId: deterministicUuid(`orphaned-claim-sweep/${job.sessionId}/${job.at}`),
     actorRole: 'system',

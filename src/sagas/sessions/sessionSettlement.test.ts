@@ -125,14 +125,14 @@ describe('the settlement job after a request that died once the session was clos
 
     // When the job runs, the credit comes back and the hour is free
     const job = jobs[0]?.data as unknown as SessionSettlementJob;
-    expect(await settleClosedSession(system.store, job)).not.toBeNull();
+    expect(await settleClosedSession(system.store, job, system.clock.now())).not.toBeNull();
     expect((await course()).reserved).not.toContain(sessionId);
     expect(sessionsRemainingOf(await course())).toBe(free + 1);
     expect(await held()).not.toContain(sessionId);
 
     // Then running it again (a retried job: the same command ids) appends nothing
     const before = await settlementStreams();
-    await settleClosedSession(system.store, job);
+    await settleClosedSession(system.store, job, system.clock.now());
     expect(await settlementStreams()).toEqual(before);
   });
 
@@ -149,7 +149,7 @@ describe('the settlement job after a request that died once the session was clos
     const free = sessionsRemainingOf(await course());
 
     // When the job runs, the credit counts as used and the hour is free
-    await settleClosedSession(system.store, job);
+    await settleClosedSession(system.store, job, system.clock.now());
     const after = await course();
     expect(after.reserved).not.toContain(sessionId);
     expect(after.used).toContain(sessionId);
@@ -170,12 +170,12 @@ describe('the settlement job after a request that died once the session was clos
     expect(job.credit).toBe('consumed');
 
     // When the job runs, the credit is used
-    await settleClosedSession(system.store, job);
+    await settleClosedSession(system.store, job, system.clock.now());
     const after = await course();
     expect(after.reserved).not.toContain(sessionId);
     expect(after.used).toContain(sessionId);
     const before = await settlementStreams();
-    await settleClosedSession(system.store, job);
+    await settleClosedSession(system.store, job, system.clock.now());
     expect(await settlementStreams()).toEqual(before);
   });
 });
@@ -213,7 +213,7 @@ describe('the settlement job after a request that settled', () => {
     // When their settlement jobs run, then nothing is appended
     const before = await settlementStreams();
     for (const { sessionId } of [cancelled, onBehalf, completed]) {
-      expect(await settleClosedSession(system.store, await settlementJob(sessionId))).toBeNull();
+      expect(await settleClosedSession(system.store, await settlementJob(sessionId), system.clock.now())).toBeNull();
     }
     expect(await settlementStreams()).toEqual(before);
   });

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../../adapters/clock/clock.ts';
+import type { Clock } from '../../adapters/clock/clock.ts';
 import type { EventStore, Position } from '../../adapters/eventstore/eventStore.ts';
 import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { courseLedger } from '../../commands/courses/courseLedger.ts';
@@ -47,7 +47,7 @@ export const sessionSettlementReactor = reactor({
 });
 
 /** Settles what the closing event decided; nothing when the request did it (the deciders append nothing twice). */
-export async function settleClosedSession(store: EventStore, job: SessionSettlementJob, now = systemClock.now()): Promise<Position | null> {
+export async function settleClosedSession(store: EventStore, job: SessionSettlementJob, now: Date): Promise<Position | null> {
   const ctx = commandContext({
     commandId: deterministicUuid(`session-settlement-job/${job.eventId}`),
     actorRole: 'system',

@@ -348,7 +348,7 @@ describe('checkout', () => {
     const res = await post('/api/create-payment-intent', cookie, checkoutBody(studentId, { promoCodeId, amount: (pkg.cents - 500) / 100 }));
     const answer = paymentIntentAnswerSchema.parse(res.json());
     const deps = { sql: system.sql, purchases: purchaseHandlers(system.store), payments: system.payments };
-    expect(await sweepAbandonedPurchases(deps)).toBe(0);
+    expect(await sweepAbandonedPurchases(deps, system.clock.now())).toBe(0);
     const later = new Date(Date.now() + 31 * 60_000);
     expect(await sweepAbandonedPurchases(deps, later)).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await findPurchase(system.sql, answer.purchaseId))?.status === 'abandoned');

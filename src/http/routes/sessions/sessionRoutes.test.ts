@@ -314,7 +314,10 @@ describe('slots and booking over HTTP', () => {
     const pupil = await student('busy-pupil', busyTutor);
     await caughtUp();
     const day = nyDay(4);
-    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, busyTutor.tutorId);
+    const { calendar } = await openTutorCalendar(
+      { store: system.store, calendar: system.calendar, clock: system.clock },
+      busyTutor.tutorId,
+    );
     const event = (id: string, from: string, to: string, extra: Record<string, unknown> = {}) =>
       calendar.createEvent(calendarEventId('test', busyTutor.tutorId, id), {
         summary: id,
@@ -543,7 +546,7 @@ describe('a claim left by a request that died between its steps', () => {
     const job = check?.data as unknown as OrphanedClaimJob;
 
     // Run early (a minute after the claim) it keeps the claim and asks the queue to retry.
-    await expect(sweepOrphanedClaim(system.store, job)).rejects.toThrow(/before it could be left behind/);
+    await expect(sweepOrphanedClaim(system.store, job, system.clock.now())).rejects.toThrow(/before it could be left behind/);
     expect(await held(maya.tutorId)).toContain('phantom-swept');
     // On time it gives the hour and the credit back, once.
     const later = new Date(claimedAt.getTime() + ORPHAN_CLAIM_MS + 30_000);
@@ -801,7 +804,7 @@ describe('hours are the tutor’s calendar', () => {
     const pupil = await student('by-hand-pupil', tutor);
     await caughtUp();
     const first = nyDay(3);
-    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar, clock: system.clock }, tutor.tutorId);
     const seriesId = calendarEventId('test', tutor.tutorId, 'by-hand');
     const weekday = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][Temporal.PlainDate.from(first).dayOfWeek % 7];
     await calendar.createEvent(seriesId, {
@@ -838,7 +841,7 @@ describe('hours are the tutor’s calendar', () => {
     const tutor = await approvedTutor(system, 'no-hours');
     const pupil = await student('no-hours-pupil', tutor);
     await caughtUp();
-    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar }, tutor.tutorId);
+    const { calendar } = await openTutorCalendar({ store: system.store, calendar: system.calendar, clock: system.clock }, tutor.tutorId);
     await calendar.createEvent(calendarEventId('test', tutor.tutorId, 'gym'), {
       summary: 'Gym',
       start: { dateTime: at(nyDay(2), '09:00') },

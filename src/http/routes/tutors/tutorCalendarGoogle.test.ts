@@ -191,7 +191,7 @@ describe('a tutor’s Google calendar', () => {
     });
     const shared = await approvedTutor(system, 'g3');
     fake.addUser(shared.email);
-    const deps = { store: system.store, calendar: port };
+    const deps = { store: system.store, calendar: port, clock: system.clock };
     expect((await tutorCalendarTarget(deps, shared.tutorId)).target).toEqual({
       ownerId: shared.tutorId,
       calendarId: shared.email,
