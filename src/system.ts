@@ -230,6 +230,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     clock,
     calendar,
     files,
+    jobs,
     publicUrl: config.PUBLIC_URL,
     applications: {
       pending: () => listTutorApplications(sql),

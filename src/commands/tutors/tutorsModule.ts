@@ -1,8 +1,9 @@
-import type { CalendarPort, CalendarStatus, TutorCalendar } from '../../adapters/calendar/calendarPort.ts';
+import { type CalendarPort, type CalendarStatus, calendarEventId, type TutorCalendar } from '../../adapters/calendar/calendarPort.ts';
 import type { Clock } from '../../adapters/clock/clock.ts';
 import type { Sql } from '../../adapters/db/db.ts';
 import type { EventStore, Position } from '../../adapters/eventstore/eventStore.ts';
 import type { FileStorage } from '../../adapters/files/fileStorage.ts';
+import type { JobQueue } from '../../adapters/jobs/jobQueue.ts';
 import { DEFAULT_TIMEZONE } from '../../domain/accounts/accountPolicy.ts';
 import { TUTOR_APPLICATION_NOT_FOUND } from '../../domain/accounts/tutorApplicationDecider.ts';
 import { assertTimeZone, validateWeeklyHours } from '../../domain/calendar/availability.ts';
@@ -11,21 +12,33 @@ import { knownTimeZoneOf } from '../../domain/kit/timeZones.ts';
 import { billingPeriodOf, PAYOUT_TIME_ZONE, weekOf } from '../../domain/payouts/billingPeriod.ts';
 import type { Qualification } from '../../domain/subjects/qualifications.ts';
 import type { AdminListedUser, AdminOverview } from '../../domain/tutors/adminApi.ts';
+import {
+  type CalendarEventBody,
+  type CalendarEventPatch,
+  InvalidCalendarEventError,
+  listBound,
+  MAX_LIST_DAYS,
+} from '../../domain/tutors/calendarEventsApi.ts';
 import { INVITATION_NOT_FOUND } from '../../domain/tutors/invitationDecider.ts';
 import type { AvailabilityEntry, CalendarStatusAnswer } from '../../domain/tutors/tutorApi.ts';
 import { TUTOR_NOT_FOUND } from '../../domain/tutors/tutorDecider.ts';
-import { APPLICANT_EMAIL_TAKEN } from '../../domain/tutors/tutorMessages.ts';
+import { APPLICANT_EMAIL_TAKEN, MANAGE_IN_GOOGLE } from '../../domain/tutors/tutorMessages.ts';
 import { findUserByEmail } from '../../projections/accounts/queries.ts';
 import {
   dashboardStats,
   findTutorPicture,
   findTutorProfile,
+  listDirectory,
+  listSubjectsWithTutors,
   listTutorInvitations,
   listTutorSubjects,
+  subjectTutorStats,
   tutorTimeZone,
   userTimeZone,
 } from '../../projections/tutors/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
+import { changeCalendarEvent, createCalendarEvent, deleteCalendarEvent, listCalendarEvents, readCalendarEvent } from './calendarEvents.ts';
+import { acceptCalendarPush, type CalendarPush } from './calendarSync.ts';
 import { editTutorProfile } from './editTutorProfile.ts';
 import { inviteTutor } from './inviteTutor.ts';
 import { resendTutorInvitation, revokeTutorInvitation } from './manageInvitation.ts';
@@ -54,6 +67,7 @@ const SAGA_GRACE_MS = 3_000;
 const TUTOR_REVIEW = 'tutor_review';
 /** Applicant and invitation ids are UUIDs: anything else is unknown without asking the store. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY_MS = 86_400_000;
 
 /** The weekly hours were recorded but the calendar did not show them in time (the route answers 503). */
 export const HOURS_NOT_YET_IN_CALENDAR = 'not_yet_in_calendar';
@@ -69,6 +83,8 @@ export interface TutorsModuleDeps {
   clock: Clock;
   calendar: CalendarPort;
   files: FileStorage;
+  /** The job queue: a calendar's push message queues the tutor's sync job. */
+  jobs: JobQueue;
   publicUrl: string;
   /** The tutor applications under review, as the accounts feature's read model lists them. */
   applications: {
@@ -262,6 +278,39 @@ export function tutorsModule(deps: TutorsModuleDeps) {
       );
     },
 
+    /**
+     * The tutor's own calendar events (sandbox only: on Google the tutor keeps them in Google, 409);
+     * 404 without a tutor profile. Every write goes through the calendar port, so the booking grid
+     * follows at once.
+     */
+    async ownEvents(tutorId: string) {
+      if (deps.calendar.kind !== 'sandbox') throw new DomainError(MANAGE_IN_GOOGLE, 'conflict');
+      const opened = await existingCalendar(tutorId);
+      const { calendar } = opened;
+      return {
+        /** Events ending after `from` and starting before `to` (default now and 30 days on; at most MAX_LIST_DAYS), with the tutor's zone. */
+        async list(query: { from?: string | undefined; to?: string | undefined; singleEvents?: 'true' | 'false' | undefined }) {
+          const from = (query.from && listBound(query.from)?.epochMilliseconds) || clock.now().getTime();
+          const to = query.to ? (listBound(query.to)?.epochMilliseconds ?? 0) : from + 30 * DAY_MS;
+          if (to <= from) throw new InvalidCalendarEventError({ field: 'to', message: 'to must be after from' });
+          if (to - from > MAX_LIST_DAYS * DAY_MS)
+            throw new InvalidCalendarEventError({ field: 'to', message: `A listing covers at most ${MAX_LIST_DAYS} days` });
+          const items = await listCalendarEvents(calendar, {
+            from: new Date(from).toISOString(),
+            to: new Date(to).toISOString(),
+            singleEvents: query.singleEvents !== 'false',
+          });
+          return { timeZone: opened.tutor.timeZone ?? (await accountZone(tutorId)), items };
+        },
+        read: (id: string) => readCalendarEvent(calendar, id),
+        /** The id derives from the command id (the Idempotency-Key's, when one is sent): a retry makes no second event. */
+        create: (body: CalendarEventBody, ctx: CommandContext) =>
+          createCalendarEvent(calendar, calendarEventId(tutorId, 'event', ctx.commandId), body),
+        change: (id: string, patch: CalendarEventPatch) => changeCalendarEvent(calendar, id, patch),
+        remove: (id: string) => deleteCalendarEvent(calendar, id),
+      };
+    },
+
     // ----- profile, picture, subjects, dashboard
 
     profile,
@@ -315,6 +364,27 @@ export function tutorsModule(deps: TutorsModuleDeps) {
       if (!stats) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
       return stats;
     },
+
+    // ----- the public directory
+
+    /** Tutors families can choose (by subject and level). */
+    directory: (filter: Parameters<typeof listDirectory>[1]) => listDirectory(sql, filter),
+
+    /** One tutor of the directory; 404 when not listed. */
+    async listedTutor(tutorId: string) {
+      const [tutor] = await listDirectory(sql, { tutorId });
+      if (!tutor) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
+      return tutor;
+    },
+
+    /** Active subjects a listed tutor teaches. */
+    subjectsWithTutors: () => listSubjectsWithTutors(sql),
+
+    /** How many listed tutors teach each subject. */
+    subjectTutorStats: () => subjectTutorStats(sql),
+
+    /** A calendar's push message: the tutor's sync job is queued when it comes from a live channel of ours. */
+    acceptCalendarPush: (push: CalendarPush) => acceptCalendarPush({ sql, jobs: deps.jobs }, push, clock.now()),
 
     // ----- recruiting (the admin's side)
 

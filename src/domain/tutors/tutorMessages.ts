@@ -15,3 +15,6 @@ export const OWN_CALENDAR_NOT_CONNECTED = `${AVAILABILITY_FETCH_FAILED}: your ca
 export const CALENDAR_NEEDS_PERMISSION = `${AVAILABILITY_FETCH_FAILED}: Topmark needs permission to make changes to your calendar.`;
 export const CALENDAR_NOT_SHARED = `${AVAILABILITY_FETCH_FAILED}: your calendar was not found or is not shared with Topmark.`;
 export const CALENDAR_REFUSED = `${AVAILABILITY_FETCH_FAILED}: the calendar refused the request.`;
+
+/** The calendar events routes on Google: the tutor keeps their calendar in Google. */
+export const MANAGE_IN_GOOGLE = 'Manage your calendar events in Google Calendar';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { acceptCalendarPush, GOOGLE_CALENDAR_NOTIFICATIONS_PATH } from '../../../commands/tutors/calendarSync.ts';
+import { GOOGLE_CALENDAR_NOTIFICATIONS_PATH } from '../../../commands/tutors/calendarSync.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import type { System } from '../../../system.ts';
 
@@ -15,7 +15,7 @@ export const INVALID_CHANNEL_TOKEN = 'Invalid channel token';
  * An accepted message queues the tutor's sync job and answers at once: the job lists the changes.
  */
 export const googleCalendarPushRoutes =
-  ({ sql, jobs }: Pick<System, 'sql' | 'jobs'>): FastifyPluginAsyncZod =>
+  ({ tutors }: Pick<System, 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(async (plugin) => {
       // Whatever Google sends as a body (nothing, or an empty JSON body), it is not read.
@@ -38,16 +38,12 @@ export const googleCalendarPushRoutes =
             const value = request.headers[name];
             return typeof value === 'string' ? value : undefined;
           };
-          const outcome = await acceptCalendarPush(
-            { sql, jobs },
-            {
-              channelId: header('x-goog-channel-id'),
-              token: header('x-goog-channel-token'),
-              resourceId: header('x-goog-resource-id'),
-              resourceState: header('x-goog-resource-state'),
-            },
-            app.clock.now(),
-          );
+          const outcome = await tutors.acceptCalendarPush({
+            channelId: header('x-goog-channel-id'),
+            token: header('x-goog-channel-token'),
+            resourceId: header('x-goog-resource-id'),
+            resourceState: header('x-goog-resource-state'),
+          });
           if (outcome === 'unauthorised') throw new DomainError(INVALID_CHANNEL_TOKEN, 'unauthenticated');
           if (outcome === 'unknown_channel') throw new DomainError(UNKNOWN_CHANNEL, 'not_found');
           return { received: true as const };

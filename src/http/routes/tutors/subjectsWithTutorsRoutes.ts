@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { subjectTutorStatsSchema } from '../../../domain/courses/courseTutorApi.ts';
 import { subjectWithTutorsSchema } from '../../../domain/packages/packageApi.ts';
-import { listSubjectsWithTutors, subjectTutorStats } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 
 /**
@@ -11,7 +10,7 @@ import type { System } from '../../../system.ts';
  * subjects feature's routes and read models may not import the tutors feature.
  */
 export const subjectsWithTutorsRoutes =
-  ({ sql }: Pick<System, 'sql'>): FastifyPluginAsyncZod =>
+  ({ tutors }: Pick<System, 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/subjects/with-tutors',
@@ -23,7 +22,7 @@ export const subjectsWithTutorsRoutes =
           response: { 200: z.array(subjectWithTutorsSchema) },
         },
       },
-      () => listSubjectsWithTutors(sql),
+      () => tutors.subjectsWithTutors(),
     );
 
     app.get(
@@ -36,6 +35,6 @@ export const subjectsWithTutorsRoutes =
           response: { 200: subjectTutorStatsSchema },
         },
       },
-      () => subjectTutorStats(sql),
+      () => tutors.subjectTutorStats(),
     );
   };

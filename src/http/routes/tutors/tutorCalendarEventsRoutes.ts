@@ -1,38 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { calendarEventId } from '../../../adapters/calendar/calendarPort.ts';
-import {
-  changeCalendarEvent,
-  createCalendarEvent,
-  deleteCalendarEvent,
-  listCalendarEvents,
-  readCalendarEvent,
-} from '../../../commands/tutors/calendarEvents.ts';
-import { type OpenedTutorCalendar, openTutorCalendar } from '../../../commands/tutors/tutorCalendar.ts';
-import { DEFAULT_TIMEZONE } from '../../../domain/accounts/accountPolicy.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
 import {
   calendarEventBody,
   calendarEventListSchema,
   calendarEventPatchBody,
   calendarEventSchema,
   calendarEventsQuery,
-  InvalidCalendarEventError,
-  listBound,
-  MAX_LIST_DAYS,
 } from '../../../domain/tutors/calendarEventsApi.ts';
-import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
-import { currentUser } from '../../../projections/accounts/queries.ts';
 import type { System } from '../../../system.ts';
 import { principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { answerFailure } from './tutorCalendarRoutes.ts';
 
-export const MANAGE_IN_GOOGLE = 'Manage your calendar events in Google Calendar';
+export { MANAGE_IN_GOOGLE } from '../../../domain/tutors/tutorMessages.ts';
 
 const tutorOnly = { roles: ['tutor'] } as const;
-const DAY_MS = 86_400_000;
 const messageSchema = z.object({ message: z.string() });
 const fieldErrorSchema = z.object({
   message: z.string(),
@@ -50,20 +33,10 @@ const eventParams = z.object({ id: z.string().max(1100) });
  * calendar's shared revision and the booking grid follows at once.
  */
 export const tutorCalendarEventsRoutes =
-  ({ sql, store, calendar: port }: Pick<System, 'sql' | 'store' | 'calendar'>): FastifyPluginAsyncZod =>
+  ({ sql, tutors }: Pick<System, 'sql' | 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = { store, calendar: port, clock: app.clock };
-
-    /** The signed-in tutor's own calendar (never another's: the tutor is the session's user); 404 without a tutor profile. */
-    const ownCalendar = async (request: FastifyRequest): Promise<OpenedTutorCalendar & { tutorId: string }> => {
-      if (port.kind !== 'sandbox') throw new DomainError(MANAGE_IN_GOOGLE, 'conflict');
-      const tutorId = principalOf(request).userId;
-      const opened = await openTutorCalendar(deps, tutorId);
-      if (!opened.tutor.exists) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-      return { ...opened, tutorId };
-    };
-    const zoneOf = async (request: FastifyRequest, opened: OpenedTutorCalendar) =>
-      opened.tutor.timeZone ?? (await currentUser(sql, principalOf(request)))?.timezone ?? DEFAULT_TIMEZONE;
+    /** The signed-in tutor's own events (never another's: the tutor is the session's user); 404 without a tutor profile, 409 on Google. */
+    const ownEvents = (request: FastifyRequest) => tutors.ownEvents(principalOf(request).userId);
 
     app.get(
       '/api/tutor/calendar/events',
@@ -78,23 +51,8 @@ export const tutorCalendarEventsRoutes =
         },
       },
       async (request, reply) => {
-        const opened = await ownCalendar(request);
-        try {
-          const { query } = request;
-          const from = (query.from && listBound(query.from)?.epochMilliseconds) || app.clock.now().getTime();
-          const to = query.to ? (listBound(query.to)?.epochMilliseconds ?? 0) : from + 30 * DAY_MS;
-          if (to <= from) throw new InvalidCalendarEventError({ field: 'to', message: 'to must be after from' });
-          if (to - from > MAX_LIST_DAYS * DAY_MS)
-            throw new InvalidCalendarEventError({ field: 'to', message: `A listing covers at most ${MAX_LIST_DAYS} days` });
-          const items = await listCalendarEvents(opened.calendar, {
-            from: new Date(from).toISOString(),
-            to: new Date(to).toISOString(),
-            singleEvents: query.singleEvents !== 'false',
-          });
-          return { timeZone: await zoneOf(request, opened), items };
-        } catch (error) {
-          return answerFailure(reply, error);
-        }
+        const events = await ownEvents(request);
+        return events.list(request.query).catch((error: unknown) => answerFailure(reply, error));
       },
     );
 
@@ -110,12 +68,8 @@ export const tutorCalendarEventsRoutes =
         },
       },
       async (request, reply) => {
-        const opened = await ownCalendar(request);
-        try {
-          return await readCalendarEvent(opened.calendar, request.params.id);
-        } catch (error) {
-          return answerFailure(reply, error);
-        }
+        const events = await ownEvents(request);
+        return events.read(request.params.id).catch((error: unknown) => answerFailure(reply, error));
       },
     );
 
@@ -132,12 +86,11 @@ export const tutorCalendarEventsRoutes =
         },
       },
       async (request, reply) => {
-        const opened = await ownCalendar(request);
-        return idempotent(sql, request, reply, async (ctx) => {
-          // The id derives from the command id (the Idempotency-Key's, when one is sent): a retry makes no second event.
-          const id = calendarEventId(opened.tutorId, 'event', ctx.commandId);
-          return { status: 201, body: await createCalendarEvent(opened.calendar, id, request.body) };
-        }).catch((error: unknown) => answerFailure(reply, error));
+        const events = await ownEvents(request);
+        // The event's id derives from the command id: a retry makes no second event.
+        return idempotent(sql, request, reply, async (ctx) => ({ status: 201, body: await events.create(request.body, ctx) })).catch(
+          (error: unknown) => answerFailure(reply, error),
+        );
       },
     );
 
@@ -155,10 +108,10 @@ export const tutorCalendarEventsRoutes =
         },
       },
       async (request, reply) => {
-        const opened = await ownCalendar(request);
+        const events = await ownEvents(request);
         return idempotent(sql, request, reply, async () => ({
           status: 200,
-          body: await changeCalendarEvent(opened.calendar, request.params.id, request.body),
+          body: await events.change(request.params.id, request.body),
         })).catch((error: unknown) => answerFailure(reply, error));
       },
     );
@@ -175,9 +128,9 @@ export const tutorCalendarEventsRoutes =
         },
       },
       async (request, reply) => {
-        const opened = await ownCalendar(request);
+        const events = await ownEvents(request);
         try {
-          await deleteCalendarEvent(opened.calendar, request.params.id);
+          await events.remove(request.params.id);
           return reply.status(204).send(null);
         } catch (error) {
           return answerFailure(reply, error);

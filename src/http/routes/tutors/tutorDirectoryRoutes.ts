@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError } from '../../../domain/kit/decider.ts';
 import { tutorDirectoryQuery, tutorListEntrySchema } from '../../../domain/tutors/tutorApi.ts';
-import { TUTOR_NOT_FOUND } from '../../../domain/tutors/tutorDecider.ts';
-import { listDirectory } from '../../../projections/tutors/queries.ts';
 import type { System } from '../../../system.ts';
 
 const messageSchema = z.object({ message: z.string() });
@@ -14,7 +11,7 @@ const messageSchema = z.object({ message: z.string() });
  * tutor's id is their profile id, equal to their user id.
  */
 export const tutorDirectoryRoutes =
-  ({ sql }: Pick<System, 'sql'>): FastifyPluginAsyncZod =>
+  ({ tutors }: Pick<System, 'tutors'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/tutors',
@@ -28,7 +25,7 @@ export const tutorDirectoryRoutes =
           response: { 200: z.array(tutorListEntrySchema) },
         },
       },
-      async (request) => listDirectory(sql, request.query),
+      async (request) => tutors.directory(request.query),
     );
 
     app.get(
@@ -42,10 +39,6 @@ export const tutorDirectoryRoutes =
           response: { 200: tutorListEntrySchema, 404: messageSchema },
         },
       },
-      async (request) => {
-        const [tutor] = await listDirectory(sql, { tutorId: request.params.id });
-        if (!tutor) throw new DomainError(TUTOR_NOT_FOUND, 'not_found');
-        return tutor;
-      },
+      async (request) => tutors.listedTutor(request.params.id),
     );
   };
