@@ -28,20 +28,27 @@ import { ProtectedEventStore } from './adapters/personalData/protectedEventStore
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SignInStore } from './adapters/signIns/signInStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
-import { claimEnrollmentOnce, releaseEnrollment } from './commands/accounts/enrollment.ts';
+import { claimEnrollmentOnce, recordCourseEnded, recordCourseTutorChosen, releaseEnrollment } from './commands/accounts/enrollment.ts';
 import { courseHandlers, courseIdForPurchase } from './commands/courses/courseHandlers.ts';
 import { courseLedger } from './commands/courses/courseLedger.ts';
 import { clearRepurchase, holdsRepurchase, markRepurchasePending } from './commands/courses/courseRepurchase.ts';
+import { type CoursesModule, coursesModule } from './commands/courses/coursesModule.ts';
+import { type OperationsModule, operationsModule } from './commands/operations/operationsModule.ts';
 import { recordEventParked } from './commands/operations/parkedEvents.ts';
 import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
-import { promoCodeHandlers } from './commands/promoCodes/promoCodeHandlers.ts';
-import { holdingPromoUse } from './commands/promoCodes/promoUses.ts';
+import { type PackagesModule, packagesModule } from './commands/packages/packagesModule.ts';
+import { type PayoutsModule, payoutsModule } from './commands/payouts/payoutsModule.ts';
+import { type PromoCodesModule, promoCodesModule } from './commands/promoCodes/promoCodesModule.ts';
 import { type PurchasesModule, purchasesModule } from './commands/purchases/purchasesModule.ts';
 import { SCHEDULE_ATTEMPTS } from './commands/sessions/sessionHandlers.ts';
 import { type SessionsModule, sessionsModule } from './commands/sessions/sessionsModule.ts';
+import { type SubjectsModule, subjectsModule } from './commands/subjects/subjectsModule.ts';
+import { changeTutorRate } from './commands/tutors/changeTutorRate.ts';
+import { tutorHandlers } from './commands/tutors/tutorHandlers.ts';
 import { type TutorsModule, tutorsModule } from './commands/tutors/tutorsModule.ts';
 import { sessionsRemainingOf } from './domain/courses/course.ts';
 import { eventCatalog } from './domain/eventCatalog.ts';
+import { promoCheckLimits } from './http/kit/rateLimits.ts';
 import { readYourWrites } from './http/kit/readYourWrites.ts';
 import { adminOverview, findTutorApplication, listTutorApplications } from './projections/accounts/tutorApplicationsProjector.ts';
 import { projectors } from './projections/projectors.ts';
@@ -76,6 +83,18 @@ export interface System {
   sessions: SessionsModule;
   /** The purchases feature: checkout and repurchase (one process, by kind), their confirmation, the repurchase's cancel, the provider's webhook, a student's purchases. */
   purchases: PurchasesModule;
+  /** The student courses feature: a student's courses and their tutors' standing, the enrolment status, choosing the tutor, activating and ending a course. */
+  courses: CoursesModule;
+  /** The subject catalogue: the public subjects and grade tiers, the admin's list and commands. */
+  subjects: SubjectsModule;
+  /** The session packages (public reads). */
+  packages: PackagesModule;
+  /** The promo codes feature: the admin's codes and redemptions, the check at checkout, and the code's stream and held use the purchases are given. */
+  promoCodes: PromoCodesModule;
+  /** The payouts feature: a billing period's payout, approving and paying it, a tutor's hourly rate. */
+  payouts: PayoutsModule;
+  /** The operations feature: the console's alerts and its projections (status, rebuilds, parked events). */
+  operations: OperationsModule;
   /** The tutors feature: the tutor's facts and calendar, weekly hours, onboarding, profile, picture, subjects, dashboard figures, and recruiting (invitations, applications under review). */
   tutors: TutorsModule;
   /** Google sign-in: Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else the dev provider. */
@@ -254,7 +273,14 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     mailFrom: config.MAIL_FROM,
   });
   const courseCommands = courseHandlers(store);
-  const promoCommands = promoCodeHandlers(store);
+  const promoCodes = promoCodesModule({
+    sql,
+    store,
+    clock,
+    // Stateless over PostgreSQL's counters: the same allowances as every other limiter instance.
+    limiter: new RateLimiter(sql),
+    checkLimits: promoCheckLimits(config),
+  });
   const purchases = purchasesModule({
     sql,
     store,
@@ -281,13 +307,34 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
       holdsRepurchase: (claim) => holdsRepurchase(courseCommands, claim),
       giveBackRepurchase: (claim, ctx) => clearRepurchase(courseCommands, { ...claim, outcome: 'given_back' }, ctx),
       courseIdOf: courseIdForPurchase,
+      ledgerCommands: courseCommands.courses,
     },
     promos: {
-      state: (promoCodeId) => promoCommands.promoCodes.load(promoCodeId),
-      holdingUse: (use, step, work) => holdingPromoUse(promoCommands, use, step, work),
+      state: promoCodes.state,
+      holdingUse: promoCodes.holdingUse,
     },
     waitFor: (projections, position, timeoutMs) => readYourWrites(sql, projections, position, timeoutMs),
   });
+  const courses = coursesModule({
+    sql,
+    store,
+    cancelSession: (sessionId, input, ctx) => sessions.cancel(sessionId, input, ctx),
+    students: {
+      tutorChosen: (input, ctx) => recordCourseTutorChosen(accountCommandHandlers, input, ctx),
+      courseEnded: (input, ctx) => recordCourseEnded(accountCommandHandlers, input, ctx),
+    },
+  });
+  const subjects = subjectsModule({ sql, store });
+  const packages = packagesModule({ sql });
+  const rateChanges = tutorHandlers(store);
+  const payouts = payoutsModule({
+    sql,
+    store,
+    clock,
+    // The tutor's stream records rates (ChangeTutorRate stays with the tutor aggregate).
+    changeTutorRate: (input, ctx) => changeTutorRate(rateChanges, input, ctx),
+  });
+  const operations = operationsModule({ sql, store, projections, reactors: reactorRunner, rebuilds });
   const identity: IdentityProvider =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? new (await import('./adapters/identity/googleIdentity.ts')).GoogleIdentityProvider({
@@ -304,6 +351,12 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     accounts,
     sessions,
     purchases,
+    courses,
+    subjects,
+    packages,
+    promoCodes,
+    payouts,
+    operations,
     tutors,
     identity,
     calendar,

@@ -4,6 +4,7 @@ import { type CheckoutSession, PaymentError, type PaymentIntent, type PaymentPor
 import { DomainError } from '../../domain/kit/decider.ts';
 import type { PromoCodeState } from '../../domain/promoCodes/promoCode.ts';
 import { refusalOf } from '../../domain/promoCodes/promoCodeDecider.ts';
+import type { AdminPurchaseListQuery } from '../../domain/purchases/adminPurchaseApi.ts';
 import { type CatalogueFacts, type CataloguePrice, priceFromCatalogue } from '../../domain/purchases/checkoutCatalogue.ts';
 import {
   FREE_PURCHASE,
@@ -13,6 +14,7 @@ import {
 } from '../../domain/purchases/purchase.ts';
 import {
   checkRepurchase,
+  PURCHASE_NOT_FOUND,
   REPURCHASE_COURSE_NOT_FOUND,
   REPURCHASE_WRONG_TIER,
   type RepurchaseFacts,
@@ -22,7 +24,7 @@ import {
   PURCHASE_NOT_FOUND_MESSAGE,
   REPURCHASE_CHECKOUT_SESSION_NOT_FOUND,
 } from '../../domain/purchases/purchaseMessages.ts';
-import { purchasesOfStudent } from '../../projections/purchases/queries.ts';
+import { findAdminPurchase, listAdminPurchases, purchasesOfStudent } from '../../projections/purchases/queries.ts';
 import { subjectHasListedTutor } from '../../projections/tutors/queries.ts';
 import { type CommandContext, commandContext, deterministicUuid } from '../kit/commandContext.ts';
 import { compensating, stepOf } from '../kit/processStep.ts';
@@ -41,6 +43,7 @@ import {
   startPurchase,
   startRepurchase,
 } from './purchaseHandlers.ts';
+import { type CourseLedgerPort, quoteRefund, type RefundDeps, refundPurchase } from './refundPurchase.ts';
 
 /** The read models a purchase's answer waits for. */
 type PurchaseProjection = 'purchases' | 'purchase_fulfilment' | 'student_courses';
@@ -88,6 +91,8 @@ export interface PurchasesModuleDeps {
     giveBackRepurchase(claim: { courseId: string; purchaseId: string }, ctx: CommandContext): Promise<unknown>;
     /** The course a first purchase creates. */
     courseIdOf(purchaseId: string): string;
+    /** The course stream's command handler: a refund takes the purchase's unused credits off its ledger. */
+    ledgerCommands: CourseLedgerPort['ledger'];
   };
   promos: {
     state(promoCodeId: string): Promise<PromoCodeState>;
@@ -179,6 +184,7 @@ interface KindSteps<A> {
 export function purchasesModule(deps: PurchasesModuleDeps) {
   const { sql, store, payments, students, courses, promos, waitFor } = deps;
   const purchases = purchaseHandlers(store);
+  const refunds: RefundDeps = { purchases, courses: { ledger: courses.ledgerCommands, courseIdForPurchase: courses.courseIdOf }, payments };
   const readCatalogue = catalogueReader(store);
   const site = deps.publicUrl.replace(/\/+$/, '');
 
@@ -522,6 +528,27 @@ export function purchasesModule(deps: PurchasesModuleDeps) {
 
     /** A student's purchases, newest first. */
     ofStudent: (studentId: string) => purchasesOfStudent(sql, studentId),
+
+    /** The console's page of purchases, searched and filtered. */
+    adminPurchases: (query: AdminPurchaseListQuery) => listAdminPurchases(sql, query),
+    /** One purchase as the console shows it (after the refund's read-your-writes); a 404 when it is not there. */
+    async adminPurchase(purchaseId: string) {
+      const purchase = await findAdminPurchase(sql, purchaseId);
+      if (!purchase) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
+      return purchase;
+    },
+    /** What a refund would give back now: the unused sessions and their share of what was paid (dollars). */
+    async refundQuote(purchaseId: string) {
+      const quote = await quoteRefund(refunds, purchaseId);
+      return { purchaseId, amount: quote.amountCents / 100, credits: quote.credits };
+    },
+    /**
+     * Refunds a completed purchase's unused sessions through the provider (issue 12 §2); a
+     * provider failure is compensated and surfaces as `ProviderRefundError`.
+     */
+    refund: (input: { purchaseId: string; reason: string }, ctx: CommandContext) => refundPurchase(refunds, input, ctx),
+    /** The refund's answer shows the purchase and its course's ledger as they are after it. */
+    refundProjections: ['purchases', 'student_courses'] as const,
   };
 }
 

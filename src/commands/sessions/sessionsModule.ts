@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/kit/decider.ts';
 import { InvalidFieldError } from '../../domain/kit/domainError.ts';
 import { supportedDayOf } from '../../domain/kit/supportedDates.ts';
 import { knownTimeZoneOf } from '../../domain/kit/timeZones.ts';
+import type { AdminSessionListFilter } from '../../domain/sessions/adminSessionApi.ts';
 import { bookingTimes, dayRange, localInstant } from '../../domain/sessions/bookingGrid.ts';
 import { freeSlots, mayHoldSlots, rangeNeededFor } from '../../domain/sessions/freeSlots.ts';
 import type { CreditPolicy } from '../../domain/sessions/session.ts';
@@ -30,6 +31,7 @@ import {
   bookingStudent,
   courseOfCalendarBooking,
   heldHours,
+  listSessionsForAdmin,
   listStudentSessions,
   listTutorSessions,
 } from '../../projections/sessions/queries.ts';
@@ -278,6 +280,9 @@ export function sessionsModule(deps: SessionsModuleDeps) {
       const { position } = await rescheduleSession(handlers, ports, { sessionId, start: start.toString(), timeZone: input.zone }, ctx);
       return { position: await positionOf(position) };
     },
+
+    /** The console's page of sessions (every status), searched, filtered, sorted and paged. */
+    adminSessions: (query: AdminSessionListFilter) => listSessionsForAdmin(sql, query),
 
     /** The tutor's sessions, oldest first. */
     tutorSessions: (tutorId: string) => listTutorSessions(sql, tutorId),

@@ -112,3 +112,9 @@ export async function enrollmentStatus(sql: Sql, studentId: string): Promise<Enr
     .map((r) => ({ courseId: r.id, subjectId: r.subject_id, subjectName: r.subject_name ?? r.subject_id }));
   return { canEnrollInNewCourse: rows.length < 4 && pendingTutorSelections.length === 0, pendingTutorSelections };
 }
+
+/** The tutor the courses read model shows on a course; null when none or the course is unknown. */
+export async function courseTutorId(sql: Sql, courseId: string): Promise<string | null> {
+  const [row] = await sql<{ tutor_id: string | null }[]>`SELECT tutor_id FROM student_courses WHERE id = ${courseId}`;
+  return row?.tutor_id ?? null;
+}

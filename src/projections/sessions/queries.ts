@@ -157,3 +157,4 @@ export async function accountTimeZone(sql: Sql, userId: string): Promise<string 
 // The calendar side's read models, asked through this file like the rest (the sessions module's calendar part).
 export { feedOf, feedOwner, feedSessions } from './calendarFeedQueries.ts';
 export { calendarSyncSummary } from './calendarSyncStatus.ts';
+export { listSessionsForAdmin } from './sessionListQueries.ts';

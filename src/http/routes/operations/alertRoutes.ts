@@ -1,10 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { alertHandlers, resolveAlert } from '../../../commands/operations/resolveAlert.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
 import { alertListQuerySchema, alertPageSchema, alertSchema, resolveAlertBodySchema } from '../../../domain/operations/alertApi.ts';
-import { ALERT_NOT_FOUND } from '../../../domain/operations/alertDecider.ts';
-import { alertView, findAlert, listAlerts, openAlerts, withAlertSubjects } from '../../../projections/operations/alerts/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -13,17 +9,11 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 const adminOnly = { roles: ['admin'] } as const;
 const alertProjections = ['alerts'] as const;
 const messageSchema = z.object({ message: z.string() });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The badge keeps to a readable number; the Alerts tab pages through the rest. */
-const BADGE_LIMIT = 500;
 
 /** The console's alerts (issue 12 §4): the badge's list, the tab's table, and resolving one with a note. */
 export const alertRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, operations }: Pick<System, 'sql' | 'operations'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = alertHandlers(store);
-
     app.get(
       '/api/admin/alerts/unresolved',
       {
@@ -34,7 +24,7 @@ export const alertRoutes =
           response: { 200: z.array(alertSchema) },
         },
       },
-      async () => withAlertSubjects(sql, (await openAlerts(sql, BADGE_LIMIT)).map(alertView)),
+      () => operations.unresolvedAlerts(),
     );
 
     app.get(
@@ -48,7 +38,7 @@ export const alertRoutes =
           response: { 200: alertPageSchema },
         },
       },
-      (request) => listAlerts(sql, request.query),
+      (request) => operations.alerts(request.query),
     );
 
     app.post(
@@ -66,16 +56,9 @@ export const alertRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const alertId = request.params.id;
-          const raised = UUID.test(alertId) ? await findAlert(sql, alertId) : null;
-          const { position } = await resolveAlert(
-            handlers,
-            { alertId, note: request.body.note, raised: raised && { resolved: raised.is_resolved } },
-            ctx,
-          );
+          const { position } = await operations.resolveAlert(alertId, request.body.note, ctx);
           await readYourWrites(sql, alertProjections, position);
-          const shown = await findAlert(sql, alertId);
-          if (!shown) throw new DomainError(ALERT_NOT_FOUND, 'not_found');
-          return { status: 200, body: alertView(shown) };
+          return { status: 200, body: await operations.alert(alertId) };
         }),
     );
   };

@@ -1,14 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  approvePayoutPeriod,
-  markPayoutPeriodPaid,
-  payoutHandlers,
-  payoutPeriodStarting,
-} from '../../../commands/payouts/payoutPeriods.ts';
-import { InvalidFieldError } from '../../../domain/kit/domainError.ts';
-import { billingPeriodOf, billingPeriodOfDay, PAYOUT_TIME_ZONE, previousBillingPeriod } from '../../../domain/payouts/billingPeriod.ts';
-import {
   markPaidBodySchema,
   PERIOD_INVALID,
   payoutPeriodParamsSchema,
@@ -17,7 +9,6 @@ import {
   payoutSessionsParamsSchema,
   payoutTutorSessionsSchema,
 } from '../../../domain/payouts/payoutApi.ts';
-import { payoutPeriodView, payoutTutorSessions } from '../../../projections/payouts/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -30,20 +21,10 @@ const messageSchema = z.object({ message: z.string() });
 
 export { PERIOD_INVALID };
 
-/** The period holding `day`; without one, the latest period that has ended (the one to approve next). */
-function periodAsked(day: string | undefined, now: Date) {
-  if (day === undefined) return previousBillingPeriod(billingPeriodOf(now, PAYOUT_TIME_ZONE), PAYOUT_TIME_ZONE);
-  const period = billingPeriodOfDay(day, PAYOUT_TIME_ZONE);
-  if (!period) throw new InvalidFieldError('period', PERIOD_INVALID);
-  return period;
-}
-
 /** Payouts per billing period: the view, approval, payment and the CSV export. */
 export const payoutRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, payouts }: Pick<System, 'sql' | 'payouts'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = payoutHandlers(store);
-
     app.get(
       '/api/admin/payouts',
       {
@@ -55,10 +36,7 @@ export const payoutRoutes =
           response: { 200: payoutPeriodViewSchema },
         },
       },
-      (request) => {
-        const now = app.clock.now();
-        return payoutPeriodView(sql, periodAsked(request.query.period, now), now);
-      },
+      (request) => payouts.period(request.query.period),
     );
 
     app.get(
@@ -72,7 +50,7 @@ export const payoutRoutes =
         },
       },
       async (request, reply) => {
-        const view = await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), app.clock.now());
+        const view = await payouts.periodStarting(request.params.periodStart);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${payoutCsvFilename(view)}"`)
@@ -92,7 +70,7 @@ export const payoutRoutes =
           response: { 200: payoutTutorSessionsSchema },
         },
       },
-      (request) => payoutTutorSessions(sql, payoutPeriodStarting(request.params.periodStart), request.params.tutorId),
+      (request) => payouts.tutorSessions(request.params.periodStart, request.params.tutorId),
     );
 
     app.post(
@@ -108,9 +86,9 @@ export const payoutRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const { position } = await approvePayoutPeriod(handlers, sql, request.params.periodStart, ctx);
+          const { position } = await payouts.approve(request.params.periodStart, ctx);
           await readYourWrites(sql, payoutProjections, position);
-          return { status: 200, body: await payoutPeriodView(sql, payoutPeriodStarting(request.params.periodStart), ctx.now) };
+          return { status: 200, body: await payouts.periodStarting(request.params.periodStart, ctx.now) };
         }),
     );
 
@@ -129,9 +107,9 @@ export const payoutRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const { periodStart } = request.params;
-          const { position } = await markPayoutPeriodPaid(handlers, { periodStart, ...request.body }, ctx);
+          const { position } = await payouts.markPaid({ periodStart, ...request.body }, ctx);
           await readYourWrites(sql, payoutProjections, position);
-          return { status: 200, body: await payoutPeriodView(sql, payoutPeriodStarting(periodStart), ctx.now) };
+          return { status: 200, body: await payouts.periodStarting(periodStart, ctx.now) };
         }),
     );
   };

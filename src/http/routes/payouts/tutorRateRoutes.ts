@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changeTutorRate } from '../../../commands/tutors/changeTutorRate.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { changeRateBodySchema, tutorRateViewSchema } from '../../../domain/payouts/payoutApi.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -14,10 +12,8 @@ const rateProjections = ['tutors', 'payouts'] as const;
 const messageSchema = z.object({ message: z.string() });
 
 export const tutorRateRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, payouts }: Pick<System, 'sql' | 'payouts'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = tutorHandlers(store);
-
     app.put(
       '/api/admin/tutors/:tutorId/rate',
       {
@@ -33,16 +29,9 @@ export const tutorRateRoutes =
       },
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
-          const { tutorId } = request.params;
-          const { hourlyRate, effectiveFrom, reason } = request.body;
-          const hourlyRateCents = Math.round(hourlyRate * 100);
-          const from = effectiveFrom === undefined ? null : new Date(effectiveFrom);
-          const { position } = await changeTutorRate(handlers, { tutorId, hourlyRateCents, effectiveFrom: from, reason }, ctx);
+          const { position, rate } = await payouts.changeRate({ tutorId: request.params.tutorId, ...request.body }, ctx);
           await readYourWrites(sql, rateProjections, position);
-          return {
-            status: 200,
-            body: { tutorId, hourlyRate: hourlyRateCents / 100, effectiveFrom: (from ?? ctx.now).toISOString() },
-          };
+          return { status: 200, body: rate };
         }),
     );
   };

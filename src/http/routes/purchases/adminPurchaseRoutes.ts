@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { courseHandlers, courseIdForPurchase } from '../../../commands/courses/courseHandlers.ts';
-import { purchaseHandlers } from '../../../commands/purchases/purchaseHandlers.ts';
-import { ProviderRefundError, quoteRefund, refundPurchase } from '../../../commands/purchases/refundPurchase.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
+import { ProviderRefundError } from '../../../commands/purchases/refundPurchase.ts';
 import {
   adminPurchaseListQuerySchema,
   adminPurchasePageSchema,
@@ -11,8 +8,6 @@ import {
   refundBodySchema,
   refundQuoteSchema,
 } from '../../../domain/purchases/adminPurchaseApi.ts';
-import { PURCHASE_NOT_FOUND } from '../../../domain/purchases/purchaseDecider.ts';
-import { findAdminPurchase, listAdminPurchases } from '../../../projections/purchases/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -21,8 +16,6 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 const readers = { roles: ['admin', 'finance'] } as const;
 const adminOnly = { roles: ['admin'] } as const;
 const messageSchema = z.object({ message: z.string() });
-/** The refund's answer shows the purchase and its course's ledger as they are after it. */
-const refundProjections = ['purchases', 'student_courses'] as const;
 const params = z.object({ id: z.string().min(1).max(100) });
 
 export const providerRefundFailed = (message: string) =>
@@ -30,14 +23,8 @@ export const providerRefundFailed = (message: string) =>
 
 /** The console's purchases (issue 12 §2): the list for admins and finance, the refund for admins. */
 export const adminPurchaseRoutes =
-  ({ sql, store, payments }: Pick<System, 'sql' | 'store' | 'payments'>): FastifyPluginAsyncZod =>
+  ({ sql, purchases }: Pick<System, 'sql' | 'purchases'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = {
-      purchases: purchaseHandlers(store),
-      courses: { ledger: courseHandlers(store).courses, courseIdForPurchase },
-      payments,
-    };
-
     app.get(
       '/api/admin/purchases',
       {
@@ -49,7 +36,7 @@ export const adminPurchaseRoutes =
           response: { 200: adminPurchasePageSchema },
         },
       },
-      (request) => listAdminPurchases(sql, request.query),
+      (request) => purchases.adminPurchases(request.query),
     );
 
     app.get(
@@ -63,10 +50,7 @@ export const adminPurchaseRoutes =
           response: { 200: refundQuoteSchema, 404: messageSchema },
         },
       },
-      async (request) => {
-        const quote = await quoteRefund(deps, request.params.id);
-        return { purchaseId: request.params.id, amount: quote.amountCents / 100, credits: quote.credits };
-      },
+      (request) => purchases.refundQuote(request.params.id),
     );
 
     app.post(
@@ -85,10 +69,9 @@ export const adminPurchaseRoutes =
         try {
           return await idempotent(sql, request, reply, async (ctx) => {
             const purchaseId = request.params.id;
-            const done = await refundPurchase(deps, { purchaseId, reason: request.body.reason }, ctx);
-            await readYourWrites(sql, refundProjections, done.position);
-            const purchase = await findAdminPurchase(sql, purchaseId);
-            if (!purchase) throw new DomainError(PURCHASE_NOT_FOUND, 'not_found');
+            const done = await purchases.refund({ purchaseId, reason: request.body.reason }, ctx);
+            await readYourWrites(sql, purchases.refundProjections, done.position);
+            const purchase = await purchases.adminPurchase(purchaseId);
             return {
               status: 200,
               body: { purchaseId, amount: done.amountCents / 100, creditsRemoved: done.creditsRemoved, purchase },

@@ -8,7 +8,6 @@ import {
   adminSessionPageSchema,
 } from '../../../domain/sessions/adminSessionApi.ts';
 import { SESSION_CANCELLED } from '../../../domain/sessions/sessionDecider.ts';
-import { listSessionsForAdmin } from '../../../projections/sessions/sessionListQueries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -42,7 +41,7 @@ export const adminSessionRoutes =
           response: { 200: adminSessionPageSchema, 400: badRequestSchema },
         },
       },
-      (request) => listSessionsForAdmin(sql, request.query),
+      (request) => sessions.adminSessions(request.query),
     );
 
     app.post(

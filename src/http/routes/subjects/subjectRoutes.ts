@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addSubject, editSubject, setSubjectActive } from '../../../commands/subjects/manageSubjects.ts';
-import { subjectHandlers } from '../../../commands/subjects/subjectHandlers.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
 import { adminSubjectSchema, gradeTierSchema, subjectSchema } from '../../../domain/subjects/subjectApi.ts';
-import { SUBJECT_NOT_FOUND } from '../../../domain/subjects/subjectDecider.ts';
 import { subjectFormSchema } from '../../../domain/subjects/subjectForms.ts';
-import { findSubject, listGradeTiers, listSubjects, type SubjectView } from '../../../projections/subjects/queries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -17,26 +12,14 @@ const subjectProjections = ['subjects'] as const;
 const notFoundSchema = z.object({ message: z.string() });
 const subjectParams = z.object({ id: z.string().max(100) });
 
-const publicView = ({ id, name, description, category, gradeLevel }: SubjectView) => ({ id, name, description, category, gradeLevel });
-
-/** Subject ids are UUIDs: anything else is unknown without asking the database (NUL bytes included). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function knownId(id: string): string {
-  if (!UUID.test(id)) throw new DomainError(SUBJECT_NOT_FOUND, 'not_found');
-  return id;
-}
-
 /** The subject catalogue and grade tiers (public reads), and the admin's catalogue commands. */
 export const subjectRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, subjects }: Pick<System, 'sql' | 'subjects'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = subjectHandlers(store);
     /** The subject as the read model shows it once it has the write at `position`. */
-    const shown = async (subjectId: string, position: string | null) => {
+    const shown = async ({ subjectId, position }: { subjectId: string; position: string | null }) => {
       await readYourWrites(sql, subjectProjections, position);
-      const subject = await findSubject(sql, subjectId);
-      if (!subject) throw new DomainError(SUBJECT_NOT_FOUND, 'not_found');
-      return subject;
+      return subjects.adminSubject(subjectId);
     };
 
     app.get(
@@ -45,7 +28,7 @@ export const subjectRoutes =
         config: { roles: 'public' },
         schema: { tags: ['subjects'], summary: 'The active subjects of the catalogue', response: { 200: z.array(subjectSchema) } },
       },
-      async () => (await listSubjects(sql)).map(publicView),
+      () => subjects.list(),
     );
 
     app.get(
@@ -59,11 +42,7 @@ export const subjectRoutes =
           response: { 200: subjectSchema, 404: notFoundSchema },
         },
       },
-      async (request) => {
-        const subject = await findSubject(sql, knownId(request.params.id));
-        if (!subject) throw new DomainError(SUBJECT_NOT_FOUND, 'not_found');
-        return publicView(subject);
-      },
+      (request) => subjects.publicSubject(request.params.id),
     );
 
     app.get(
@@ -76,7 +55,7 @@ export const subjectRoutes =
           response: { 200: z.array(gradeTierSchema) },
         },
       },
-      () => listGradeTiers(sql),
+      () => subjects.gradeTiers(),
     );
 
     app.get(
@@ -89,7 +68,7 @@ export const subjectRoutes =
           response: { 200: z.array(adminSubjectSchema) },
         },
       },
-      () => listSubjects(sql, { includeInactive: true }),
+      () => subjects.adminList(),
     );
 
     app.post(
@@ -104,10 +83,7 @@ export const subjectRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(sql, request, reply, async (ctx) => {
-          const { subjectId, position } = await addSubject(handlers, request.body, ctx);
-          return { status: 201, body: await shown(subjectId, position) };
-        }),
+        idempotent(sql, request, reply, async (ctx) => ({ status: 201, body: await shown(await subjects.add(request.body, ctx)) })),
     );
 
     app.put(
@@ -123,11 +99,10 @@ export const subjectRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(sql, request, reply, async (ctx) => {
-          const subjectId = knownId(request.params.id);
-          const { position } = await editSubject(handlers, subjectId, request.body, ctx);
-          return { status: 200, body: await shown(subjectId, position) };
-        }),
+        idempotent(sql, request, reply, async (ctx) => ({
+          status: 200,
+          body: await shown(await subjects.edit(request.params.id, request.body, ctx)),
+        })),
     );
 
     for (const [action, active] of [
@@ -146,11 +121,10 @@ export const subjectRoutes =
           },
         },
         async (request, reply) =>
-          idempotent(sql, request, reply, async (ctx) => {
-            const subjectId = knownId(request.params.id);
-            const { position } = await setSubjectActive(handlers, subjectId, active, ctx);
-            return { status: 200, body: await shown(subjectId, position) };
-          }),
+          idempotent(sql, request, reply, async (ctx) => ({
+            status: 200,
+            body: await shown(await subjects.setActive(request.params.id, active, ctx)),
+          })),
       );
     }
   };
