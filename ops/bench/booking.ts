@@ -367,7 +367,9 @@ try {
 
   const levels: Level[] = [];
   const measure = async (kind: Level['kind'], size: number, go: () => Promise<Outcome[]>) => {
-    say(kind === 'closed' ? `closed loop: ${REQUESTS} requests from ${size} client(s)…` : `open loop: ${size} bookings/s for ${SECONDS} s…`);
+    say(
+      kind === 'closed' ? `closed loop: ${REQUESTS} requests from ${size} client(s)…` : `open loop: ${size} bookings/s for ${SECONDS} s…`,
+    );
     const nodeBefore = process.cpuUsage();
     const pgBefore = await pgCpu.snapshot();
     const statementsBefore = await statementsSoFar();
@@ -403,7 +405,8 @@ try {
       SELECT data->>'tutorId', data->>'start' FROM es_events WHERE type = 'SessionBooked'
       GROUP BY 1, 2 HAVING count(*) > 1) AS held_twice`;
 
-  const perBooking = (total: number | null, booked: number) => (total === null || booked === 0 ? null : Math.round((total / booked) * 10) / 10);
+  const perBooking = (total: number | null, booked: number) =>
+    total === null || booked === 0 ? null : Math.round((total / booked) * 10) / 10;
   const figures = levels.map((level) => {
     const booked = level.outcomes.filter((o) => o.status === 201);
     const latencies = level.outcomes.map((o) => o.ms).sort((a, b) => a - b);
@@ -439,7 +442,9 @@ try {
     console.log(`\nload average at the start: ${load.map((l) => l.toFixed(1)).join(', ')} (${availableParallelism()} cores)`);
     console.log(
       `${TUTORS} tutors, ${STUDENTS} students; ${Math.round(CONTESTED_SHARE * 100)} % of requests contested` +
-        (CONTESTED_SHARE === 0 ? ' (every request is for a free hour: a booking is a booking)' : ' (for an hour just handed out: most end in 409)'),
+        (CONTESTED_SHARE === 0
+          ? ' (every request is for a free hour: a booking is a booking)'
+          : ' (for an hour just handed out: most end in 409)'),
     );
     console.log(
       `CPU and statements per booking: from a level's start until its read models caught up and ${SETTLE_MS / 1000} s more; ` +
@@ -451,7 +456,8 @@ try {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const l of figures) {
       const name = l.kind === 'closed' ? `closed ${l.clients}` : `open ${l.rate}`;
-      const label = l.kind === 'closed' ? `closed loop, ${l.clients} client${l.clients === 1 ? '' : 's'}` : `open loop, ${l.rate}/s for ${SECONDS} s`;
+      const label =
+        l.kind === 'closed' ? `closed loop, ${l.clients} client${l.clients === 1 ? '' : 's'}` : `open loop, ${l.rate}/s for ${SECONDS} s`;
       const target = TARGETS[name] ?? {};
       console.log(
         `| ${label} | ${f(l.requests)} | ${f(l.booked)} / ${f(l.refused)} / ${f(l.requests - l.booked - l.refused)} | ${f(l.bookingsPerSecond)} | ${f(l.p50Ms)} | ${withTarget(l.p99Ms, target.p99Ms)} | ${withTarget(l.lagP99Ms, target.lagP99Ms)} | ${f(l.cpuNodeMsPerBooking)} / ${f(l.cpuPgMsPerBooking)} | ${f(l.statementsPerBooking)} |`,
