@@ -28,11 +28,14 @@ import { ProtectedEventStore } from './adapters/personalData/protectedEventStore
 import { RateLimiter } from './adapters/rateLimit/rateLimiter.ts';
 import { SignInStore } from './adapters/signIns/signInStore.ts';
 import { type AccountDeps, accountHandlers } from './commands/accounts/accountDeps.ts';
+import { type AccountsModule, accountsModule } from './commands/accounts/accountsModule.ts';
 import { claimEnrollmentOnce, recordCourseEnded, recordCourseTutorChosen, releaseEnrollment } from './commands/accounts/enrollment.ts';
+import { type ContactModule, contactModule } from './commands/contact/contactModule.ts';
 import { courseHandlers, courseIdForPurchase } from './commands/courses/courseHandlers.ts';
 import { courseLedger } from './commands/courses/courseLedger.ts';
 import { clearRepurchase, holdsRepurchase, markRepurchasePending } from './commands/courses/courseRepurchase.ts';
 import { type CoursesModule, coursesModule } from './commands/courses/coursesModule.ts';
+import { type NoticesModule, noticesModule } from './commands/notices/noticesModule.ts';
 import { type OperationsModule, operationsModule } from './commands/operations/operationsModule.ts';
 import { recordEventParked } from './commands/operations/parkedEvents.ts';
 import { recordJobGaveUp } from './commands/operations/recordFailures.ts';
@@ -40,7 +43,8 @@ import { type PackagesModule, packagesModule } from './commands/packages/package
 import { type PayoutsModule, payoutsModule } from './commands/payouts/payoutsModule.ts';
 import { type PromoCodesModule, promoCodesModule } from './commands/promoCodes/promoCodesModule.ts';
 import { type PurchasesModule, purchasesModule } from './commands/purchases/purchasesModule.ts';
-import { SCHEDULE_ATTEMPTS } from './commands/sessions/sessionHandlers.ts';
+import { type ReviewsModule, reviewsModule } from './commands/reviews/reviewsModule.ts';
+import { SCHEDULE_ATTEMPTS, sessionHandlers } from './commands/sessions/sessionHandlers.ts';
 import { type SessionsModule, sessionsModule } from './commands/sessions/sessionsModule.ts';
 import { type SubjectsModule, subjectsModule } from './commands/subjects/subjectsModule.ts';
 import { changeTutorRate } from './commands/tutors/changeTutorRate.ts';
@@ -78,7 +82,14 @@ export interface System {
   /** Rebuilds asked for from the console, run by the process that runs the projectors. */
   rebuilds: RebuildRequests;
   signIns: SignInStore;
-  accounts: AccountDeps;
+  /** The accounts feature: registration, sign-in (password and Google), the account's settings, a student's account and view-only login, deletion, deactivation; also the AccountDeps the account commands take. */
+  accounts: AccountsModule;
+  /** The contact feature: the public contact form and the student area's help messages. */
+  contact: ContactModule;
+  /** The notices feature: a person's e-mail settings and the bell's notices. */
+  notices: NoticesModule;
+  /** The reviews feature: a family's session reviews, the tutor's and the console's lists, hiding a comment. */
+  reviews: ReviewsModule;
   /** The tutoring sessions feature: free slots, booking, moving, cancelling, completing, and the lists (docs/architecture.md "Feature modules"). */
   sessions: SessionsModule;
   /** The purchases feature: checkout and repurchase (one process, by kind), their confirmation, the repurchase's cancel, the provider's webhook, a student's purchases. */
@@ -232,7 +243,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   }
 
   const signIns = new SignInStore(sql);
-  const accounts: AccountDeps = {
+  const accountDeps: AccountDeps = {
     handlers: accountCommandHandlers,
     store,
     sql,
@@ -342,6 +353,19 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
           clientSecret: config.GOOGLE_CLIENT_SECRET,
         })
       : new DevIdentityProvider(sql);
+  const tutorStreams = tutorHandlers(store).tutors;
+  const accounts = accountsModule({
+    ...accountDeps,
+    // An approved tutor finishes onboarding first: the tutor's stream knows (the read model may lag).
+    tutorOnboardingPending: async (userId) => {
+      const tutor = await tutorStreams.load(userId);
+      return tutor.exists && !tutor.onboardingCompleted;
+    },
+  });
+  const contact = contactModule({ store, rateLimiter: accountDeps.rateLimiter });
+  const notices = noticesModule({ sql, store });
+  const sessionStreams = sessionHandlers(store).sessions;
+  const reviews = reviewsModule({ sql, store, loadSession: (sessionId) => sessionStreams.load(sessionId) });
 
   return {
     config,
@@ -349,6 +373,9 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     log,
     signIns,
     accounts,
+    contact,
+    notices,
+    reviews,
     sessions,
     purchases,
     courses,

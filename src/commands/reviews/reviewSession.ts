@@ -3,6 +3,7 @@ import type { EventStore } from '../../adapters/eventstore/eventStore.ts';
 import { sessionReviewStreamId } from '../../domain/reviews/review.ts';
 import { type ReviewedSession, reviewDecider } from '../../domain/reviews/reviewDecider.ts';
 import { holdersOf } from '../../domain/students/accountHolder.ts';
+import { findStudent } from '../../projections/accounts/queries.ts';
 import type { CommandContext } from '../kit/commandContext.ts';
 import { commandHandler } from '../kit/handleCommand.ts';
 
@@ -25,9 +26,8 @@ export type ReviewHandlers = ReturnType<typeof reviewHandlers>;
 export async function reviewedSession(sql: Sql, loadSession: SessionLoader, sessionId: string): Promise<ReviewedSession> {
   const { booked, status } = await loadSession(sessionId);
   if (!booked) return { exists: false, completed: false, tutorId: '', studentId: '', holders: [] };
-  const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-    SELECT user_id, parent_id FROM students WHERE id = ${booked.studentId}`;
-  const holders = student ? holdersOf({ userId: student.user_id, parentId: student.parent_id }) : [];
+  const student = await findStudent(sql, booked.studentId);
+  const holders = student ? holdersOf(student) : [];
   return { exists: true, completed: status === 'completed', tutorId: booked.tutorId, studentId: booked.studentId, holders };
 }
 

@@ -2,6 +2,9 @@ import type { Sql } from '../../adapters/db/db.ts';
 import type { ReadRowOf } from '../kit/table.ts';
 import type { students, users } from './tables.ts';
 
+/** The console's Users tab reads these (kept in their own file, with its sort and search helpers). */
+export { findAdminUser, listUsersForAdmin } from './userListQueries.ts';
+
 /**
  * The queries of the users and students read models. They read what the projections have
  * applied so far: a look-up that must not miss a concurrent write checks the log (a reservation

@@ -1,19 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  acceptTerms,
-  changeName,
-  changeTimezone,
-  chooseRole,
-  setSecondaryLogin,
-  updateStudentAccount,
-} from '../../../commands/accounts/accountSettings.ts';
-import { deleteAccount } from '../../../commands/accounts/deleteAccount.ts';
-import { resendVerification, verifyEmail } from '../../../commands/accounts/emailVerification.ts';
-import { requestPasswordReset, resetPassword } from '../../../commands/accounts/passwordReset.ts';
-import { registerStudent } from '../../../commands/accounts/registerUser.ts';
-import { clearSignInFailures, signIn } from '../../../commands/accounts/signIn.ts';
-import {
   acceptTermsSchema,
   loginSchema,
   registrationPayloadSchema,
@@ -27,8 +14,6 @@ import { timezoneModes } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { timeZoneField } from '../../../domain/kit/timeZones.ts';
 import { changeNameBody } from '../../../domain/tutors/tutorApi.ts';
-import { currentUser } from '../../../projections/accounts/currentUser.ts';
-import { findOwnStudent, studentsOfParent } from '../../../projections/accounts/queries.ts';
 import { waitForProjections } from '../../../projections/runner/projectionRunner.ts';
 import type { System } from '../../../system.ts';
 import { clearSignInCookie, NOT_AUTHENTICATED, principalOf, SIGN_IN_COOKIE, setSignInCookie } from '../../kit/auth.ts';
@@ -42,7 +27,6 @@ import { isLoopbackHost, loopbackHostHeader } from '../../kit/security.ts';
 export const signedInRoles = ['admin', 'tutor', 'parent', 'student', 'student_secondary', 'finance'] as const;
 /** Roles that own an account they can change (a view-only secondary login cannot). */
 export const accountHolderRoles = ['admin', 'tutor', 'parent', 'student', 'finance'] as const;
-const accountProjections = ['users', 'students'] as const;
 /** The command's refusal for a verified address; the routes answer it as they answer an unknown one. */
 const CODE_SENT = { ok: true, message: 'New verification code sent! Please check your email.' } as const;
 
@@ -50,13 +34,12 @@ const CODE_SENT = { ok: true, message: 'New verification code sent! Please check
 const timezoneSchema = z.object({ timezone: timeZoneField(), mode: z.enum(timezoneModes).optional() });
 
 export const accountRoutes =
-  (system: Pick<System, 'accounts' | 'config' | 'mailer' | 'signIns' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ accounts, config, mailer, sql }: Pick<System, 'accounts' | 'config' | 'mailer' | 'sql'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const deps = system.accounts;
-    const { config } = system;
-    /** Not an answer worth giving: the address is verified, or its account is gone. */
+    const accountProjections = accounts.projections;
+    /** The signed-in user as the UI reads it; a 401 when the account is gone. */
     const me = async (principal: { userId: string; role: string; studentId: string | null }) => {
-      const user = await currentUser(system.sql, principal);
+      const user = await accounts.currentUser(principal);
       if (!user) throw new DomainError(NOT_AUTHENTICATED, 'unauthenticated');
       return user;
     };
@@ -66,12 +49,12 @@ export const accountRoutes =
       { config: { roles: 'public' }, schema: { tags: ['accounts'], summary: 'The signed-in user (401 when anonymous)' } },
       async (request, reply) => {
         if (!request.principal) return reply.status(401).send({ message: NOT_AUTHENTICATED });
-        let user = await currentUser(system.sql, request.principal);
+        let user = await accounts.currentUser(request.principal);
         if (!user) {
           // A valid session whose user row is missing is a fresh account the read models have not
           // shown yet (deletion ends every session): wait for them before treating it as gone.
-          await waitForProjections(system.sql, accountProjections, await system.store.committedPosition());
-          user = await currentUser(system.sql, request.principal);
+          await waitForProjections(sql, accountProjections, await accounts.store.committedPosition());
+          user = await accounts.currentUser(request.principal);
         }
         if (!user) {
           clearSignInCookie(reply, request);
@@ -100,9 +83,9 @@ export const accountRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(system.sql, request, reply, async (ctx) => {
-          const { userId, position } = await registerStudent(deps, request.body, ctx);
-          await readYourWrites(system.sql, accountProjections, position);
+        idempotent(sql, request, reply, async (ctx) => {
+          const { userId, position } = await accounts.register(request.body, ctx);
+          await readYourWrites(sql, accountProjections, position);
           return { status: 201, body: await me({ userId, role: 'student', studentId: null }), subject: userId };
         }),
     );
@@ -113,8 +96,8 @@ export const accountRoutes =
       async (request, reply) => {
         // The command answers a verified, deleted or unknown address as a wrong code (no enumeration).
         try {
-          const { position } = await verifyEmail(deps, request.body.email, request.body.code, contextFrom(request));
-          await waitForProjections(system.sql, accountProjections, position);
+          const { position } = await accounts.verifyEmail(request.body.email, request.body.code, contextFrom(request));
+          await waitForProjections(sql, accountProjections, position);
           return { ok: true, message: 'Email verified successfully! You can now log in to your account.' };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
@@ -140,7 +123,7 @@ export const accountRoutes =
       async (request, reply) => {
         // The command answers a verified, deleted or unknown address as a sent code (no enumeration).
         try {
-          await resendVerification(deps, request.body.email, contextFrom(request));
+          await accounts.resendVerification(request.body.email, contextFrom(request));
           return CODE_SENT;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
@@ -155,9 +138,9 @@ export const accountRoutes =
       async (request, reply) => {
         const ctx = contextFrom(request);
         const previous = request.cookies[SIGN_IN_COOKIE];
-        const signedIn = await signIn(deps, request.body.username, request.body.password, ctx, signInLimits(config));
+        const signedIn = await accounts.signIn(request.body.username, request.body.password, ctx, signInLimits(config));
         // A new sign-in token at every sign-in: a token fixed before sign-in is never upgraded.
-        if (previous) await system.signIns.end(previous);
+        if (previous) await accounts.endSignIn(previous);
         setSignInCookie(reply, request, signedIn.token);
         return me({ userId: signedIn.userId, role: signedIn.role, studentId: signedIn.studentId });
       },
@@ -165,7 +148,7 @@ export const accountRoutes =
 
     app.post('/api/logout', { config: { roles: 'public' }, schema: { tags: ['accounts'] } }, async (request, reply) => {
       const token = request.cookies[SIGN_IN_COOKIE];
-      if (token) await system.signIns.end(token);
+      if (token) await accounts.endSignIn(token);
       clearSignInCookie(reply, request);
       return { ok: true };
     });
@@ -185,7 +168,7 @@ export const accountRoutes =
         schema: { tags: ['accounts'], body: resetRequestSchema.strict() },
       },
       async (request) => {
-        await requestPasswordReset(deps, request.body.email, contextFrom(request));
+        await accounts.requestPasswordReset(request.body.email, contextFrom(request));
         return { ok: true, message: 'If an account exists for that email, we sent a 6-digit reset code to it.' };
       },
     );
@@ -197,9 +180,8 @@ export const accountRoutes =
         schema: { tags: ['accounts'], body: resetPasswordPayloadSchema.superRefine(refuseCommonPassword('newPassword')) },
       },
       async (request, reply) => {
-        const { userId } = await resetPassword(deps, request.body.email, request.body.code, request.body.newPassword, contextFrom(request));
-        // The owner proved it: failed sign-ins (an attacker's lock) no longer hold the account.
-        await clearSignInFailures(deps, userId);
+        const { email, code, newPassword } = request.body;
+        await accounts.resetPassword(email, code, newPassword, contextFrom(request));
         clearSignInCookie(reply, request);
         return { ok: true, message: 'Password reset successful. You can now log in.' };
       },
@@ -210,8 +192,8 @@ export const accountRoutes =
       { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: acceptTermsSchema.strict() } },
       async (request) => {
         const principal = principalOf(request);
-        const result = await acceptTerms(deps, principal.userId, request.body.termsAcceptedVersion, contextFrom(request));
-        await waitForProjections(system.sql, accountProjections, result.position);
+        const result = await accounts.acceptTerms(principal.userId, request.body.termsAcceptedVersion, contextFrom(request));
+        await waitForProjections(sql, accountProjections, result.position);
         return { ok: true, termsAcceptedAt: (await me(principal)).termsAcceptedAt };
       },
     );
@@ -221,8 +203,8 @@ export const accountRoutes =
       { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'], body: z.object({ role: z.string().max(50) }).strict() } },
       async (request) => {
         const principal = principalOf(request);
-        const result = await chooseRole(deps, principal.userId, request.body.role, contextFrom(request));
-        await waitForProjections(system.sql, accountProjections, result.position);
+        const result = await accounts.chooseRole(principal.userId, request.body.role, contextFrom(request));
+        await waitForProjections(sql, accountProjections, result.position);
         return me({ ...principal, role: 'student' });
       },
     );
@@ -241,8 +223,8 @@ export const accountRoutes =
       async (request) => {
         const principal = principalOf(request);
         const { timezone, mode } = request.body;
-        const result = await changeTimezone(deps, principal.userId, timezone, contextFrom(request), mode);
-        await waitForProjections(system.sql, accountProjections, result.position);
+        const result = await accounts.changeTimezone(principal.userId, timezone, contextFrom(request), mode);
+        await waitForProjections(sql, accountProjections, result.position);
         // The zone in force, which is not the one sent when a chosen zone kept the automatic sync out.
         const user = await me(principal);
         return { ok: true, timezone: user.timezone, chosen: user.timezoneChosen };
@@ -260,10 +242,10 @@ export const accountRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(system.sql, request, reply, async (ctx) => {
+        idempotent(sql, request, reply, async (ctx) => {
           const principal = principalOf(request);
-          const result = await changeName(deps, principal.userId, request.body, ctx);
-          await readYourWrites(system.sql, accountProjections, result.position);
+          const result = await accounts.changeName(principal.userId, request.body, ctx);
+          await readYourWrites(sql, accountProjections, result.position);
           return { status: 200, body: await me(principal) };
         }),
     );
@@ -298,12 +280,11 @@ export const accountRoutes =
       async (request) => {
         const principal = principalOf(request);
         const { secondaryUsername, password, studentId } = request.body;
-        const ownStudentId = await findOwnStudent(system.sql, principal.userId, studentId ?? null);
+        const ownStudentId = await accounts.ownStudent(principal.userId, studentId ?? null);
         if (!ownStudentId) throw new DomainError('Student not found', 'not_found');
-        const student = { id: ownStudentId };
         // Uniqueness is claimed on the username's reservation stream by the command, not checked here.
-        const result = await setSecondaryLogin(deps, student.id, secondaryUsername, password, contextFrom(request));
-        await waitForProjections(system.sql, accountProjections, result.position);
+        const result = await accounts.setSecondaryLogin(ownStudentId, secondaryUsername, password, contextFrom(request));
+        await waitForProjections(sql, accountProjections, result.position);
         return { ok: true };
       },
     );
@@ -327,19 +308,18 @@ export const accountRoutes =
       async (request) => {
         const principal = principalOf(request);
         const { studentId } = request.params;
-        const [student] = await system.sql<{ id: string }[]>`
-          SELECT id FROM students WHERE id = ${studentId} AND (user_id = ${principal.userId} OR parent_id = ${principal.userId})`;
+        const student = await accounts.student(studentId);
         // Someone else's student answers as a missing one: ids are not confirmed to strangers.
-        if (!student) throw new DomainError('Student not found', 'not_found');
-        const result = await updateStudentAccount(deps, studentId, request.body, contextFrom(request));
-        await waitForProjections(system.sql, accountProjections, result.position);
-        const [row] = await system.sql<{ grade: string; school_year_start_month: number | null; is_university_student: boolean }[]>`
-          SELECT grade, school_year_start_month, is_university_student FROM students WHERE id = ${studentId}`;
+        if (!student || (student.userId !== principal.userId && student.parentId !== principal.userId))
+          throw new DomainError('Student not found', 'not_found');
+        const result = await accounts.updateStudentAccount(studentId, request.body, contextFrom(request));
+        await waitForProjections(sql, accountProjections, result.position);
+        const shown = await accounts.studentAccount(studentId);
         return {
           id: studentId,
-          grade: row?.grade ?? request.body.grade,
-          schoolYearStartMonth: row?.school_year_start_month ?? request.body.schoolYearStartMonth,
-          isUniversityStudent: row?.is_university_student ?? request.body.grade === 'University/College',
+          grade: shown?.grade ?? request.body.grade,
+          schoolYearStartMonth: shown?.schoolYearStartMonth ?? request.body.schoolYearStartMonth,
+          isUniversityStudent: shown?.isUniversityStudent ?? request.body.grade === 'University/College',
         };
       },
     );
@@ -347,26 +327,23 @@ export const accountRoutes =
     app.get(
       '/api/parent/students',
       { config: { roles: ['parent'] }, schema: { tags: ['accounts'], summary: "The parent's students" } },
-      async (request) => ({ students: await studentsOfParent(system.sql, principalOf(request).userId) }),
+      async (request) => ({ students: await accounts.studentsOfParent(principalOf(request).userId) }),
     );
 
     app.delete('/api/user/delete', { config: { roles: accountHolderRoles }, schema: { tags: ['accounts'] } }, async (request, reply) => {
       const principal = principalOf(request);
-      const result = await deleteAccount(deps, principal.userId, contextFrom(request));
+      const result = await accounts.deleteAccount(principal.userId, contextFrom(request));
       // The deletion workflow erases and shreds; the answer waits for it (and the read models after it).
-      await waitForProjections(system.sql, ['account_deletion'], result.position, 10_000);
-      await waitForProjections(
-        system.sql,
-        [...accountProjections, 'contact_messages', 'tutor_applications'],
-        await system.store.committedPosition(),
-      );
+      await waitForProjections(sql, ['account_deletion'], result.position, 10_000);
+      const settled = await accounts.store.committedPosition();
+      await waitForProjections(sql, [...accountProjections, 'contact_messages', 'tutor_applications'], settled);
       clearSignInCookie(reply, request);
       return { ok: true };
     });
 
     // The dev mailbox shows every code mailed: it exists only while mail stays in the outbox (no
     // SMTP_URL), outside production, on a server listening on a loopback address.
-    const mailbox = system.mailer.mailbox;
+    const mailbox = mailer.mailbox;
     if (mailbox && config.NODE_ENV !== 'production' && isLoopbackHost(config.HOST)) {
       app.get(
         '/api/dev/mailbox',

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deactivateUser, reactivateUser } from '../../../commands/accounts/userStatus.ts';
 import {
   adminUserListQuerySchema,
   adminUserPageSchema,
@@ -9,7 +8,6 @@ import {
 } from '../../../domain/accounts/adminUserApi.ts';
 import { ACCOUNT_NOT_FOUND } from '../../../domain/accounts/userDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
-import { findAdminUser, listUsersForAdmin } from '../../../projections/accounts/userListQueries.ts';
 import type { System } from '../../../system.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
 import { readYourWrites } from '../../kit/readYourWrites.ts';
@@ -22,7 +20,6 @@ const badRequestSchema = z.object({
   field: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const userModels = ['users'] as const;
 
 /**
  * The console's Users tab (issue 12 §2): the accounts, searched, filtered, sorted and paged by the
@@ -43,7 +40,7 @@ export const adminUserRoutes =
           response: { 200: adminUserPageSchema, 400: badRequestSchema },
         },
       },
-      (request) => listUsersForAdmin(sql, request.query),
+      (request) => accounts.adminUsers(request.query),
     );
 
     for (const action of ['deactivate', 'reactivate'] as const) {
@@ -65,10 +62,9 @@ export const adminUserRoutes =
         async (request, reply) =>
           idempotent(sql, request, reply, async (ctx) => {
             const input = { userId: request.params.id, reason: request.body.reason };
-            const { position } =
-              action === 'deactivate' ? await deactivateUser(accounts, input, ctx) : await reactivateUser(accounts, input, ctx);
-            await readYourWrites(sql, userModels, position);
-            const shown = await findAdminUser(sql, input.userId);
+            const { position } = await accounts.setStatus(action, input, ctx);
+            await readYourWrites(sql, ['users'], position);
+            const shown = await accounts.adminUser(input.userId);
             if (!shown) throw new DomainError(ACCOUNT_NOT_FOUND, 'not_found');
             return { status: 200, body: shown };
           }),

@@ -3,8 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEV_CONSENT_PATH, pkceChallenge, type SignInUserType } from '../../../adapters/identity/identityProvider.ts';
-import { signInWithGoogle } from '../../../commands/accounts/googleSignIn.ts';
-import { tutorHandlers } from '../../../commands/tutors/tutorHandlers.ts';
 import { CURRENT_TERMS_VERSION } from '../../../domain/accounts/accountForms.ts';
 import { ACCOUNT_DEACTIVATED } from '../../../domain/accounts/userActivityDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
@@ -15,13 +13,15 @@ import type { System } from '../../../system.ts';
 import { SIGN_IN_COOKIE, setSignInCookie } from '../../kit/auth.ts';
 import { contextFrom } from '../../kit/commandRequest.ts';
 import { statusOfKind } from '../../kit/errors.ts';
+import { CALLBACK_PATH, consentPage, sendPage } from './devConsentPage.ts';
 import { landingOf, tutorApplicationLanding } from './landing.ts';
+
+export { CALLBACK_PATH } from './devConsentPage.ts';
 
 export const OAUTH_COOKIE = 'tm_oauth';
 const OAUTH_COOKIE_PATH = '/api/auth/google';
 /** How long a started sign-in may take (the cookie's life and the server-side check). */
 const OAUTH_TTL_SECONDS = 10 * 60;
-export const CALLBACK_PATH = '/api/auth/google/callback';
 
 const userTypeSchema = z.enum(['tutor', 'student']);
 /** Random url-safe tokens: our own state (32 bytes) and an S256 challenge (43 characters). */
@@ -92,95 +92,6 @@ function failureLanding(failure: unknown): string {
   return '/login?error=google';
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-interface ConsentForm {
-  state: string;
-  userType: SignInUserType;
-  codeChallenge: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  error?: string;
-}
-
-/** The dev provider's "consent screen": one self-contained, accessible page. */
-function consentPage(form: ConsentForm): string {
-  const e = escapeHtml;
-  const who = form.userType === 'tutor' ? 'a tutor applicant' : 'a student';
-  const cancel = `${CALLBACK_PATH}?${new URLSearchParams({ error: 'access_denied', state: form.state })}`;
-  const invalid = form.error ? ' aria-invalid="true" aria-describedby="email-error"' : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${form.error ? 'Error: ' : ''}Development sign-in - Topmark</title>
-<style>
-  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #0f172a; background: #f8fafc; }
-  main { max-width: 28rem; margin: 3rem auto; padding: 2rem; background: #fff; border: 1px solid #cbd5e1; border-radius: 0.75rem; }
-  h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
-  p { margin: 0 0 1rem; color: #334155; }
-  .field { margin-bottom: 1rem; }
-  label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
-  .optional { font-weight: 400; color: #475569; }
-  input { box-sizing: border-box; width: 100%; padding: 0.625rem 0.75rem; font: inherit; color: inherit; border: 1px solid #64748b; border-radius: 0.5rem; }
-  input[aria-invalid="true"] { border-color: #b91c1c; }
-  .error { color: #b91c1c; font-weight: 600; margin: 0.25rem 0 0; }
-  button { width: 100%; padding: 0.75rem; font: inherit; font-weight: 600; color: #fff; background: #1d4ed8; border: 0; border-radius: 0.5rem; cursor: pointer; }
-  button:hover { background: #1e40af; }
-  input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
-  a { color: #1d4ed8; }
-  .cancel { margin: 1rem 0 0; text-align: center; }
-</style>
-</head>
-<body>
-<main>
-<h1>Development sign-in</h1>
-<p>No Google credentials are configured, so this local page stands in for Google. Any e-mail address you enter is treated as verified.</p>
-<p>You are signing in as ${who}.</p>
-<form method="post" action="${DEV_CONSENT_PATH}">
-  <div class="field">
-    <label for="email">Email</label>
-    <input id="email" name="email" type="email" required autocomplete="email" maxlength="254" value="${e(form.email ?? '')}"${invalid}>
-    ${form.error ? `<p id="email-error" class="error" role="alert">${e(form.error)}</p>` : ''}
-  </div>
-  <div class="field">
-    <label for="firstName">First name <span class="optional">(optional)</span></label>
-    <input id="firstName" name="firstName" type="text" autocomplete="given-name" maxlength="100" value="${e(form.firstName ?? '')}">
-  </div>
-  <div class="field">
-    <label for="lastName">Last name <span class="optional">(optional)</span></label>
-    <input id="lastName" name="lastName" type="text" autocomplete="family-name" maxlength="100" value="${e(form.lastName ?? '')}">
-  </div>
-  <input type="hidden" name="state" value="${e(form.state)}">
-  <input type="hidden" name="userType" value="${e(form.userType)}">
-  <input type="hidden" name="code_challenge" value="${e(form.codeChallenge)}">
-  <button type="submit">Continue</button>
-</form>
-<p class="cancel"><a href="${e(cancel)}">Cancel</a></p>
-</main>
-</body>
-</html>`;
-}
-
-function sendPage(reply: FastifyReply, status: number, html: string) {
-  // Referrer-Policy same-origin, not no-referrer: under no-referrer the browser sends
-  // `Origin: null` with the form's POST, which the cross-site write check refuses.
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'same-origin')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    .send(html);
-}
-
 const consentQuerySchema = z.object({ state: tokenSchema, userType: userTypeSchema, code_challenge: tokenSchema });
 const consentBodySchema = z.object({
   email: z.string().max(254).optional(),
@@ -205,13 +116,12 @@ const INVALID_EMAIL = 'Please enter a valid email address';
  * provider's consent page that stands in for Google when no credentials are configured.
  */
 export const googleAuthRoutes =
-  (system: Pick<System, 'accounts' | 'config' | 'identity' | 'signIns' | 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ accounts, config, identity, sql }: Pick<System, 'accounts' | 'config' | 'identity' | 'sql'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const identity = system.identity;
     const dev = identity.devConsent ?? null;
     // The dev provider signs anyone in: never in production (no Google credentials there means no Google sign-in).
-    const unavailable = dev !== null && system.config.NODE_ENV === 'production';
-    const redirectUri = `${system.config.PUBLIC_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+    const unavailable = dev !== null && config.NODE_ENV === 'production';
+    const redirectUri = `${config.PUBLIC_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
 
     // Only this plugin's routes read forms (the dev consent page); the rest of the API is JSON.
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
@@ -250,21 +160,19 @@ export const googleAuthRoutes =
     const complete = async (request: FastifyRequest, reply: FastifyReply, flow: OAuthFlow, code: string): Promise<string> => {
       const person = await identity.exchange({ code, codeVerifier: flow.verifier, redirectUri });
       const termsVersion = flow.termsAcceptedVersion === CURRENT_TERMS_VERSION ? CURRENT_TERMS_VERSION : null;
-      const result = await signInWithGoogle(system.accounts, person, flow.userType, contextFrom(request), termsVersion);
+      const result = await accounts.signInWithGoogle(person, flow.userType, termsVersion, contextFrom(request));
       // A browser redirect cannot be retried by a script: wait longer than an API answer would.
-      await waitForProjections(system.sql, result.signIn ? ['users', 'students'] : ['tutor_applications'], result.position, 10_000);
+      await waitForProjections(sql, result.signIn ? accounts.projections : ['tutor_applications'], result.position, 10_000);
       if (result.signIn) {
         // A new sign-in token at every sign-in: a token fixed before sign-in is never upgraded.
         const previous = request.cookies[SIGN_IN_COOKIE];
-        if (previous) await system.signIns.end(previous);
+        if (previous) await accounts.endSignIn(previous);
         setSignInCookie(reply, request, result.signIn.token);
       }
       request.log.info({ outcome: result.outcome, userType: flow.userType }, 'google sign-in');
       if (result.outcome === 'applied') return tutorApplicationLanding(result.application);
-      const role = result.signIn?.role;
-      // An approved tutor finishes onboarding first (the tutor stream knows; the read model may lag).
-      const tutor = role === 'tutor' && result.signIn ? await tutorHandlers(system.store).tutors.load(result.signIn.userId) : null;
-      return landingOf(role, { onboardingPending: tutor?.exists === true && !tutor.onboardingCompleted });
+      // An approved tutor finishes onboarding first.
+      return landingOf(result.signIn?.role, { onboardingPending: result.onboardingPending });
     };
 
     app.get(

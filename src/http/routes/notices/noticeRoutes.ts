@@ -1,19 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  changeNotificationPreferences,
-  markAllNoticesRead,
-  markNoticesRead,
-  notificationPreferencesOf,
-} from '../../../commands/notices/notices.ts';
-import { DomainError } from '../../../domain/kit/decider.ts';
-import type { NotificationPreferences } from '../../../domain/notices/notices.ts';
-import {
   markNoticesReadSchema,
   noticeListSchema,
   notificationSettingsSchema,
   notificationSettingsUpdateSchema,
 } from '../../../domain/notices/noticesApi.ts';
-import { newestNoticeAt, noticesOf, ownNoticeIds } from '../../../projections/notices/queries.ts';
 import type { System } from '../../../system.ts';
 import { principalOf } from '../../kit/auth.ts';
 import { contextFrom, idempotent } from '../../kit/commandRequest.ts';
@@ -22,19 +13,12 @@ import { readYourWrites } from '../../kit/readYourWrites.ts';
 /** Who has notices and settings: the people with sessions and money of their own (staff get none). */
 const noticeHolders = { roles: ['student', 'parent', 'tutor'] } as const;
 
-/** The kinds mailed whatever the settings (docs/sessions-calendar.md). */
-const ALWAYS_SENT = ['receipt', 'refund', 'payout', 'applicationDecision'];
-
-const settingsBody = (email: NotificationPreferences) => ({ email, alwaysSent: ALWAYS_SENT });
-
 /**
- * Notification settings and the bell (issue 22 §4, docs/sessions-calendar.md "Notification
- * settings" and "In-app notices"). Settings are read from the person's own stream, as the notice
- * jobs read them; the list from the `notices` read model. Everything is the caller's own: no route
- * takes a user id.
+ * Notification settings and the bell (issue 22 §4): the notices module's members
+ * (src/commands/notices/noticesModule.ts) for the caller's own; no route takes a user id.
  */
 export const noticeRoutes =
-  (system: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, notices }: Pick<System, 'sql' | 'notices'>): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/user/notification-settings',
@@ -46,7 +30,7 @@ export const noticeRoutes =
           response: { 200: notificationSettingsSchema },
         },
       },
-      async (request) => settingsBody(await notificationPreferencesOf(system.store, principalOf(request).userId)),
+      async (request) => notices.settings(principalOf(request).userId),
     );
 
     app.put(
@@ -61,12 +45,10 @@ export const noticeRoutes =
         },
       },
       async (request, reply) =>
-        idempotent(system.sql, request, reply, async (ctx) => {
-          const { userId } = principalOf(request);
-          await changeNotificationPreferences(system.store, userId, request.body.email, ctx);
-          // Read back from the stream: what the next notice job will read.
-          return { status: 200, body: settingsBody(await notificationPreferencesOf(system.store, userId)) };
-        }),
+        idempotent(sql, request, reply, async (ctx) => ({
+          status: 200,
+          body: await notices.changeSettings(principalOf(request).userId, request.body.email, ctx),
+        })),
     );
 
     app.get(
@@ -81,7 +63,7 @@ export const noticeRoutes =
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return noticesOf(system.sql, principalOf(request).userId);
+        return notices.list(principalOf(request).userId);
       },
     );
 
@@ -98,21 +80,10 @@ export const noticeRoutes =
       },
       async (request, reply) => {
         const { userId } = principalOf(request);
-        const ctx = contextFrom(request);
-        const body = request.body;
-        let position = null;
-        if ('all' in body) {
-          const upTo = await newestNoticeAt(system.sql, userId);
-          if (upTo) position = (await markAllNoticesRead(system.store, userId, upTo, ctx)).position;
-        } else {
-          const own = await ownNoticeIds(system.sql, userId, body.ids);
-          // Someone else's id and an unknown one look the same, and nothing is marked.
-          if (body.ids.some((id) => !own.has(id))) throw new DomainError('Notice not found', 'not_found');
-          position = (await markNoticesRead(system.store, userId, body.ids, ctx)).position;
-        }
-        await readYourWrites(system.sql, ['notices'], position);
+        const position = await notices.markRead(userId, request.body, contextFrom(request));
+        await readYourWrites(sql, notices.projections, position);
         reply.header('cache-control', 'no-store');
-        return noticesOf(system.sql, userId);
+        return notices.list(userId);
       },
     );
   };

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CommandContext } from '../../../commands/kit/commandContext.ts';
-import { type ReviewRequest, reviewHandlers, reviewSession } from '../../../commands/reviews/reviewSession.ts';
-import { sessionHandlers } from '../../../commands/sessions/sessionHandlers.ts';
+import type { ReviewRequest } from '../../../commands/reviews/reviewSession.ts';
 import { STUDENT_NOT_FOUND } from '../../../domain/accounts/studentDecider.ts';
 import { DomainError } from '../../../domain/kit/decider.ts';
 import { hideReviewBody, reviewBody, reviewSchema } from '../../../domain/reviews/reviewApi.ts';
-import { REVIEW_NOT_FOUND } from '../../../domain/reviews/reviewDecider.ts';
-import { listReviews, reviewOfSession, reviewsOfStudent } from '../../../projections/reviews/queries.ts';
 import type { System } from '../../../system.ts';
 import { principalOf } from '../../kit/auth.ts';
 import { idempotent } from '../../kit/commandRequest.ts';
@@ -20,28 +17,20 @@ const badRequestSchema = z.object({
   field: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const reviewModels = ['tutor_reviews'] as const;
 /** The family: the student's login or the parent holding the account (a view-only login never). */
 const family = { roles: ['student', 'parent'] } as const;
 
 /**
- * Reviews (issue 24 §3): a family rates a completed session once and may change it for 7 days;
- * the tutor reads their reviews; an admin hides an abusive comment with a reason. Decisions are
- * taken on the review's stream; the lists read the `tutor_reviews` read model.
+ * Reviews (issue 24 §3): the reviews module's members (src/commands/reviews/reviewsModule.ts);
+ * the family may rate and read their student's sessions, the tutor reads theirs, an admin hides.
  */
 export const reviewRoutes =
-  ({ sql, store }: Pick<System, 'sql' | 'store'>): FastifyPluginAsyncZod =>
+  ({ sql, reviews }: Pick<System, 'sql' | 'reviews'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const handlers = reviewHandlers(store);
-    const sessions = sessionHandlers(store).sessions;
-    const loadSession = (sessionId: string) => sessions.load(sessionId);
-
     const write = async (input: ReviewRequest, first: boolean, ctx: CommandContext) => {
-      const { position } = await reviewSession({ sql, loadSession, handlers }, input, first, ctx);
-      await readYourWrites(sql, reviewModels, position ?? (await store.committedPosition()));
-      const review = await reviewOfSession(sql, input.sessionId);
-      if (!review) throw new DomainError(REVIEW_NOT_FOUND, 'not_found');
-      return review;
+      const { position } = await reviews.review(input, first, ctx);
+      await readYourWrites(sql, reviews.projections, position);
+      return reviews.sessionReview(input.sessionId);
     };
 
     const reviewResponses = { 400: badRequestSchema, 403: messageSchema, 404: messageSchema, 409: messageSchema };
@@ -97,12 +86,11 @@ export const reviewRoutes =
       },
       async (request) => {
         const principal = principalOf(request);
-        const [student] = await sql<{ user_id: string; parent_id: string | null }[]>`
-          SELECT user_id, parent_id FROM students WHERE id = ${request.params.studentId}`;
+        const student = await reviews.studentHolders(request.params.studentId);
         // Someone else's student is not found, as an unknown one.
-        if (!student || (student.user_id !== principal.userId && student.parent_id !== principal.userId))
+        if (!student || (student.userId !== principal.userId && student.parentId !== principal.userId))
           throw new DomainError(STUDENT_NOT_FOUND, 'not_found');
-        return reviewsOfStudent(sql, request.params.studentId);
+        return reviews.ofStudent(request.params.studentId);
       },
     );
 
@@ -116,7 +104,7 @@ export const reviewRoutes =
           response: { 200: z.array(reviewSchema) },
         },
       },
-      async (request) => listReviews(sql, { tutorId: principalOf(request).userId }, { showHidden: false }),
+      async (request) => reviews.list({ tutorId: principalOf(request).userId }, { showHidden: false }),
     );
 
     app.get(
@@ -130,7 +118,7 @@ export const reviewRoutes =
           response: { 200: z.array(reviewSchema) },
         },
       },
-      async (request) => listReviews(sql, { tutorId: request.query.tutorId ?? null }, { showHidden: true }),
+      async (request) => reviews.list({ tutorId: request.query.tutorId ?? null }, { showHidden: true }),
     );
 
     app.post(
@@ -148,15 +136,9 @@ export const reviewRoutes =
       async (request, reply) =>
         idempotent(sql, request, reply, async (ctx) => {
           const { sessionId } = request.params;
-          const { position } = await handlers.reviews.handle(
-            sessionId,
-            { type: 'HideReviewComment', data: { sessionId, reason: request.body.reason } },
-            ctx,
-          );
-          await readYourWrites(sql, reviewModels, position ?? (await store.committedPosition()));
-          const review = await reviewOfSession(sql, sessionId, { showHidden: true });
-          if (!review) throw new DomainError(REVIEW_NOT_FOUND, 'not_found');
-          return { status: 200, body: review };
+          const { position } = await reviews.hide(sessionId, request.body.reason, ctx);
+          await readYourWrites(sql, reviews.projections, position);
+          return { status: 200, body: await reviews.sessionReview(sessionId, { showHidden: true }) };
         }),
     );
   };
