@@ -1,12 +1,13 @@
 /**
  * npm run bench:booking [-- --json] [-- --clients 1,4] [-- --requests <n>] [-- --rates 10,25,50]
- *   [-- --seconds <n>] [-- --contested <percent>]
+ *   [-- --seconds <n>] [-- --contested <percent>] [-- --tutors <n>]
  * Booking over real HTTP at several load levels, on a fresh database of the local PostgreSQL
  * (DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres),
  * dropped at the end.
  *
  * The whole system runs in this process as `npm start` wires it (sandbox calendar): approved
- * tutors with weekly hours every day 06:00–22:00 UTC (20, more when the levels need more hours),
+ * tutors with weekly hours every day 06:00–22:00 UTC (`--tutors`, default 20; more when the levels
+ * need more hours),
  * 10 signed-in students per tutor, each with a course of 100 credits with that tutor. The same
  * people serve every level, one level after another:
  * - closed loop, for each of `--clients` (default 1 and 4): that many HTTP clients each send
@@ -81,7 +82,7 @@ const HOURS_PER_TUTOR = 28 * 16;
 /** Hours the levels may claim (open loop: the mean arrivals and a margin). */
 const DEMAND = CLIENT_LEVELS.length * REQUESTS + RATES.reduce((sum, rate) => sum + Math.ceil(rate * SECONDS * 1.2) + 20, 0);
 /** Enough tutors that, picked at random, none is asked for more than half its hours on average. */
-const TUTORS = Math.max(20, Math.ceil(DEMAND / (HOURS_PER_TUTOR / 2)));
+const TUTORS = Math.max(wholeNumberArg('--tutors', 20), Math.ceil(DEMAND / (HOURS_PER_TUTOR / 2)));
 const STUDENTS = TUTORS * 10;
 const CREDITS = 100;
 /** Targets of issue 26, by level. */
@@ -302,7 +303,7 @@ function postgresCpuSampler(db: Awaited<ReturnType<typeof freshBenchDatabase>>) 
   let last: Promise<void> = Promise.resolve();
   const sample = () => {
     last = last.then(async () => {
-      const now = await db.postgresCpuByBackend();
+      const now = await db.postgresCpuByBackend().catch(() => new Map<number, number>());
       if (now === null) local = false;
       for (const [pid, ms] of now ?? []) seen.set(pid, Math.max(ms, seen.get(pid) ?? 0));
     });
@@ -341,6 +342,8 @@ interface Level {
 }
 
 const db = await freshBenchDatabase();
+// Stopped early (Ctrl-C, a timeout): the database is dropped all the same.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void db.drop().finally(() => process.exit(130)));
 const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMITS: 'off' });
 const dbUrl = new URL(db.url);
 const wire = countStatementsOnTheWire(Number(dbUrl.port || 5432), dbUrl.pathname.slice(1));
