@@ -9,6 +9,8 @@ import { demoAccount } from './demoAccounts.ts';
  */
 
 const FIRST_LOAD_LIMIT = 150_000;
+/** /login's first load as it stands (the sign-up form and the password reset already lazy): see its test. */
+const LOGIN_FIRST_LOAD_GUARD = 200_000;
 
 /** The JavaScript files the page fetches from now on, by path, in order. */
 function scriptsFetched(page: Page): string[] {
@@ -99,4 +101,28 @@ test('a page whose chunk cannot be fetched (a deploy replaced it) reloads once, 
   await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/about$/);
+});
+
+test('the first load of /login carries neither Sign Up nor the password reset, which load when opened', async ({
+  page,
+  baseURL,
+}) => {
+  const scripts = scriptsFetched(page);
+  await page.goto('/login', { waitUntil: 'networkidle' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Student & Parent Login' })).toBeVisible();
+  const firstLoad = [...scripts];
+  const sizes = await Promise.all(firstLoad.map((path) => gzipBytes(baseURL ?? '', path)));
+  const total = sizes.reduce((sum, size) => sum + size.bytes, 0);
+  console.log(`first load of /login: ${firstLoad.length} scripts, ${(total / 1000).toFixed(1)} kB gzip`);
+  // Not yet within the 150 kB of issue 26: zod (about 38 kB gzip) comes with the sign-in form and the
+  // account API's answers. A guard at today's figure (194.5 kB) keeps it from growing meanwhile.
+  expect(total, `gzip JavaScript of the first load: ${firstLoad.join(', ')}`).toBeLessThanOrEqual(LOGIN_FIRST_LOAD_GUARD);
+  expect(firstLoad.filter((path) => /\/assets\/(SignUpForm|ForgotPassword)-/.test(path))).toEqual([]);
+
+  // Both still work: the forms arrive when their tab or link is opened.
+  await page.getByRole('button', { name: /forgot/i }).click();
+  await expect(page.getByRole('button', { name: /send|reset/i }).first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await expect(page.getByRole('button', { name: /create|sign up/i }).last()).toBeVisible();
+  expect(scripts.some((path) => /\/assets\/SignUpForm-/.test(path))).toBe(true);
 });

@@ -1,15 +1,28 @@
 import { Link } from '@tanstack/react-router';
 import { CircleAlert, GraduationCap } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useDocumentTitle } from '../../app/useDocumentTitle.ts';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { ForgotPassword } from './ForgotPassword.tsx';
 import { StudentGoogleSignIn } from './GoogleSignInButton.tsx';
 import { SignedOutOnly } from './SignedOutOnly.tsx';
 import { SignInForm } from './SignInForm.tsx';
-import { SignUpForm } from './SignUpForm.tsx';
+
+// Sign Up (with the agreement) and the password reset load when they are opened, or when the
+// pointer or focus comes to their tab: the first load of /login carries only what signing in needs.
+const loadSignUp = () => import('./SignUpForm.tsx');
+const SignUpForm = lazy(() => loadSignUp().then((m) => ({ default: m.SignUpForm })));
+const loadForgotPassword = () => import('./ForgotPassword.tsx');
+const ForgotPassword = lazy(() => loadForgotPassword().then((m) => ({ default: m.ForgotPassword })));
+
+function FormLoading() {
+  return (
+    <div role="status" className="flex min-h-64 items-center justify-center text-sm text-slate-600">
+      Loading…
+    </div>
+  );
+}
 
 export type LoginTab = 'signin' | 'signup';
 
@@ -61,13 +74,17 @@ function LoginContent({ error, initialTab }: { error?: string | undefined; initi
             >
               <TabsList aria-label="Sign in or create an account">
                 <TabsTrigger value="signin">Sign In</TabsTrigger>
-                <TabsTrigger value="signup">Sign Up</TabsTrigger>
+                <TabsTrigger value="signup" onPointerEnter={() => void loadSignUp()} onFocus={() => void loadSignUp()}>
+                  Sign Up
+                </TabsTrigger>
               </TabsList>
               <TabsContent value="signin" className="pt-2">
                 {resetting ? (
-                  <ForgotPassword onDone={() => setResetting(false)} />
+                  <Suspense fallback={<FormLoading />}>
+                    <ForgotPassword onDone={() => setResetting(false)} />
+                  </Suspense>
                 ) : (
-                  <div className="space-y-6">
+                  <div className="space-y-6" onPointerOver={() => void loadForgotPassword()}>
                     <SignInForm onForgotPassword={() => setResetting(true)} />
                     <StudentGoogleSignIn />
                   </div>
@@ -75,7 +92,9 @@ function LoginContent({ error, initialTab }: { error?: string | undefined; initi
               </TabsContent>
               <TabsContent value="signup" className="pt-2">
                 <div className="space-y-6">
-                  <SignUpForm />
+                  <Suspense fallback={<FormLoading />}>
+                    <SignUpForm />
+                  </Suspense>
                   <StudentGoogleSignIn />
                 </div>
               </TabsContent>
