@@ -103,10 +103,7 @@ test('a page whose chunk cannot be fetched (a deploy replaced it) reloads once, 
   await expect(page).toHaveURL(/\/about$/);
 });
 
-test('the first load of /login carries neither Sign Up nor the password reset, which load when opened', async ({
-  page,
-  baseURL,
-}) => {
+test('the first load of /login carries neither Sign Up nor the password reset, which load when opened', async ({ page, baseURL }) => {
   const scripts = scriptsFetched(page);
   await page.goto('/login', { waitUntil: 'networkidle' });
   await expect(page.getByRole('heading', { level: 1, name: 'Student & Parent Login' })).toBeVisible();
