@@ -144,6 +144,11 @@ const portsWith = (override: Partial<SessionPorts['courses']>): SessionPorts => 
     calendarTime: dailyHours(NY),
   };
 };
+/** Ports whose calendar offers every hour: a session booked in the past hour is bookable at any time of day the suite runs. */
+const aroundTheClock = (ports: SessionPorts): SessionPorts => ({
+  ...ports,
+  calendarTime: async (_tutorId, from, to) => ({ hours: [{ start: from, end: to }], busy: [] }),
+});
 const request = (s: Student, start: string) => ({
   tutorId: maya.tutorId,
   courseId: s.courseId,
@@ -644,7 +649,7 @@ describe('cancel and complete', () => {
     const bookedAt = new Date(startedHourAgo.getTime() - 3_600_000);
     const { sessionId } = await bookSession(
       sessionHandlers(system.store),
-      portsWith({}),
+      aroundTheClock(portsWith({})),
       { ...request(pupil, startedHourAgo.toISOString()), tutorId: owl.tutorId },
       commandContext({ now: bookedAt, actorId: pupil.userId, actorRole: 'student' }),
     );
@@ -770,7 +775,7 @@ describe('the 12-hour rule covers moves (spec part 1 §9)', () => {
     const startedHourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
     const { sessionId } = await bookSession(
       sessionHandlers(system.store),
-      portsWith({}),
+      aroundTheClock(portsWith({})),
       { ...request(pupil, startedHourAgo.toISOString()), tutorId: tutor.tutorId },
       commandContext({ now: new Date(startedHourAgo.getTime() - 3_600_000), actorId: pupil.userId, actorRole: 'student' }),
     );
