@@ -33,7 +33,9 @@ export const orphanedClaimReactor = reactor({
         queue: ORPHANED_CLAIM_QUEUE,
         id: deterministicUuid(`orphaned-claim/${sessionId}/${at}`),
         data: { ...job },
-        startAfter: new Date(Date.parse(at) + SWEEP_DELAY_MS),
+        // From the later of the claim's business time and its commit: a claim recorded with a past
+        // time (the demo seed's history) must not be swept while its booking's next steps still run.
+        startAfter: new Date(Math.max(Date.parse(at), event.recordedAt.getTime()) + SWEEP_DELAY_MS),
       },
     ];
   },

@@ -543,11 +543,14 @@ describe('a claim left by a request that died between its steps', () => {
     await courses.handle(sam.courseId, { type: 'ReserveCredit', data: { courseId: sam.courseId, sessionId: 'phantom-swept' } }, c());
     expect(await remaining(sam.courseId)).toBe(credits - 1);
 
-    // The reactor books one check, a little after the claim could count as left behind.
+    // The reactor books one check, a little after the claim could count as left behind: counted from
+    // its commit when the claim's own time is earlier (a claim recorded with a past time, like the demo
+    // seed's history, is never swept while its booking's next steps still run).
     const claimed = (await system.store.readStream(`tutorSchedule-${maya.tutorId}`)).findLast((e) => e.type === 'TutorHourClaimed');
     if (!claimed) throw new Error('no claim recorded');
     const [check] = orphanedClaimReactor.jobsFor(claimed);
-    expect(check?.startAfter?.getTime()).toBe(claimedAt.getTime() + ORPHAN_CLAIM_MS + 30_000);
+    expect(claimed.recordedAt.getTime()).toBeGreaterThan(claimedAt.getTime());
+    expect(check?.startAfter?.getTime()).toBe(claimed.recordedAt.getTime() + ORPHAN_CLAIM_MS + 30_000);
     const job = check?.data as unknown as OrphanedClaimJob;
 
     // Run early (a minute after the claim) it keeps the claim and asks the queue to retry.
