@@ -7,6 +7,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
  * the dialog and two frames passing cover those renders.
  */
 export async function layerSettled(page: Page, dialog: Locator) {
-  await expect.poll(() => dialog.evaluate('(el) => el.contains(document.activeElement)')).toBe(true);
+  // Focus on an element inside the dialog, or on the dialog itself (when nothing in it can take focus).
+  const focusInside = dialog.locator(':focus').or(dialog.page().locator('[role="dialog"]:focus, [role="alertdialog"]:focus'));
+  await expect(focusInside).toHaveCount(1);
   await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
 }
