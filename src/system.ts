@@ -181,8 +181,11 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
   const jobs = new JobQueue(databaseUrl);
   const runnerLog = (message: string, detail?: Record<string, unknown>) => log.warn(detail ?? {}, message);
   const clock = options.clock ?? systemClock;
+  // Processes whose requests are served elsewhere tell those processes when a checkpoint moves.
+  const announceCheckpoints = mode !== 'all';
   const projections = new ProjectionRunner(sql, store, projectors, {
     log: runnerLog,
+    announceCheckpoints,
     onParked: async (projector, event, error) => {
       await recordEventParked(store, { projector, eventId: event.id, eventType: event.type, streamId: event.streamId, error }, clock.now());
     },
@@ -212,7 +215,7 @@ export async function createSystem(config: Config, mode: Mode, options: SystemOp
     sql,
     store,
     [...reactors.map((r) => reactorProjector(r, jobs)), ...sagaFeatures.flatMap((f) => f.workflows?.(sagaPorts) ?? [])],
-    { kind: 'reactor', log: runnerLog, batchSize: 200 },
+    { kind: 'reactor', log: runnerLog, batchSize: 200, announceCheckpoints },
   );
 
   const runsProjections = mode === 'all' || mode === 'projector';

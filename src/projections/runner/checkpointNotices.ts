@@ -20,9 +20,10 @@ interface Sender {
 }
 const senders = new WeakMap<Sql, Sender>();
 
-/** A checkpoint this process committed: waiters here are told at once, other processes by the next notice. */
-export function checkpointMoved(sql: Sql, name: string, position: Position): void {
+/** A checkpoint this process committed: waiters here are told at once, other processes (when `announce`) by the next notice. */
+export function checkpointMoved(sql: Sql, name: string, position: Position, announce = true): void {
   checkpointCommitted(sql, name, position);
+  if (!announce) return;
   let sender = senders.get(sql);
   if (!sender) {
     sender = { pending: new Map(), sending: false };

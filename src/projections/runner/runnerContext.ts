@@ -20,6 +20,13 @@ export interface RunnerOptions {
   onStopped?: ParkedCallback;
   /** How long a projector whose batch failed with a transient error waits before it is tried again. */
   retryMs?: number;
+  /**
+   * Tell other processes by NOTIFY when a checkpoint moves (checkpointNotices.ts): for a process
+   * whose requests are served elsewhere (the projector and worker processes). Off where the API
+   * runs in the same process (`npm start`): its waiters are told directly, and a NOTIFY per
+   * checkpoint move measured slower bookings there.
+   */
+  announceCheckpoints?: boolean;
 }
 
 /**
