@@ -21,7 +21,7 @@ interface Sender {
 const senders = new WeakMap<Sql, Sender>();
 
 /** A checkpoint this process committed: waiters here are told at once, other processes (when `announce`) by the next notice. */
-export function checkpointMoved(sql: Sql, name: string, position: Position, announce = true): void {
+export function checkpointMoved(sql: Sql, name: string, position: Position, announce: boolean): void {
   checkpointCommitted(sql, name, position);
   if (!announce) return;
   let sender = senders.get(sql);

@@ -224,7 +224,7 @@ export class Follower {
     const movedNames = new Set(moved.map((m) => m.name));
     for (const name of movedNames) {
       this.retryAt.delete(name);
-      checkpointMoved(this.context.sql, name, last.position, this.context.options.announceCheckpoints === true);
+      checkpointMoved(this.context.sql, name, last.position, this.context.options.announceCheckpoints ?? false);
     }
     // Locked, or moved by someone else meanwhile: look again shortly rather than at once (no busy loop).
     for (const name of names) if (!movedNames.has(name)) this.retryAt.set(name, Date.now() + IDLE_RETRY_MS);
@@ -300,7 +300,7 @@ export class Follower {
       // The checkpoint row locked (one writer per projector) in the transaction's first round trip.
       lockingCheckpoint(p.name),
     );
-    if (moved) checkpointMoved(this.context.sql, p.name, lastOf(events).position, this.context.options.announceCheckpoints === true);
+    if (moved) checkpointMoved(this.context.sql, p.name, lastOf(events).position, this.context.options.announceCheckpoints ?? false);
     return parked;
   }
 }

@@ -137,7 +137,7 @@ export async function rebuildAll(
         fastThenCareful((careful) => swap(context, p, schema, parking, position, applied, done, progress, careful)),
       );
       swapped = true;
-      checkpointMoved(sql, p.name, swappedAt.position, context.options.announceCheckpoints === true);
+      checkpointMoved(sql, p.name, swappedAt.position, context.options.announceCheckpoints ?? false);
       const finalDone = swappedAt.total;
       const finished = progress(finalDone, 'completed');
       onProgress(p.name, finished);

@@ -75,7 +75,7 @@ describe('waiting for projections followed by another process (read your writes)
     await new Promise((r) => setTimeout(r, 50));
     const readsBefore = reads;
     // The table stays at 1: only the notice can answer the wait.
-    checkpointMoved(db.sql, 'sessions', at(7));
+    checkpointMoved(db.sql, 'sessions', at(7), true);
     expect(await waiting).toBe(true);
     // Told by notices, the waiter read the table at most now and then, not on a 2 → 25 ms backoff.
     expect(reads - readsBefore).toBeLessThanOrEqual(1);
